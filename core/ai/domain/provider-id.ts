@@ -1,0 +1,13 @@
+/** The four supported providers (SPEC 2.1) and the prefix a saved key of each must start with. */
+export const PROVIDER_IDS = ['provider_a', 'provider_b', 'provider_c', 'provider_d'] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export const KEY_PREFIXES: Record<ProviderId, string> = {
+  provider_a: 'sk-',
+  provider_b: 'sk-ant-',
+  provider_c: 'AIzaSy',
+  provider_d: 'hf_',
+};
+
+export const isProviderId = (value: unknown): value is ProviderId =>
+  typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value);

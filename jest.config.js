@@ -1,0 +1,16 @@
+/** Jest: TypeScript through SWC (type checking is `tsc --noEmit`, run first by `npm test`). */
+const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/tests'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': swc,
+    // ESM-only packages (inversify 8) are turned into CommonJS for Jest's module system.
+    '^.+/node_modules/(inversify|@inversifyjs)/.+\\.js$': swc,
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs)/)'],
+  setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};
