@@ -1,0 +1,68 @@
+import type { Context, Next } from 'koa';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../../core/shared/errors';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Reads JSON bodies into `ctx.request.body`. Stops reading at `limitBytes` (413), refuses other
+ * content types on requests that carry a body (415) and malformed JSON (400). Multipart routes are
+ * left alone for their own parser.
+ */
+export function jsonBodyMiddleware(limitBytes = 1024 * 1024) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (!METHODS_WITH_BODY.has(ctx.method) || ctx.is('multipart/form-data')) return next();
+    const length = Number(ctx.get('Content-Length') || 0);
+    const chunked = ctx.get('Transfer-Encoding') !== '';
+    if (length === 0 && !chunked) {
+      (ctx.request as { body?: unknown }).body = {};
+      return next();
+    }
+    if (!ctx.is('application/json', 'application/*+json')) {
+      throw new UnsupportedMediaTypeError('Request bodies must be JSON (Content-Type: application/json)');
+    }
+    if (length > limitBytes) throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
+    const raw = await readLimited(ctx, limitBytes);
+    let parsed: unknown;
+    try {
+      parsed = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new ValidationError('Request body is not valid JSON');
+    }
+    (ctx.request as { body?: unknown }).body = parsed;
+    return next();
+  };
+}
+
+function readLimited(ctx: Context, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const req = ctx.req;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume();
+        reject(new PayloadTooLargeError(`Request body exceeds ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}

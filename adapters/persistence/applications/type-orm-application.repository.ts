@@ -1,0 +1,98 @@
+import type { DataSource } from 'typeorm';
+import type { Application, ThemeCustomization } from '../../../core/applications/domain/application';
+import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../../core/applications/ports/application-repository.port';
+import { NotFoundError } from '../../../core/shared/errors';
+import { one, rows, uniquely } from '../sql';
+
+interface Row {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  slug: string;
+  theme_id: string | null;
+  theme_customization: ThemeCustomization;
+  allowed_origins: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toApp = (r: Row): Application => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  name: r.name,
+  description: r.description,
+  slug: r.slug,
+  themeId: r.theme_id,
+  themeCustomization: r.theme_customization ?? {},
+  allowedOrigins: r.allowed_origins ?? [],
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
+const COLUMNS: Record<keyof ApplicationChanges, { column: string; json?: boolean }> = {
+  name: { column: 'name' },
+  description: { column: 'description' },
+  slug: { column: 'slug' },
+  allowedOrigins: { column: 'allowed_origins', json: true },
+  themeId: { column: 'theme_id' },
+  themeCustomization: { column: 'theme_customization', json: true },
+};
+
+const slugTaken = () => 'This slug is already taken';
+
+export class TypeOrmApplicationRepository implements ApplicationRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async create(app: NewApplication): Promise<Application> {
+    const row = await uniquely(
+      () =>
+        one<Row>(
+          this.db,
+          `INSERT INTO applications (owner_id, name, description, slug, allowed_origins)
+           VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *`,
+          [app.ownerId, app.name, app.description, app.slug, JSON.stringify(app.allowedOrigins)],
+        ),
+      slugTaken,
+    );
+    return toApp(row!);
+  }
+
+  async findById(id: string): Promise<Application | null> {
+    const row = await one<Row>(this.db, `SELECT * FROM applications WHERE id = $1`, [id]);
+    return row && toApp(row);
+  }
+
+  async findBySlug(slug: string): Promise<Application | null> {
+    const row = await one<Row>(this.db, `SELECT * FROM applications WHERE slug = $1`, [slug]);
+    return row && toApp(row);
+  }
+
+  async listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: Application[]; total: number }> {
+    const [items, count] = await Promise.all([
+      rows<Row>(this.db, `SELECT * FROM applications WHERE owner_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [ownerId, limit, offset]),
+      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM applications WHERE owner_id = $1`, [ownerId]),
+    ]);
+    return { items: items.map(toApp), total: count?.n ?? 0 };
+  }
+
+  async countByOwner(ownerId: string): Promise<number> {
+    return (await one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM applications WHERE owner_id = $1`, [ownerId]))?.n ?? 0;
+  }
+
+  async update(id: string, changes: ApplicationChanges): Promise<Application> {
+    const entries = (Object.entries(changes) as [keyof ApplicationChanges, unknown][]).filter(([k, v]) => v !== undefined && COLUMNS[k]);
+    const sets = entries.map(([k], i) => `${COLUMNS[k].column} = $${i + 2}${COLUMNS[k].json ? '::jsonb' : ''}`);
+    const params = entries.map(([k, v]) => (COLUMNS[k].json ? JSON.stringify(v) : v));
+    const row = await uniquely(
+      () => one<Row>(this.db, `UPDATE applications SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`, [id, ...params]),
+      slugTaken,
+    );
+    if (!row) throw new NotFoundError('Application');
+    return toApp(row);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.query(`DELETE FROM applications WHERE id = $1`, [id]);
+  }
+}

@@ -1,0 +1,38 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { ConflictError } from '../../core/shared/errors';
+
+/** Anything that runs SQL: the data source or a transaction's manager. */
+export type Sql = Pick<DataSource | EntityManager, 'query'>;
+
+/** Rows of a SELECT, or of INSERT / UPDATE / DELETE … RETURNING. */
+export async function rows<T>(db: Sql, sql: string, params: unknown[] = []): Promise<T[]> {
+  const result = (await db.query(sql, params)) as unknown[];
+  // TypeORM answers UPDATE and DELETE with `[rows, affectedCount]`; rows themselves are never arrays.
+  if (result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}
+
+export async function one<T>(db: Sql, sql: string, params: unknown[] = []): Promise<T | null> {
+  return (await rows<T>(db, sql, params))[0] ?? null;
+}
+
+/** Affected-row count of an UPDATE or DELETE (TypeORM answers `[rows, count]` for those). */
+export async function affected(db: Sql, sql: string, params: unknown[] = []): Promise<number> {
+  const result = (await db.query(sql, params)) as unknown;
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Runs a write, turning a unique-constraint violation into the given ConflictError. */
+export async function uniquely<T>(write: () => Promise<T>, conflictMessage: (constraint: string) => string): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const driverError = (error as { driverError?: { code?: string; constraint?: string }; code?: string }).driverError ?? (error as { code?: string; constraint?: string });
+    if (driverError?.code === UNIQUE_VIOLATION) {
+      throw new ConflictError(conflictMessage(driverError.constraint ?? ''));
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,22 @@
+import type { AppModule } from '../shared/app-module';
+import { composeApp, type ComposedApp } from '../shared/compose';
+import type { Infrastructure } from '../shared/infrastructure';
+import { healthModule } from '../shared/modules/health.module';
+import { infrastructureModule, type InfrastructureModuleOptions } from '../shared/modules/infrastructure.module';
+import { accountsModule } from './modules/accounts.module';
+import { applicationsModule } from './modules/applications.module';
+
+/** The areas of the core API, in binding order. */
+export function coreApiModules(infra: Infrastructure, options: InfrastructureModuleOptions = {}): AppModule[] {
+  return [
+    infrastructureModule(infra, options),
+    accountsModule,
+    applicationsModule,
+    healthModule('core-api', 'core-api'),
+  ];
+}
+
+/** The public REST API ({base_url}). */
+export function createCoreApi(infra: Infrastructure, options: InfrastructureModuleOptions = {}): Promise<ComposedApp> {
+  return composeApp('core-api', infra, coreApiModules(infra, options));
+}

@@ -1,0 +1,101 @@
+import type { Container } from 'inversify';
+import type { Context, Next } from 'koa';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { authRouter } from '../../../adapters/http/auth/auth.router';
+import { bearerAuth } from '../../../adapters/http/shared/auth.middleware';
+import { usersRouter } from '../../../adapters/http/users/users.router';
+import { OutboxMailer } from '../../../adapters/mail/outbox.mailer';
+import { SmtpMailer } from '../../../adapters/mail/smtp.mailer';
+import { TypeOrmPasswordResetRepository } from '../../../adapters/persistence/auth/type-orm-password-reset.repository';
+import { TypeOrmRefreshTokenRepository } from '../../../adapters/persistence/auth/type-orm-refresh-token.repository';
+import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
+import { AuthenticateUseCase } from '../../../core/auth/use-cases/authenticate.use-case';
+import { ChangePasswordUseCase } from '../../../core/auth/use-cases/change-password.use-case';
+import { ConfirmPasswordResetUseCase } from '../../../core/auth/use-cases/confirm-password-reset.use-case';
+import { LoginUseCase } from '../../../core/auth/use-cases/login.use-case';
+import { RefreshSessionUseCase } from '../../../core/auth/use-cases/refresh-session.use-case';
+import { RegisterUseCase } from '../../../core/auth/use-cases/register.use-case';
+import { RequestPasswordResetUseCase } from '../../../core/auth/use-cases/request-password-reset.use-case';
+import { RateLimitedError } from '../../../core/shared/errors';
+import type { RateLimiter } from '../../../core/shared/rate-limiter.port';
+import { DeleteAccountUseCase } from '../../../core/users/use-cases/delete-account.use-case';
+import { GetCurrentUserUseCase } from '../../../core/users/use-cases/get-current-user.use-case';
+import { UpdateProfileUseCase } from '../../../core/users/use-cases/update-profile.use-case';
+import { provide, type AppModule } from '../../shared/app-module';
+import type { AppConfig } from '../../shared/config';
+import { TOKENS } from '../../shared/tokens';
+
+/** Requests per minute one client address may make to register, login, refresh and reset. */
+export const AUTH_ADDRESS_RULE = { limit: 30, windowSeconds: 60 };
+
+/** Users, authentication and sessions (SPEC 4.1, 5). */
+export const accountsModule: AppModule = {
+  name: 'accounts',
+  bind(c: Container) {
+    const ds = (get: <T>(id: symbol) => T) => get<DataSource>(TOKENS.DataSource);
+    provide(c, TOKENS.UserRepository, (get) => new TypeOrmUserRepository(ds(get)));
+    provide(c, TOKENS.RefreshTokenRepository, (get) => new TypeOrmRefreshTokenRepository(ds(get)));
+    provide(c, TOKENS.PasswordResetRepository, (get) => new TypeOrmPasswordResetRepository(ds(get)));
+    provide(c, TOKENS.Mailer, (get) => {
+      const config = get<AppConfig>(TOKENS.Config);
+      return config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new OutboxMailer(join(config.dataDir, 'outbox'));
+    });
+
+    const session = (get: <T>(id: symbol) => T) => ({
+      refreshTokens: get<never>(TOKENS.RefreshTokenRepository),
+      tokens: get<never>(TOKENS.TokenService),
+      clock: get<never>(TOKENS.Clock),
+      adminEmails: get<AppConfig>(TOKENS.Config).adminEmails,
+      users: get<never>(TOKENS.UserRepository),
+      hasher: get<never>(TOKENS.PasswordHasher),
+    });
+    provide(c, RegisterUseCase, (get) => new RegisterUseCase(session(get)));
+    provide(c, LoginUseCase, (get) => new LoginUseCase({ ...session(get), limiter: get(TOKENS.RateLimiter) }));
+    provide(c, RefreshSessionUseCase, (get) => new RefreshSessionUseCase(session(get)));
+    provide(c, AuthenticateUseCase, (get) => new AuthenticateUseCase(session(get)));
+    provide(c, ChangePasswordUseCase, (get) => new ChangePasswordUseCase(session(get)));
+    const resetDeps = (get: <T>(id: symbol) => T) => ({
+      ...session(get),
+      resets: get<never>(TOKENS.PasswordResetRepository),
+      keyHasher: get<never>(TOKENS.KeyHasher),
+      mailer: get<never>(TOKENS.Mailer),
+      publicBaseUrl: get<AppConfig>(TOKENS.Config).publicBaseUrl,
+    });
+    provide(c, RequestPasswordResetUseCase, (get) => new RequestPasswordResetUseCase(resetDeps(get)));
+    provide(c, ConfirmPasswordResetUseCase, (get) => new ConfirmPasswordResetUseCase(resetDeps(get)));
+    provide(c, GetCurrentUserUseCase, (get) => new GetCurrentUserUseCase(session(get)));
+    provide(c, UpdateProfileUseCase, (get) => new UpdateProfileUseCase(session(get)));
+    provide(c, DeleteAccountUseCase, (get) => new DeleteAccountUseCase(session(get)));
+
+    provide(c, TOKENS.AuthMiddleware, (get) => bearerAuth(get(AuthenticateUseCase)));
+    provide(c, TOKENS.AddressLimitMiddleware, (get) => {
+      const limiter = get<RateLimiter>(TOKENS.RateLimiter);
+      return async (ctx: Context, next: Next) => {
+        const decision = await limiter.consume(`auth-address:${ctx.ip}`, AUTH_ADDRESS_RULE);
+        if (!decision.allowed) throw new RateLimitedError('Too many requests from this address; slow down', decision.retryAfterSeconds);
+        await next();
+      };
+    });
+  },
+  routers: (c) => [
+    authRouter({
+      auth: c.get(TOKENS.AuthMiddleware),
+      addressLimit: c.get(TOKENS.AddressLimitMiddleware),
+      register: c.get(RegisterUseCase),
+      login: c.get(LoginUseCase),
+      refresh: c.get(RefreshSessionUseCase),
+      me: c.get(GetCurrentUserUseCase),
+      changePassword: c.get(ChangePasswordUseCase),
+      requestReset: c.get(RequestPasswordResetUseCase),
+      confirmReset: c.get(ConfirmPasswordResetUseCase),
+      oauthProviders: () => [],
+    }),
+    usersRouter({
+      auth: c.get(TOKENS.AuthMiddleware),
+      me: c.get(GetCurrentUserUseCase),
+      update: c.get(UpdateProfileUseCase),
+      remove: c.get(DeleteAccountUseCase),
+    }),
+  ],
+};

@@ -1,0 +1,48 @@
+import type { Container } from 'inversify';
+import { applicationsRouter } from '../../../adapters/http/applications/applications.router';
+import { TypeOrmApplicationRepository } from '../../../adapters/persistence/applications/type-orm-application.repository';
+import { CreateApplicationUseCase, type ApplicationQuotaGuard } from '../../../core/applications/use-cases/create-application.use-case';
+import { CustomizeThemeUseCase } from '../../../core/applications/use-cases/customize-theme.use-case';
+import { DeleteApplicationUseCase } from '../../../core/applications/use-cases/delete-application.use-case';
+import { GetApplicationUseCase } from '../../../core/applications/use-cases/get-application.use-case';
+import { ListApplicationsUseCase } from '../../../core/applications/use-cases/list-applications.use-case';
+import { SelectThemeUseCase } from '../../../core/applications/use-cases/select-theme.use-case';
+import { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
+import { provide, type AppModule } from '../../shared/app-module';
+import { TOKENS } from '../../shared/tokens';
+
+/** Optional: a plan-limit guard bound by the billing area. */
+export const APPLICATION_QUOTA_GUARD = Symbol.for('ApplicationQuotaGuard');
+
+/** Applications (SPEC 4.2). */
+export const applicationsModule: AppModule = {
+  name: 'applications',
+  bind(c: Container) {
+    provide(c, TOKENS.ApplicationRepository, (get) => new TypeOrmApplicationRepository(get(TOKENS.DataSource)));
+    const deps = (get: <T>(id: symbol) => T) => ({ applications: get<never>(TOKENS.ApplicationRepository) });
+    provide(c, CreateApplicationUseCase, (get) =>
+      new CreateApplicationUseCase({
+        ...deps(get),
+        guard: c.isBound(APPLICATION_QUOTA_GUARD) ? get<ApplicationQuotaGuard>(APPLICATION_QUOTA_GUARD) : undefined,
+      }),
+    );
+    provide(c, ListApplicationsUseCase, (get) => new ListApplicationsUseCase(deps(get)));
+    provide(c, GetApplicationUseCase, (get) => new GetApplicationUseCase(deps(get)));
+    provide(c, UpdateApplicationUseCase, (get) => new UpdateApplicationUseCase(deps(get)));
+    provide(c, DeleteApplicationUseCase, (get) => new DeleteApplicationUseCase(deps(get)));
+    provide(c, SelectThemeUseCase, (get) => new SelectThemeUseCase(deps(get)));
+    provide(c, CustomizeThemeUseCase, (get) => new CustomizeThemeUseCase(deps(get)));
+  },
+  routers: (c) => [
+    applicationsRouter({
+      auth: c.get(TOKENS.AuthMiddleware),
+      create: c.get(CreateApplicationUseCase),
+      list: c.get(ListApplicationsUseCase),
+      get: c.get(GetApplicationUseCase),
+      update: c.get(UpdateApplicationUseCase),
+      remove: c.get(DeleteApplicationUseCase),
+      selectTheme: c.get(SelectThemeUseCase),
+      customizeTheme: c.get(CustomizeThemeUseCase),
+    }),
+  ],
+};

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PROVIDER_IDS, type ProviderId } from '../../core/ai/domain/provider-id';
+
+/** The runtime contract of ARCHITECTURE.md, read once and validated at start-up. */
+export interface AppConfig {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  aiServicePort: number;
+  marketplacePort: number;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  encryptionKey: string;
+  previousEncryptionKeys: string[];
+  jwtSecret: string;
+  aiServiceUrl?: string;
+  aiServiceToken: string;
+  marketplaceUrl?: string;
+  providerKeys: Partial<Record<ProviderId, string>>;
+  providerBaseUrls: Partial<Record<ProviderId, string>>;
+  providerTimeoutMs: number;
+  adminEmails: string[];
+  logLevel: string;
+  smtpUrl?: string;
+  publicBaseUrl?: string;
+  /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
+  generatedSecrets: string[];
+}
+
+/** A bad environment value: the process stops with this one line. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const production = nodeEnv === 'production';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const generatedSecrets: string[] = [];
+
+  const secret = (name: string, validate?: (v: string) => string | undefined): string => {
+    const given = env[name];
+    if (given !== undefined && given !== '') {
+      const problem = validate?.(given);
+      if (problem) throw new ConfigError(`${name} ${problem}`);
+      return given;
+    }
+    if (production) throw new ConfigError(`${name} is required when NODE_ENV=production`);
+    return devSecret(dataDir, name, generatedSecrets);
+  };
+
+  const providerKeys: AppConfig['providerKeys'] = {};
+  const providerBaseUrls: AppConfig['providerBaseUrls'] = {};
+  for (const id of PROVIDER_IDS) {
+    const prefix = id.toUpperCase();
+    if (env[`${prefix}_API_KEY`]) providerKeys[id] = env[`${prefix}_API_KEY`];
+    const baseUrl = env[`${prefix}_BASE_URL`];
+    if (baseUrl) providerBaseUrls[id] = url(`${prefix}_BASE_URL`, baseUrl);
+  }
+
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const hex64 = (v: string) => (HEX64.test(v) ? undefined : 'must be 64 hexadecimal characters');
+  return {
+    nodeEnv,
+    host: env.HOST || '127.0.0.1',
+    port: port('PORT', env.PORT, 3000),
+    aiServicePort: port('AI_SERVICE_PORT', env.AI_SERVICE_PORT, 3001),
+    marketplacePort: port('MARKETPLACE_PORT', env.MARKETPLACE_PORT, 3002),
+    dataDir,
+    databaseUrl: env.DATABASE_URL ? url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']) : undefined,
+    redisUrl: env.REDIS_URL ? url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']) : undefined,
+    encryptionKey: secret('ENCRYPTION_KEY', hex64),
+    previousEncryptionKeys: (env.PREVIOUS_ENCRYPTION_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter((k) => {
+        if (k && !HEX64.test(k)) throw new ConfigError('PREVIOUS_ENCRYPTION_KEYS must be 64-hex keys separated by commas');
+        return k !== '';
+      }),
+    jwtSecret: secret('JWT_SECRET', (v) => (v.length >= 32 ? undefined : 'must be at least 32 characters')),
+    aiServiceUrl: env.AI_SERVICE_URL ? url('AI_SERVICE_URL', env.AI_SERVICE_URL) : undefined,
+    aiServiceToken: secret('AI_SERVICE_TOKEN', (v) => (v.length >= 16 ? undefined : 'must be at least 16 characters')),
+    marketplaceUrl: env.MARKETPLACE_URL ? url('MARKETPLACE_URL', env.MARKETPLACE_URL) : undefined,
+    providerKeys,
+    providerBaseUrls,
+    providerTimeoutMs: positiveInt('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 60_000),
+    adminEmails: (env.ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+    logLevel,
+    smtpUrl: env.SMTP_URL ? url('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:']) : undefined,
+    publicBaseUrl: env.PUBLIC_BASE_URL ? url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : undefined,
+    generatedSecrets,
+  };
+}
+
+function port(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${name} must be a port number (0-65535)`);
+  return value;
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive whole number`);
+  return value;
+}
+
+function url(name: string, raw: string, protocols = ['http:', 'https:']): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** Development convenience: a secret generated once, kept in DATA_DIR/secrets with mode 0600. */
+function devSecret(dataDir: string, name: string, generated: string[]): string {
+  const dir = join(dataDir, 'secrets');
+  const file = join(dir, name.toLowerCase());
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const value = randomBytes(32).toString('hex');
+  writeFileSync(file, value + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  generated.push(name);
+  return value;
+}

@@ -1,0 +1,48 @@
+import { Redis } from 'ioredis';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { systemClock, type Clock } from '../../core/shared/clock.port';
+import { openDatabase, type Database } from '../../adapters/persistence/data-source';
+import { createLogger, type Logger } from '../../adapters/logging/logger';
+import type { AppConfig } from './config';
+
+/** What every app of a process shares: configuration, logger, database, Redis and the clock. */
+export interface Infrastructure {
+  config: AppConfig;
+  logger: Logger;
+  database: Database;
+  dataSource: DataSource;
+  redis?: Redis;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+export async function createInfrastructure(
+  config: AppConfig,
+  options: { database?: Database; logger?: Logger; schema?: string } = {},
+): Promise<Infrastructure> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.databaseUrl ? undefined : join(config.dataDir),
+      schema: options.schema,
+    }));
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+    : undefined;
+  redis?.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis error'));
+  return {
+    config,
+    logger,
+    database,
+    dataSource: database.dataSource,
+    redis,
+    clock: systemClock,
+    async close() {
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

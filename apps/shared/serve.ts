@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import type { ComposedApp } from './compose';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+import { createInfrastructure, type Infrastructure } from './infrastructure';
+
+export interface Listening {
+  app: ComposedApp;
+  server: Server;
+  url: string;
+}
+
+/** Starts an HTTP server for a composed app; resolves once it listens. */
+export function listen(app: ComposedApp, host: string, port: number): Promise<Listening> {
+  const server = createServer(app.app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 0; // streams may run long; providers have their own timeout
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      resolve({ app, server, url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}` });
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish (up to `graceMs`), then stops the apps and closes the infrastructure. */
+export async function shutdown(listening: Listening[], infra: Infrastructure, graceMs = 10_000): Promise<void> {
+  await Promise.all(
+    listening.map(
+      ({ server }) =>
+        new Promise<void>((resolve) => {
+          const force = setTimeout(() => {
+            server.closeAllConnections();
+            resolve();
+          }, graceMs);
+          force.unref();
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+        }),
+    ),
+  );
+  for (const { app } of listening) await app.stop();
+  await infra.close();
+}
+
+/**
+ * Runs a process: reads the environment (a bad value stops it with one line naming the variable),
+ * opens the infrastructure, starts the apps and shuts down gracefully on SIGTERM/SIGINT.
+ */
+export async function runProcess(start: (config: AppConfig, infra: Infrastructure) => Promise<Listening[]>): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const infra = await createInfrastructure(config);
+  if (config.generatedSecrets.length) {
+    infra.logger.warn(
+      { secrets: config.generatedSecrets, dir: `${config.dataDir}/secrets` },
+      'generated development secrets into DATA_DIR; set them explicitly in production',
+    );
+  }
+  const listening = await start(config, infra);
+  for (const l of listening) infra.logger.info({ service: l.app.name, url: l.url }, 'listening');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    infra.logger.info({ signal }, 'shutting down');
+    shutdown(listening, infra)
+      .then(() => process.exit(0))
+      .catch((err) => {
+        infra.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,57 @@
+export interface ThemeCustomization {
+  colors?: Record<string, string>;
+  typography?: { fontFamily?: string; fontSize?: string };
+  layout?: { sidebarPosition?: 'left' | 'right'; maxWidth?: string };
+}
+
+export interface Application {
+  id: string;
+  ownerId: string;
+  name: string;
+  description: string;
+  /** Unique across the platform; addresses the app in `/api/v1/app/:slug`. */
+  slug: string;
+  themeId: string | null;
+  themeCustomization: ThemeCustomization;
+  /** Origins (scheme://host[:port]) allowed to embed the widget and call the public API from a browser. */
+  allowedOrigins: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ApplicationView {
+  id: string;
+  name: string;
+  description: string;
+  slug: string;
+  theme: { themeId: string | null; customization: ThemeCustomization };
+  allowedOrigins: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const toApplicationView = (app: Application): ApplicationView => ({
+  id: app.id,
+  name: app.name,
+  description: app.description,
+  slug: app.slug,
+  theme: { themeId: app.themeId, customization: app.themeCustomization },
+  allowedOrigins: app.allowedOrigins,
+  createdAt: app.createdAt.toISOString(),
+  updatedAt: app.updatedAt.toISOString(),
+});
+
+/** `My Support Bot!` -> `my-support-bot`; never empty. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50)
+    .replace(/-+$/g, '');
+  return slug.length >= 3 ? slug : `app-${slug || 'new'}`;
+}
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,58}[a-z0-9])$/;

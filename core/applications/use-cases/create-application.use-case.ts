@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import * as yup from 'yup';
+import type { Actor } from '../../shared/actor';
+import { ConflictError } from '../../shared/errors';
+import { validate } from '../../shared/validation';
+import { slugify, toApplicationView, type ApplicationView } from '../domain/application';
+import { allowedOriginsField, descriptionField, nameField, slugField } from '../domain/application-fields';
+import type { ApplicationRepository } from '../ports/application-repository.port';
+
+const schema = yup.object({
+  name: nameField().required('name is required'),
+  description: descriptionField(),
+  slug: slugField(),
+  allowedOrigins: allowedOriginsField(),
+});
+
+/** Optional check run before creating (plan limits plug in here). */
+export type ApplicationQuotaGuard = (actor: Actor) => Promise<void>;
+
+/** Creates an application with a platform-unique slug (the caller's, or one derived from the name). */
+export class CreateApplicationUseCase {
+  constructor(private readonly deps: { applications: ApplicationRepository; guard?: ApplicationQuotaGuard }) {}
+
+  async execute(input: unknown, actor: Actor): Promise<ApplicationView> {
+    const body = await validate(schema, input);
+    await this.deps.guard?.(actor);
+    const base = { ownerId: actor.userId, name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
+    if (body.slug) return toApplicationView(await this.deps.applications.create({ ...base, slug: body.slug }));
+    const derived = slugify(body.name);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const slug = attempt === 0 ? derived : `${derived.slice(0, 50)}-${randomBytes(3).toString('hex')}`;
+      try {
+        return toApplicationView(await this.deps.applications.create({ ...base, slug }));
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+      }
+    }
+    throw new ConflictError('Could not find a free slug; please choose one');
+  }
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import * as yup from 'yup';
+import type { Clock } from '../../shared/clock.port';
+import type { KeyHasher } from '../../shared/key-hasher.port';
+import { str, validate } from '../../shared/validation';
+import { normalizeEmail } from '../../users/domain/user';
+import type { UserRepository } from '../../users/ports/user-repository.port';
+import type { Mailer } from '../ports/mailer.port';
+import type { PasswordResetRepository } from '../ports/password-reset-repository.port';
+
+const schema = yup.object({ email: str().required('email is required').max(254, 'email is too long') });
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const ANSWER = { message: 'If an account exists for that e-mail, a reset link has been sent.' } as const;
+
+/** Mails a single-use reset token (stored hashed, valid one hour). Answers the same whether or not the account exists. */
+export class RequestPasswordResetUseCase {
+  constructor(
+    private readonly deps: {
+      users: UserRepository;
+      resets: PasswordResetRepository;
+      keyHasher: KeyHasher;
+      mailer: Mailer;
+      clock: Clock;
+      publicBaseUrl?: string;
+    },
+  ) {}
+
+  async execute(input: unknown): Promise<typeof ANSWER> {
+    const { email } = await validate(schema, input);
+    const user = await this.deps.users.findByEmail(normalizeEmail(email));
+    if (!user || user.disabled) return ANSWER;
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.deps.clock.now().getTime() + RESET_TOKEN_TTL_MS);
+    await this.deps.resets.create({ tokenHash: this.deps.keyHasher.hash(token), userId: user.id, expiresAt });
+    const base = this.deps.publicBaseUrl ?? '';
+    await this.deps.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: [
+        `Hello ${user.displayName},`,
+        '',
+        'Someone asked to reset the password of your account. If it was you, use this token within the hour:',
+        '',
+        token,
+        '',
+        `POST ${base}/api/auth/password-reset/confirm with {"token": "<the token>", "password": "<your new password>"}`,
+        '',
+        'If it was not you, ignore this message; your password has not changed.',
+      ].join('\n'),
+    });
+    return ANSWER;
+  }
+}
