@@ -5,6 +5,8 @@ import { healthModule } from '../shared/modules/health.module';
 import { infrastructureModule, type InfrastructureModuleOptions } from '../shared/modules/infrastructure.module';
 import { accountsModule } from './modules/accounts.module';
 import { applicationsModule } from './modules/applications.module';
+import { conversationsModule } from './modules/conversations.module';
+import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The areas of the core API, in binding order. */
 export function coreApiModules(infra: Infrastructure, options: InfrastructureModuleOptions = {}): AppModule[] {
@@ -12,6 +14,8 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     infrastructureModule(infra, options),
     accountsModule,
     applicationsModule,
+    chatEngineModule('from-config'),
+    conversationsModule(),
     healthModule('core-api', 'core-api'),
   ];
 }

@@ -1,5 +1,6 @@
 import { Container } from 'inversify';
 import type Koa from 'koa';
+import type Router from '@koa/router';
 import { createKoaApp } from '../../adapters/http/shared/create-koa-app';
 import type { AppModule } from './app-module';
 import type { Infrastructure } from './infrastructure';
@@ -8,6 +9,8 @@ export interface ComposedApp {
   name: string;
   app: Koa;
   container: Container;
+  /** Every router mounted, for the API-reference check. */
+  routers: Router[];
   /** Stops the modules' background work (not the shared infrastructure). */
   stop(): Promise<void>;
 }
@@ -16,10 +19,11 @@ export interface ComposedApp {
 export async function composeApp(name: string, infra: Infrastructure, modules: AppModule[]): Promise<ComposedApp> {
   const container = new Container();
   for (const m of modules) m.bind(container);
+  const routers = modules.flatMap((m) => m.routers?.(container) ?? []);
   const app = createKoaApp({
     logger: infra.logger,
     before: modules.flatMap((m) => m.middleware?.(container) ?? []),
-    routers: modules.flatMap((m) => m.routers?.(container) ?? []),
+    routers,
   });
   const stoppers: Array<() => Promise<void>> = [];
   for (const m of modules) {
@@ -30,6 +34,7 @@ export async function composeApp(name: string, infra: Infrastructure, modules: A
     name,
     app,
     container,
+    routers,
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
     },

@@ -1,5 +1,9 @@
 import type { MigrationInterface } from 'typeorm';
 import { Foundation1763780000000 } from './1763780000000-foundation';
+import { Conversations1763780100000 } from './1763780100000-conversations';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Foundation1763780000000];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [
+  Foundation1763780000000,
+  Conversations1763780100000,
+];

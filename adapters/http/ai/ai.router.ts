@@ -1,0 +1,78 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import * as yup from 'yup';
+import { parseMessageRequest } from '../../../core/ai/domain/message-request';
+import type { ChatEngine, ChatMessageRequest } from '../../../core/ai/ports/chat-engine.port';
+import { parsePageRequest } from '../../../core/shared/pagination';
+import { num, str, validate } from '../../../core/shared/validation';
+import { abortOnDisconnect, writeSse } from '../shared/sse';
+
+/** Internal fields the core API adds to a message (never from end users: the service token guards them). */
+const internalSchema = yup.object({
+  settings: yup.object().default(undefined),
+  context: str().max(200_000),
+  configVersionId: str().nullable(),
+  sources: yup
+    .array()
+    .of(yup.object({ documentId: str().required(), chunkIndex: num().required(), score: num().required() }))
+    .default(undefined),
+});
+
+const createSchema = yup.object({
+  applicationId: str().required('applicationId is required'),
+  title: str().max(200),
+  source: str().oneOf(['dashboard', 'api', 'widget']),
+  apiKeyId: str().nullable(),
+  configVersionId: str().nullable(),
+});
+
+async function readMessage(body: unknown, providerKey: string): Promise<ChatMessageRequest> {
+  const request = await parseMessageRequest(body);
+  const internal = await validate(internalSchema, body);
+  return {
+    ...request,
+    settings: { ...(internal.settings as Record<string, unknown> | undefined), ...request.settings },
+    context: internal.context,
+    configVersionId: internal.configVersionId,
+    sources: internal.sources as ChatMessageRequest['sources'],
+    apiKey: providerKey || undefined,
+  };
+}
+
+/** The AI service's API (SPEC 4.4), behind the service token. The user's own key travels in `X-Provider-Key`. */
+export function aiRouter(d: { auth: Middleware; engine: ChatEngine }): Router {
+  const r = new Router({ prefix: '/api/ai' });
+  r.use(d.auth);
+  r.get('/providers', async (ctx) => {
+    ctx.body = await d.engine.providers();
+  });
+  r.get('/providers/:provider/models', async (ctx) => {
+    ctx.body = await d.engine.models(ctx.params.provider!);
+  });
+  r.post('/conversations', async (ctx) => {
+    const body = await validate(createSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await d.engine.createConversation(body as Parameters<ChatEngine['createConversation']>[0]);
+  });
+  r.get('/conversations/by-app/:appId', async (ctx) => {
+    ctx.body = await d.engine.listConversations(ctx.params.appId!, parsePageRequest(ctx.query));
+  });
+  r.get('/conversations/:id', async (ctx) => {
+    ctx.body = await d.engine.getConversation(ctx.params.id!);
+  });
+  r.delete('/conversations/:id', async (ctx) => {
+    await d.engine.archiveConversation(ctx.params.id!);
+    ctx.status = 204;
+  });
+  r.post('/conversations/:id/messages', async (ctx) => {
+    const abort = abortOnDisconnect(ctx);
+    const request = await readMessage(ctx.request.body, ctx.get('X-Provider-Key'));
+    ctx.body = await d.engine.sendMessage(ctx.params.id!, request, abort.signal);
+  });
+  r.post('/conversations/:id/stream', async (ctx) => {
+    const abort = abortOnDisconnect(ctx);
+    const request = await readMessage(ctx.request.body, ctx.get('X-Provider-Key'));
+    await writeSse(ctx, await d.engine.streamMessage(ctx.params.id!, request, abort.signal));
+  });
+  return r;
+}

@@ -1,0 +1,15 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import { UnauthorizedError } from '../../../core/shared/errors';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The AI service's guard: `Authorization: Bearer $AI_SERVICE_TOKEN`, compared in constant time. */
+export function serviceTokenAuth(token: string) {
+  const expected = digest(token);
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'));
+    if (!match || !timingSafeEqual(digest(match[1]!), expected)) throw new UnauthorizedError('A valid service token is required');
+    await next();
+  };
+}

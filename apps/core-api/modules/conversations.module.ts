@@ -1,0 +1,48 @@
+import type { Container } from 'inversify';
+import { conversationsRouter } from '../../../adapters/http/conversations/conversations.router';
+import type { ChatPolicy } from '../../../core/conversations/ports/chat-policy.port';
+import { ArchiveConversationUseCase } from '../../../core/conversations/use-cases/archive-conversation.use-case';
+import { CreateConversationUseCase } from '../../../core/conversations/use-cases/create-conversation.use-case';
+import { GetConversationUseCase } from '../../../core/conversations/use-cases/get-conversation.use-case';
+import { ListConversationsUseCase } from '../../../core/conversations/use-cases/list-conversations.use-case';
+import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
+import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
+import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
+import { provide, type AppModule } from '../../shared/app-module';
+import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
+import { TOKENS } from '../../shared/tokens';
+
+/** Policy factories contributed by other areas (model configs, keys and quota, knowledge), in run order. */
+export type ChatPolicyFactory = (c: Container) => ChatPolicy;
+
+/** Conversations of the core API (SPEC 4.3), through the chat engine port. */
+export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModule {
+  return {
+    name: 'conversations',
+    bind(c: Container) {
+      provide(c, ChatTurnRunner, (get) => new ChatTurnRunner({ engine: get(CHAT_TOKENS.ChatEngine), policies: policies.map((p) => p(c)) }));
+      const deps = (get: <T>(id: symbol) => T) => ({
+        conversations: get<never>(CHAT_TOKENS.ConversationRepository),
+        applications: get<never>(TOKENS.ApplicationRepository),
+        engine: get<never>(CHAT_TOKENS.ChatEngine),
+      });
+      provide(c, CreateConversationUseCase, (get) => new CreateConversationUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+      provide(c, ListConversationsUseCase, (get) => new ListConversationsUseCase(deps(get)));
+      provide(c, GetConversationUseCase, (get) => new GetConversationUseCase(deps(get)));
+      provide(c, ArchiveConversationUseCase, (get) => new ArchiveConversationUseCase(deps(get)));
+      provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+      provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+    },
+    routers: (c) => [
+      conversationsRouter({
+        auth: c.get(TOKENS.AuthMiddleware),
+        create: c.get(CreateConversationUseCase),
+        list: c.get(ListConversationsUseCase),
+        get: c.get(GetConversationUseCase),
+        archive: c.get(ArchiveConversationUseCase),
+        send: c.get(SendMessageUseCase),
+        stream: c.get(StreamMessageUseCase),
+      }),
+    ],
+  };
+}

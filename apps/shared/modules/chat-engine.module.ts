@@ -1,0 +1,35 @@
+import type { Container } from 'inversify';
+import { HttpChatEngine } from '../../../adapters/clients/http-chat-engine';
+import { TypeOrmConversationRepository } from '../../../adapters/persistence/conversations/type-orm-conversation.repository';
+import { createLlmProviderRegistry } from '../../../adapters/providers/provider-registry';
+import { InProcessChatEngine } from '../../../core/ai/use-cases/in-process-chat-engine';
+import { provide, type AppModule } from '../app-module';
+import type { AppConfig } from '../config';
+import { TOKENS } from '../tokens';
+import { CHAT_TOKENS } from './chat-engine.tokens';
+
+/**
+ * The chat engine: in-process on the provider registry, or — for the core API when AI_SERVICE_URL is
+ * set — an HTTP client of the AI service. Conversations live in the shared database either way.
+ */
+export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule {
+  return {
+    name: 'chat-engine',
+    bind(c: Container) {
+      provide(c, CHAT_TOKENS.ConversationRepository, (get) => new TypeOrmConversationRepository(get(TOKENS.DataSource)));
+      provide(c, CHAT_TOKENS.LlmProviderRegistry, (get) => {
+        const config = get<AppConfig>(TOKENS.Config);
+        return createLlmProviderRegistry({ baseUrls: config.providerBaseUrls, platformKeys: config.providerKeys, timeoutMs: config.providerTimeoutMs });
+      });
+      provide(c, CHAT_TOKENS.ChatEngine, (get) => {
+        const config = get<AppConfig>(TOKENS.Config);
+        if (mode === 'from-config' && config.aiServiceUrl) return new HttpChatEngine(config.aiServiceUrl, config.aiServiceToken);
+        return new InProcessChatEngine({
+          conversations: get(CHAT_TOKENS.ConversationRepository),
+          providers: get(CHAT_TOKENS.LlmProviderRegistry),
+          clock: get(TOKENS.Clock),
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { estimateTokens } from '../../shared/tokens';
+import type { ChatTurn } from '../ports/llm-provider.port';
+
+/**
+ * The most recent turns that fit the model's context window next to the system text and the answer
+ * budget. The newest turn (the user's message) is always kept, cut from the front if it alone is too long.
+ */
+export function fitHistory(turns: ChatTurn[], budgetTokens: number): ChatTurn[] {
+  const kept: ChatTurn[] = [];
+  let used = 0;
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const turn = turns[i]!;
+    const cost = estimateTokens(turn.content) + 4;
+    if (kept.length > 0 && used + cost > budgetTokens) break;
+    if (kept.length === 0 && cost > budgetTokens) {
+      const chars = Math.max(1, budgetTokens * 4);
+      kept.push({ role: turn.role, content: turn.content.slice(-chars) });
+      break;
+    }
+    kept.push(turn);
+    used += cost;
+  }
+  kept.reverse();
+  // Providers expect the conversation to open with a user turn.
+  while (kept.length > 1 && kept[0]!.role !== 'user') kept.shift();
+  return kept;
+}

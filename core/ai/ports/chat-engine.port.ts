@@ -1,0 +1,76 @@
+import type { ConversationSource, ConversationView, MessageSource, MessageView } from '../../conversations/domain/conversation';
+import type { ProviderId } from '../domain/provider-id';
+import type { TokenUsage } from './llm-provider.port';
+
+export interface ChatMessageRequest {
+  content: string;
+  provider?: string;
+  model?: string;
+  /** Raw settings (SPEC 2.3 names); validated by the engine. */
+  settings?: Record<string, unknown>;
+  /** Retrieved context or other system text added after the system prompt. */
+  context?: string;
+  /** The user's own provider key for this request only (never stored, never logged). */
+  apiKey?: string;
+  configVersionId?: string | null;
+  sources?: MessageSource[];
+}
+
+export interface ChatAnswer {
+  conversationId: string;
+  message: { id: string; role: 'assistant'; content: string; createdAt: string };
+  usage: TokenUsage;
+  provider: ProviderId;
+  model: string;
+  latencyMs: number;
+  sources?: MessageSource[];
+}
+
+export type ChatStreamEvent =
+  | { type: 'chunk'; content: string }
+  | {
+      type: 'done';
+      fullResponse: string;
+      conversationId: string;
+      messageId: string;
+      usage: TokenUsage;
+      provider: ProviderId;
+      model: string;
+      latencyMs: number;
+      sources?: MessageSource[];
+    }
+  | { type: 'error'; message: string; statusCode: number };
+
+export interface ConversationWithMessages extends ConversationView {
+  messages: MessageView[];
+}
+
+export interface ProviderInfo {
+  id: ProviderId;
+  defaultModel: string;
+  models: { id: string; maxOutputTokens: number; contextWindow: number }[];
+  /** Whether the platform holds a key of its own for it. */
+  platformKeyConfigured: boolean;
+  acceptsAnyModel: boolean;
+}
+
+/**
+ * Conversations with an LLM: in-process in the AI service (and in the core API when AI_SERVICE_URL
+ * is unset), or over HTTP to the AI service. Both pass the same contract tests.
+ */
+export interface ChatEngine {
+  providers(): Promise<ProviderInfo[]>;
+  models(provider: string): Promise<ProviderInfo['models']>;
+  createConversation(input: { applicationId: string; title?: string; source?: ConversationSource; apiKeyId?: string | null; configVersionId?: string | null }): Promise<ConversationView>;
+  getConversation(id: string): Promise<ConversationWithMessages>;
+  listConversations(applicationId: string, page: { page: number; limit: number }): Promise<{ data: ConversationView[]; total: number; page: number; limit: number }>;
+  archiveConversation(id: string): Promise<void>;
+  /** Sends a message and waits for the whole answer. Failures are thrown as core errors. */
+  sendMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal): Promise<ChatAnswer>;
+  /**
+   * Streams the answer: `chunk` events as they arrive, then `done`. Validation and lookup failures are
+   * thrown before the first event; a provider failure after that ends the stream with an `error` event.
+   * Aborting the signal cancels the provider request and keeps the partial answer as interrupted.
+   */
+  streamMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>>;
+}

@@ -1,0 +1,91 @@
+import { isAppError } from '../../shared/errors';
+import { estimateTokens } from '../../shared/tokens';
+import type { ChatMessageRequest, ChatStreamEvent } from '../ports/chat-engine.port';
+import type { TokenUsage } from '../ports/llm-provider.port';
+import { prepareChat, type ChatEngineDeps } from './prepare-chat';
+
+const STATUS_BY_KIND: Record<string, number> = { upstream_failure: 502, upstream_timeout: 504, unavailable: 503, rate_limited: 429 };
+
+/**
+ * Streams the provider's answer chunk by chunk. Whatever happens the answer is stored: complete,
+ * interrupted (the client went away: the partial text is kept) or failed.
+ */
+export class StreamChatMessageUseCase {
+  constructor(private readonly deps: ChatEngineDeps) {}
+
+  async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    const chat = await prepareChat(this.deps, conversationId, input);
+    const deps = this.deps;
+    const configVersionId = input.configVersionId ?? chat.conversation.configVersionId;
+
+    async function* run(): AsyncGenerator<ChatStreamEvent> {
+      const started = performance.now();
+      const parts: string[] = [];
+      let usage: TokenUsage | undefined;
+      let stored = false;
+      const store = (status: 'complete' | 'interrupted' | 'failed', error?: string) => {
+        stored = true;
+        return deps.conversations.addMessage({
+          conversationId: chat.conversation.id,
+          role: 'assistant',
+          content: parts.join(''),
+          status,
+          provider: chat.providerId,
+          model: chat.model,
+          usage: usage ?? estimatedUsage(chat.request.messages.map((m) => m.content).join('\n'), parts.join('')),
+          latencyMs: Math.round(performance.now() - started),
+          error: error ?? null,
+          configVersionId,
+          sources: input.sources ?? null,
+        });
+      };
+      let finished = false;
+      try {
+        for await (const part of chat.provider.stream({ ...chat.request, signal })) {
+          if (part.type === 'usage') {
+            usage = part.usage;
+            continue;
+          }
+          if (part.text === '') continue;
+          parts.push(part.text);
+          yield { type: 'chunk', content: part.text };
+        }
+        if (signal?.aborted) throw signal.reason;
+        finished = true;
+        const message = await store('complete');
+        yield {
+          type: 'done',
+          fullResponse: message.content,
+          conversationId: chat.conversation.id,
+          messageId: message.id,
+          usage: message.usage!,
+          provider: chat.providerId,
+          model: chat.model,
+          latencyMs: message.latencyMs ?? 0,
+          ...(input.sources?.length ? { sources: input.sources } : {}),
+        };
+      } catch (error) {
+        if (finished) throw error;
+        if (signal?.aborted) {
+          await store('interrupted', 'The client aborted the stream');
+          return;
+        }
+        const message = isAppError(error) ? error.message : 'The provider request failed';
+        await store('failed', message);
+        const status = isAppError(error) ? ('status' in error && typeof error.status === 'number' ? error.status : (STATUS_BY_KIND[error.kind] ?? 500)) : 502;
+        yield { type: 'error', message, statusCode: status };
+      } finally {
+        // The consumer stopped reading mid-stream (the generator was returned): keep what was said.
+        if (!stored) await store('interrupted', 'The client aborted the stream');
+      }
+    }
+    return run();
+  }
+}
+
+/** When a provider reports no usage for a stream, an estimate keeps quotas and metrics honest. */
+function estimatedUsage(prompt: string, completion: string): TokenUsage {
+  const promptTokens = estimateTokens(prompt);
+  const completionTokens = estimateTokens(completion);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}

@@ -1,0 +1,94 @@
+import type { TokenUsage } from '../../ai/ports/llm-provider.port';
+
+export type ConversationStatus = 'active' | 'archived';
+export type ConversationSource = 'dashboard' | 'api' | 'widget';
+export type MessageRole = 'user' | 'assistant';
+/** `interrupted`: the client aborted the stream and the partial answer was kept; `failed`: the provider failed. */
+export type MessageStatus = 'complete' | 'interrupted' | 'failed';
+
+export interface Conversation {
+  id: string;
+  applicationId: string;
+  title: string;
+  status: ConversationStatus;
+  source: ConversationSource;
+  /** The API key that started it (public API), so the same key's scope can read it back. */
+  apiKeyId: string | null;
+  /** The A/B version of the model config assigned at creation, kept for the conversation's life. */
+  configVersionId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MessageSource {
+  documentId: string;
+  chunkIndex: number;
+  score: number;
+}
+
+export interface Message {
+  id: string;
+  conversationId: string;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  provider: string | null;
+  model: string | null;
+  usage: TokenUsage | null;
+  latencyMs: number | null;
+  error: string | null;
+  configVersionId: string | null;
+  sources: MessageSource[] | null;
+  rating: number | null;
+  createdAt: Date;
+}
+
+export interface ConversationView {
+  id: string;
+  applicationId: string;
+  title: string;
+  status: ConversationStatus;
+  createdAt: string;
+}
+
+export interface MessageView {
+  id: string;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  provider: string | null;
+  model: string | null;
+  usage: TokenUsage | null;
+  latencyMs: number | null;
+  sources?: MessageSource[];
+  rating?: number;
+  createdAt: string;
+}
+
+export const toConversationView = (c: Conversation): ConversationView => ({
+  id: c.id,
+  applicationId: c.applicationId,
+  title: c.title,
+  status: c.status,
+  createdAt: c.createdAt.toISOString(),
+});
+
+export const toMessageView = (m: Message): MessageView => ({
+  id: m.id,
+  role: m.role,
+  content: m.content,
+  status: m.status,
+  provider: m.provider,
+  model: m.model,
+  usage: m.usage,
+  latencyMs: m.latencyMs,
+  ...(m.sources ? { sources: m.sources } : {}),
+  ...(m.rating ? { rating: m.rating } : {}),
+  createdAt: m.createdAt.toISOString(),
+});
+
+/** A title from the first message: its first line, shortened. */
+export const titleFrom = (content: string): string => {
+  const line = content.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line || 'New conversation';
+};

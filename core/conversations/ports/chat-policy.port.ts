@@ -1,0 +1,47 @@
+import type { Application } from '../../applications/domain/application';
+import type { TokenUsage } from '../../ai/ports/llm-provider.port';
+import type { Conversation, ConversationSource, MessageSource } from '../domain/conversation';
+
+/** One turn of a conversation as the core API sees it, before the engine is called. */
+export interface ChatTurn {
+  /** The application's owner: whose plan, keys and quota apply (not necessarily the caller). */
+  ownerId: string;
+  application: Application;
+  conversation: Conversation;
+  content: string;
+  source: ConversationSource;
+}
+
+/** What the engine will be asked; each policy fills in its part. */
+export interface ChatPlan {
+  provider?: string;
+  model?: string;
+  settings: Record<string, unknown>;
+  /** Extra system text (retrieved context), after the configured system prompt. */
+  context?: string;
+  /** The decrypted own key for this one request, if the owner has one for the provider. */
+  apiKey?: string;
+  configVersionId?: string | null;
+  sources?: MessageSource[];
+  /** Set by the policy that chose the key, for settlement. */
+  usesOwnKey?: boolean;
+}
+
+export interface ChatOutcome {
+  ok: boolean;
+  usage?: TokenUsage;
+  latencyMs?: number;
+  provider?: string;
+}
+
+/**
+ * A step around every chat turn (model config, keys and quota, retrieval): `prepare` runs in order
+ * before the engine call and may refuse it by throwing; `settle` runs after it, whatever the outcome.
+ */
+export interface ChatPolicy {
+  readonly name: string;
+  /** At conversation creation: for example the A/B version assigned for the conversation's life. */
+  onConversationCreate?(application: Application): Promise<{ configVersionId?: string | null }>;
+  prepare(turn: ChatTurn, plan: ChatPlan): Promise<void>;
+  settle?(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void>;
+}

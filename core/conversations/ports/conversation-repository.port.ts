@@ -1,0 +1,40 @@
+import type { TokenUsage } from '../../ai/ports/llm-provider.port';
+import type { Conversation, ConversationSource, Message, MessageRole, MessageSource, MessageStatus } from '../domain/conversation';
+
+export interface NewConversation {
+  applicationId: string;
+  title: string;
+  source: ConversationSource;
+  apiKeyId?: string | null;
+  configVersionId?: string | null;
+}
+
+export interface NewMessage {
+  conversationId: string;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  provider?: string | null;
+  model?: string | null;
+  usage?: TokenUsage | null;
+  latencyMs?: number | null;
+  error?: string | null;
+  configVersionId?: string | null;
+  sources?: MessageSource[] | null;
+}
+
+/** Conversations and their messages. */
+export interface ConversationRepository {
+  create(conversation: NewConversation): Promise<Conversation>;
+  findById(id: string): Promise<Conversation | null>;
+  /** The conversation together with its application's owner, for ownership checks in one query. */
+  findWithOwner(id: string): Promise<{ conversation: Conversation; ownerId: string } | null>;
+  listByApplication(applicationId: string, offset: number, limit: number): Promise<{ items: Conversation[]; total: number }>;
+  listByOwner(ownerId: string, filter: { applicationId?: string }, offset: number, limit: number): Promise<{ items: Conversation[]; total: number }>;
+  archive(id: string): Promise<void>;
+  /** Appends a message and touches the conversation's `updated_at`. */
+  addMessage(message: NewMessage): Promise<Message>;
+  /** The latest `limit` messages, oldest first. */
+  recentMessages(conversationId: string, limit: number): Promise<Message[]>;
+  messages(conversationId: string): Promise<Message[]>;
+}

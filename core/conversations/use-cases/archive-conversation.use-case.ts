@@ -1,0 +1,15 @@
+import type { ChatEngine } from '../../ai/ports/chat-engine.port';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import type { Actor } from '../../shared/actor';
+import type { ConversationRepository } from '../ports/conversation-repository.port';
+import { findOwnedConversation } from './find-owned-conversation';
+
+/** Archives one of the caller's conversations: kept and readable, closed to new messages. */
+export class ArchiveConversationUseCase {
+  constructor(private readonly deps: { conversations: ConversationRepository; applications: ApplicationRepository; engine: ChatEngine }) {}
+
+  async execute(id: string, actor: Actor): Promise<void> {
+    const { conversation } = await findOwnedConversation(this.deps, id, actor);
+    await this.deps.engine.archiveConversation(conversation.id);
+  }
+}

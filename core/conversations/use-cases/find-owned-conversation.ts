@@ -1,0 +1,20 @@
+import type { Application } from '../../applications/domain/application';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import type { Actor } from '../../shared/actor';
+import { NotFoundError } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import type { Conversation } from '../domain/conversation';
+import type { ConversationRepository } from '../ports/conversation-repository.port';
+
+/** The conversation if it belongs to one of the caller's applications; otherwise 404. */
+export async function findOwnedConversation(
+  deps: { conversations: ConversationRepository; applications: ApplicationRepository },
+  id: unknown,
+  actor: Actor,
+): Promise<{ conversation: Conversation; application: Application }> {
+  const found = isUuid(id) ? await deps.conversations.findWithOwner(id) : null;
+  if (!found || found.ownerId !== actor.userId) throw new NotFoundError('Conversation');
+  const application = await deps.applications.findById(found.conversation.applicationId);
+  if (!application) throw new NotFoundError('Conversation');
+  return { conversation: found.conversation, application };
+}

@@ -1,0 +1,77 @@
+import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent } from '../../ai/ports/chat-engine.port';
+import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
+
+/**
+ * Runs one turn through the policies and the engine: the shared path of the dashboard chat and the
+ * public API, streamed or not.
+ */
+export class ChatTurnRunner {
+  constructor(private readonly deps: { engine: ChatEngine; policies: ChatPolicy[] }) {}
+
+  async assignOnCreate(application: ChatTurn['application']): Promise<{ configVersionId: string | null }> {
+    let configVersionId: string | null = null;
+    for (const policy of this.deps.policies) {
+      const assigned = await policy.onConversationCreate?.(application);
+      if (assigned?.configVersionId !== undefined) configVersionId = assigned.configVersionId;
+    }
+    return { configVersionId };
+  }
+
+  async send(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal): Promise<ChatAnswer> {
+    const plan = await this.prepare(turn, request);
+    try {
+      const answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
+      await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider });
+      return answer;
+    } catch (error) {
+      await this.settle(turn, plan, { ok: false });
+      throw error;
+    }
+  }
+
+  async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    const plan = await this.prepare(turn, request);
+    let events: AsyncIterable<ChatStreamEvent>;
+    try {
+      events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
+    } catch (error) {
+      await this.settle(turn, plan, { ok: false });
+      throw error;
+    }
+    const settle = (outcome: ChatOutcome) => this.settle(turn, plan, outcome);
+    return (async function* () {
+      let outcome: ChatOutcome = { ok: false };
+      try {
+        for await (const event of events) {
+          if (event.type === 'done') outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider };
+          yield event;
+        }
+      } finally {
+        await settle(outcome);
+      }
+    })();
+  }
+
+  private async prepare(turn: ChatTurn, request: ChatMessageRequest): Promise<ChatPlan> {
+    const plan: ChatPlan = { provider: request.provider, model: request.model, settings: { ...request.settings } };
+    for (const policy of this.deps.policies) await policy.prepare(turn, plan);
+    return plan;
+  }
+
+  private toRequest(turn: ChatTurn, plan: ChatPlan): ChatMessageRequest {
+    return {
+      content: turn.content,
+      provider: plan.provider,
+      model: plan.model,
+      settings: plan.settings,
+      context: plan.context,
+      apiKey: plan.apiKey,
+      configVersionId: plan.configVersionId ?? turn.conversation.configVersionId,
+      sources: plan.sources,
+    };
+  }
+
+  private async settle(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
+    for (const policy of this.deps.policies) await policy.settle?.(turn, plan, outcome);
+  }
+}

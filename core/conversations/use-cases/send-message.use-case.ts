@@ -1,0 +1,20 @@
+import { parseMessageRequest } from '../../ai/domain/message-request';
+import type { ChatAnswer } from '../../ai/ports/chat-engine.port';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import type { Actor } from '../../shared/actor';
+import type { ConversationRepository } from '../ports/conversation-repository.port';
+import { findOwnedConversation } from './find-owned-conversation';
+import type { ChatTurnRunner } from './run-chat-turn';
+
+export type MessageDeps = { conversations: ConversationRepository; applications: ApplicationRepository; runner: ChatTurnRunner };
+
+/** Sends a message in one of the caller's conversations and answers with the whole reply. */
+export class SendMessageUseCase {
+  constructor(private readonly deps: MessageDeps) {}
+
+  async execute(id: string, body: unknown, actor: Actor, signal?: AbortSignal): Promise<ChatAnswer> {
+    const request = await parseMessageRequest(body);
+    const { conversation, application } = await findOwnedConversation(this.deps, id, actor);
+    return this.deps.runner.send({ ownerId: actor.userId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
+  }
+}

@@ -1,0 +1,16 @@
+import { parseMessageRequest } from '../../ai/domain/message-request';
+import type { ChatStreamEvent } from '../../ai/ports/chat-engine.port';
+import type { Actor } from '../../shared/actor';
+import { findOwnedConversation } from './find-owned-conversation';
+import type { MessageDeps } from './send-message.use-case';
+
+/** The streaming variant: SSE `chunk` events, then `done` (SPEC 4.4). */
+export class StreamMessageUseCase {
+  constructor(private readonly deps: MessageDeps) {}
+
+  async execute(id: string, body: unknown, actor: Actor, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    const request = await parseMessageRequest(body);
+    const { conversation, application } = await findOwnedConversation(this.deps, id, actor);
+    return this.deps.runner.stream({ ownerId: actor.userId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
+  }
+}

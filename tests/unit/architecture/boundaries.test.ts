@@ -1,0 +1,32 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const FORBIDDEN = /from\s+['"](koa|@koa\/[^'"]*|koa-body|typeorm[^'"]*|pg|pgvector|inversify|openai|@anthropic-ai\/[^'"]*|@google\/generative-ai|@huggingface\/[^'"]*|stripe|argon2|ioredis|bullmq|rate-limiter-flexible|jsonwebtoken|nodemailer|pino|@electric-sql\/[^'"]*)['"]|from\s+['"](\.\.\/)+(adapters|apps)\//;
+const REQUIRE = /require\(\s*['"](koa|typeorm|pg|inversify|openai|argon2|ioredis|bullmq)['"]\s*\)/;
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? tsFiles(path) : name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('architecture: the core stays framework-free', () => {
+  it('no file under core/ imports a framework, driver, SDK, adapters/ or apps/', () => {
+    const offenders = tsFiles(join(ROOT, 'core')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, i }))
+        .filter(({ line }) => FORBIDDEN.test(line) || REQUIRE.test(line))
+        .map(({ line, i }) => `${relative(ROOT, file)}:${i + 1}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the rule itself catches a forbidden import', () => {
+    expect(FORBIDDEN.test("import Koa from 'koa';")).toBe(true);
+    expect(FORBIDDEN.test("import { x } from '../../adapters/http/x';")).toBe(true);
+    expect(FORBIDDEN.test("import * as yup from 'yup';")).toBe(false);
+  });
+});
