@@ -16,7 +16,7 @@ function served(routers: Router[]): Set<string> {
     for (const layer of router.stack) {
       for (const method of layer.methods) {
         if (method === 'HEAD') continue;
-        routes.add(`${method} ${toOpenApiPath(layer.path).replace(/(.)\/$/, '$1')}`);
+        routes.add(`${method} ${toOpenApiPath(String(layer.path)).replace(/(.)\/$/, '$1')}`);
       }
     }
   }

@@ -8,7 +8,7 @@ export interface TestResponse<T = any> {
 
 export interface RequestOptions {
   body?: unknown;
-  rawBody?: string | Buffer;
+  rawBody?: string | Uint8Array;
   token?: string;
   headers?: Record<string, string>;
 }
@@ -19,12 +19,12 @@ export class TestClient {
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
-    let body: string | Buffer | undefined = options.rawBody;
+    let body: string | Uint8Array | undefined = options.rawBody;
     if (options.body !== undefined) {
       headers['Content-Type'] ??= 'application/json';
       body = JSON.stringify(options.body);
     }
-    const res = await fetch(this.baseUrl + path, { method, headers, body });
+    const res = await fetch(this.baseUrl + path, { method, headers, body: body as BodyInit | undefined });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAiService } from '../../apps/ai-service/ai-service.container';
 import { createCoreApi } from '../../apps/core-api/core-api.container';
 import type { ComposedApp } from '../../apps/shared/compose';
 import { loadConfig, type AppConfig } from '../../apps/shared/config';
@@ -10,6 +11,7 @@ import { listen, type Listening } from '../../apps/shared/serve';
 import { createLogger } from '../../adapters/logging/logger';
 import { TestClient } from './http-client';
 import { openTestDatabase, type DatabaseKind } from './test-database';
+import { startEmulator, type Emulator } from './emulator/emulator';
 
 /** Cheap argon2 for tests; the production parameters are tested in the crypto unit tests. */
 export const FAST_HASHING = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
@@ -27,6 +29,9 @@ export function testConfig(env: Record<string, string | undefined> = {}): AppCon
 }
 
 export interface TestStack {
+  /** Set when the stack runs the AI service separately (the core API reaches it over HTTP). */
+  ai?: { app: ComposedApp; listening: Listening; client: TestClient };
+  emulator?: Emulator;
   config: AppConfig;
   infra: Infrastructure;
   core: ComposedApp;
@@ -35,11 +40,44 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-/** The core API composed on a fresh database, listening on a free port. */
-export async function startCoreApi(options: { database?: DatabaseKind; env?: Record<string, string | undefined> } = {}): Promise<TestStack> {
-  const config = testConfig(options.env);
+export interface StackOptions {
+  database?: DatabaseKind;
+  env?: Record<string, string | undefined>;
+  /**
+   * `remote` (default when providers are on): the AI service runs as its own app and the core API
+   * reaches it over HTTP; `in-process`: the core API runs the engine itself.
+   */
+  engine?: 'remote' | 'in-process';
+  /** Start the provider emulator and point every provider at it (with platform keys). */
+  providers?: boolean;
+}
+
+/** Platform keys the emulator accepts, set as PROVIDER_X_API_KEY when a stack runs with providers. */
+export const PLATFORM_KEYS = {
+  provider_a: 'sk-platform-a-0000',
+  provider_b: 'sk-ant-platform-b-0000',
+  provider_c: 'AIzaSyPlatformC0000',
+  provider_d: 'hf_platform_d_0000',
+} as const;
+
+/** The core API (and, with providers, the emulator and the AI service) on a fresh database, on free ports. */
+export async function startCoreApi(options: StackOptions = {}): Promise<TestStack> {
+  const emulator = options.providers ? await startEmulator() : undefined;
+  const providerEnv: Record<string, string> = {};
+  if (emulator) {
+    for (const [id, url] of Object.entries(emulator.baseUrls) as [string, string][]) providerEnv[`${id.toUpperCase()}_BASE_URL`] = url;
+    for (const [id, key] of Object.entries(PLATFORM_KEYS)) providerEnv[`${id.toUpperCase()}_API_KEY`] = key;
+  }
+  const config = testConfig({ PROVIDER_TIMEOUT_MS: '5000', ...providerEnv, ...options.env });
   const database = await openTestDatabase(options.database);
   const infra = await createInfrastructure(config, { database, logger: createLogger('silent') });
+  let ai: TestStack['ai'];
+  if (emulator && (options.engine ?? 'remote') === 'remote') {
+    const app = await createAiService(infra);
+    const aiListening = await listen(app, '127.0.0.1', 0);
+    config.aiServiceUrl = aiListening.url;
+    ai = { app, listening: aiListening, client: new TestClient(aiListening.url) };
+  }
   const core = await createCoreApi(infra, { passwordHashing: FAST_HASHING });
   const listening = await listen(core, '127.0.0.1', 0);
   return {
@@ -47,17 +85,32 @@ export async function startCoreApi(options: { database?: DatabaseKind; env?: Rec
     infra,
     core,
     listening,
+    ai,
+    emulator,
     client: new TestClient(listening.url),
     async close() {
-      await new Promise<void>((resolve) => {
-        listening.server.close(() => resolve());
-        listening.server.closeAllConnections();
-      });
+      for (const l of [listening, ai?.listening]) {
+        if (!l) continue;
+        await new Promise<void>((resolve) => {
+          l.server.close(() => resolve());
+          l.server.closeAllConnections();
+        });
+      }
       await core.stop();
+      await ai?.app.stop();
       await infra.close();
+      await emulator?.close();
       rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A registered user with an application, ready to chat. */
+export async function userWithApplication(client: TestClient, appBody: Record<string, unknown> = { name: 'Chat App' }) {
+  const user = await registerUser(client);
+  const app = await client.post('/api/applications', appBody, { token: user.access_token });
+  if (app.status !== 201) throw new Error(`create application failed: ${app.status} ${app.text}`);
+  return { ...user, token: user.access_token, app: app.body as { id: string; slug: string; name: string } };
 }
 
 let counter = 0;

@@ -9,10 +9,9 @@ import { ListApplicationsUseCase } from '../../../core/applications/use-cases/li
 import { SelectThemeUseCase } from '../../../core/applications/use-cases/select-theme.use-case';
 import { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
+import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
 import { TOKENS } from '../../shared/tokens';
 
-/** Optional: a plan-limit guard bound by the billing area. */
-export const APPLICATION_QUOTA_GUARD = Symbol.for('ApplicationQuotaGuard');
 
 /** Applications (SPEC 4.2). */
 export const applicationsModule: AppModule = {
@@ -23,7 +22,9 @@ export const applicationsModule: AppModule = {
     provide(c, CreateApplicationUseCase, (get) =>
       new CreateApplicationUseCase({
         ...deps(get),
-        guard: c.isBound(APPLICATION_QUOTA_GUARD) ? get<ApplicationQuotaGuard>(APPLICATION_QUOTA_GUARD) : undefined,
+        guard: c.isBound(GUARD_TOKENS.ApplicationQuotaGuard)
+          ? ((guard: OwnerQuotaGuard): ApplicationQuotaGuard => (actor) => guard(actor.userId))(get(GUARD_TOKENS.ApplicationQuotaGuard))
+          : undefined,
       }),
     );
     provide(c, ListApplicationsUseCase, (get) => new ListApplicationsUseCase(deps(get)));
