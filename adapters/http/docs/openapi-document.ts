@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { projectRoot } from '../../shared/project-root';
 
 type Json = Record<string, unknown>;
 
-export const OPENAPI_DIR = join(__dirname, '..', '..', '..', 'docs', 'openapi');
+export const OPENAPI_DIR = join(projectRoot(), 'docs', 'openapi');
 
 /**
  * The OpenAPI 3.1 document of one app, merged from `docs/openapi/<app>/*.json`: `_base.json` holds
