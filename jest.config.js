@@ -8,8 +8,9 @@ module.exports = {
     '^.+\\.ts$': swc,
     // ESM-only packages (inversify 8) are turned into CommonJS for Jest's module system.
     '^.+/node_modules/(inversify|@inversifyjs)/.+\\.js$': swc,
+    '^.+/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/tests/support/jest-builtin-import.transform.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite)/)'],
   setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { Application } from '../../../core/applications/domain/application';
+import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../../core/applications/ports/application-repository.port';
+import { ConflictError, NotFoundError } from '../../../core/shared/errors';
+
+export class InMemoryApplicationRepository implements ApplicationRepository {
+  readonly apps = new Map<string, Application>();
+
+  async create(a: NewApplication): Promise<Application> {
+    this.assertFreeSlug(a.slug);
+    const now = new Date();
+    const app: Application = { id: randomUUID(), ...a, themeId: null, themeCustomization: {}, createdAt: now, updatedAt: now };
+    this.apps.set(app.id, app);
+    return structuredClone(app);
+  }
+
+  async findById(id: string) {
+    const a = this.apps.get(id);
+    return a ? structuredClone(a) : null;
+  }
+
+  async findBySlug(slug: string) {
+    const a = [...this.apps.values()].find((x) => x.slug === slug);
+    return a ? structuredClone(a) : null;
+  }
+
+  async listByOwner(ownerId: string, offset: number, limit: number) {
+    const mine = [...this.apps.values()].filter((a) => a.ownerId === ownerId).sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime());
+    return { items: mine.slice(offset, offset + limit).map((a) => structuredClone(a)), total: mine.length };
+  }
+
+  async countByOwner(ownerId: string) {
+    return [...this.apps.values()].filter((a) => a.ownerId === ownerId).length;
+  }
+
+  async update(id: string, changes: ApplicationChanges) {
+    const a = this.apps.get(id);
+    if (!a) throw new NotFoundError('Application');
+    if (changes.slug && changes.slug !== a.slug) this.assertFreeSlug(changes.slug);
+    Object.assign(a, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), { updatedAt: new Date() });
+    return structuredClone(a);
+  }
+
+  async delete(id: string) {
+    this.apps.delete(id);
+  }
+
+  private assertFreeSlug(slug: string) {
+    if ([...this.apps.values()].some((x) => x.slug === slug)) throw new ConflictError('This slug is already taken');
+  }
+}
