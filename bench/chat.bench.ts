@@ -1,0 +1,128 @@
+import autocannon from 'autocannon';
+import { printTable, rowOf, type Row } from './support/format';
+import { startServerProcess, stopAll } from './support/processes';
+
+/**
+ * `npm run bench:chat`: what the platform adds to a provider's own latency (issue 3).
+ *
+ * (a) straight to the emulator, (b) through a bare Koa pass-through, (c) core API -> AI service ->
+ * emulator with auth and persistence; then the time to the first streamed chunk and whether chunks
+ * arrive one by one. Each server runs in its own process; the emulator answers after a fixed delay.
+ */
+const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const CHUNK_DELAY_MS = 10;
+const STREAM_RUNS = 30;
+
+async function main() {
+  const emulator = await startServerProcess<{ url: string; baseUrls: Record<string, string> }>('support/emulator.server.ts', { BENCH_DELAY_MS: String(DELAY_MS) });
+  const passthrough = await startServerProcess<{ url: string }>('support/passthrough.server.ts', { BENCH_UPSTREAM: emulator.info.baseUrls.provider_a! });
+  const platform = await startServerProcess<{ coreUrl: string; token: string; conversations: string[] }>('support/platform.server.ts', {
+    BENCH_PROVIDER_URLS: JSON.stringify(emulator.info.baseUrls),
+  });
+  const children = [emulator.child, passthrough.child, platform.child];
+  try {
+    const providerBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const direct = { url: `${emulator.info.baseUrls.provider_a}/chat/completions`, headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-0000' }, body: providerBody };
+    const viaKoa = { url: `${passthrough.info.url}/chat`, headers: { 'content-type': 'application/json' }, body: providerBody };
+    let next = 0;
+    const conversations = platform.info.conversations;
+    const full = {
+      url: platform.info.coreUrl,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${platform.info.token}` },
+      body: JSON.stringify({ content: 'hi', provider: 'provider_a', model: 'gpt-4o-mini' }),
+      path: () => `/api/conversations/${conversations[next++ % conversations.length]}/messages`,
+    };
+
+    console.log(`Chat benchmark: emulator delay ${DELAY_MS} ms, ${DURATION_S} s per run, node ${process.version}`);
+    const results: Record<number, Row[]> = {};
+    for (const connections of [1, 32]) {
+      await load(direct, connections, 2); // warm-up
+      const a = rowOf('(a) emulator direct', await load(direct, connections, DURATION_S));
+      const b = rowOf('(b) bare Koa pass-through', await load(viaKoa, connections, DURATION_S));
+      await load(full, connections, 2);
+      const c = rowOf('(c) core API -> AI service -> emulator', await load(full, connections, DURATION_S));
+      results[connections] = [a, b, c];
+      printTable(`POST a chat message, ${connections} concurrent client(s)`, [a, b, c], b);
+    }
+    const [, b32, c32] = results[32]!;
+    console.log(`\nAt 32 clients the full path adds ${(c32!.p50 - b32!.p50).toFixed(2)} ms at p50 over the pass-through (target < 2 ms)` +
+      ` and keeps ${((c32!.rps / b32!.rps) * 100).toFixed(0)}% of its requests/s (target > 50%).`);
+
+    await fetch(`${emulator.info.url}/__emulator/behaviour`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ delayMs: 0, chunkDelayMs: CHUNK_DELAY_MS }) });
+    const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'tell me a story about benchmarks and streams' }] });
+    const sDirect = await streams(() => post(direct.url, direct.headers, streamBody));
+    const sKoa = await streams(() => post(`${passthrough.info.url}/stream`, viaKoa.headers, streamBody));
+    const sFull = await streams(() =>
+      post(`${platform.info.coreUrl}${full.path().replace('/messages', '/stream')}`, full.headers, JSON.stringify({ content: 'tell me a story about benchmarks and streams', provider: 'provider_a' })),
+    );
+    console.log(`\nStreams (${STREAM_RUNS} sequential runs, ${CHUNK_DELAY_MS} ms between provider chunks): time to first chunk, median`);
+    for (const [name, s] of [['(a) emulator direct', sDirect], ['(b) bare Koa pass-through', sKoa], ['(c) full path', sFull]] as const) {
+      console.log(`${name.padEnd(44)}${s.ttfc.toFixed(2).padStart(8)} ms   chunks ${s.chunks}, arriving in ${s.reads} separate reads`);
+    }
+    console.log(`The full path adds ${(sFull.ttfc - sKoa.ttfc).toFixed(2)} ms to the first chunk over the pass-through (target < 1 ms);` +
+      ` chunks ${sFull.reads >= sFull.chunks ? 'arrive one by one' : 'are batched'}.`);
+  } finally {
+    stopAll(children);
+  }
+}
+
+function load(target: { url: string; headers: Record<string, string>; body: string; path?: () => string }, connections: number, duration: number): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: target.url,
+        method: 'POST',
+        headers: target.headers,
+        body: target.body,
+        connections,
+        duration,
+        ...(target.path ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: target.path!() }) }] } : {}),
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        if (result.non2xx > 0) return reject(new Error(`${target.url}: ${result.non2xx} non-2xx answers`));
+        resolve(result);
+      },
+    );
+  });
+}
+
+function post(url: string, headers: Record<string, string>, body: string): Promise<Response> {
+  return fetch(url, { method: 'POST', headers, body });
+}
+
+/** Median time to the first content chunk, and how many reads the chunks of the last run came in. */
+async function streams(open: () => Promise<Response>): Promise<{ ttfc: number; chunks: number; reads: number }> {
+  const firsts: number[] = [];
+  let chunks = 0;
+  let reads = 0;
+  for (let i = 0; i < STREAM_RUNS; i++) {
+    const started = performance.now();
+    const res = await open();
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let first = 0;
+    chunks = 0;
+    reads = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const text = decoder.decode(value);
+      const contentEvents = (text.match(/"(content|delta)"\s*:\s*(\{"content":"[^"]|"[^"])/g) ?? []).length;
+      if (contentEvents > 0) {
+        if (!first) first = performance.now() - started;
+        chunks += contentEvents;
+        reads++;
+      }
+    }
+    firsts.push(first);
+  }
+  firsts.sort((x, y) => x - y);
+  return { ttfc: firsts[Math.floor(firsts.length / 2)]!, chunks, reads };
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAiService } from '../../apps/ai-service/ai-service.container';
+import { createCoreApi } from '../../apps/core-api/core-api.container';
+import { loadConfig } from '../../apps/shared/config';
+import { createInfrastructure } from '../../apps/shared/infrastructure';
+import { listen } from '../../apps/shared/serve';
+
+/**
+ * The whole path as `npm start` runs it: core API -> AI service -> provider, on the embedded database
+ * in a fresh DATA_DIR, with a user, an application and `BENCH_CONVERSATIONS` conversations ready.
+ */
+void (async () => {
+  const emulatorBase = JSON.parse(process.env.BENCH_PROVIDER_URLS!) as Record<string, string>;
+  const env: Record<string, string> = {
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-platform-')),
+    LOG_LEVEL: 'silent',
+    PROVIDER_A_API_KEY: 'sk-bench-platform-0000',
+    PROVIDER_A_BASE_URL: emulatorBase.provider_a!,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  };
+  const config = loadConfig(env);
+  const infra = await createInfrastructure(config);
+  const ai = await listen(await createAiService(infra), '127.0.0.1', 0);
+  config.aiServiceUrl = process.env.BENCH_ENGINE === 'in-process' ? undefined : ai.url;
+  const core = await listen(await createCoreApi(infra), '127.0.0.1', 0);
+
+  const post = async (path: string, body: unknown, token?: string) => {
+    const res = await fetch(core.url + path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<any>;
+  };
+  const session = await post('/api/auth/register', { email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: 'bench password', displayName: 'Bench' });
+  const app = await post('/api/applications', { name: 'Bench' }, session.access_token);
+  const conversations: string[] = [];
+  for (let i = 0; i < Number(process.env.BENCH_CONVERSATIONS ?? 64); i++) {
+    conversations.push((await post('/api/conversations', { applicationId: app.id }, session.access_token)).id);
+  }
+  process.send!({ coreUrl: core.url, aiUrl: ai.url, token: session.access_token, applicationId: app.id, conversations });
+  process.on('SIGTERM', () => process.exit(0));
+})();
