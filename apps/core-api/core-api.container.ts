@@ -4,6 +4,7 @@ import type { Infrastructure } from '../shared/infrastructure';
 import { healthModule } from '../shared/modules/health.module';
 import { infrastructureModule, type InfrastructureModuleOptions } from '../shared/modules/infrastructure.module';
 import { accountsModule } from './modules/accounts.module';
+import { apiKeysModule } from './modules/api-keys.module';
 import { applicationsModule } from './modules/applications.module';
 import { conversationsModule } from './modules/conversations.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
@@ -14,6 +15,7 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     infrastructureModule(infra, options),
     accountsModule,
     applicationsModule,
+    apiKeysModule,
     chatEngineModule('from-config'),
     conversationsModule(),
     healthModule('core-api', 'core-api'),

@@ -1,0 +1,75 @@
+import type { Container } from 'inversify';
+import { apiKeysRouter } from '../../../adapters/http/api-keys/api-keys.router';
+import type { Logger } from '../../../adapters/logging/logger';
+import { TypeOrmApiKeyRepository } from '../../../adapters/persistence/api-keys/type-orm-api-key.repository';
+import { ApiKeyLookup } from '../../../core/api-keys/use-cases/api-key-lookup';
+import { ApiKeyUsageTracker } from '../../../core/api-keys/use-cases/api-key-usage-tracker';
+import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
+import { CreateApiKeyUseCase, type ApiKeyQuotaGuard } from '../../../core/api-keys/use-cases/create-api-key.use-case';
+import { DeleteApiKeyUseCase } from '../../../core/api-keys/use-cases/delete-api-key.use-case';
+import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-keys.use-case';
+import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
+import { provide, type AppModule } from '../../shared/app-module';
+import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
+import { TOKENS } from '../../shared/tokens';
+
+export const API_KEY_TOKENS = {
+  /** The store of API keys (the billing area counts a user's active keys through it). */
+  ApiKeyRepository: Symbol.for('ApiKeyRepository'),
+} as const;
+
+/** How often request counts and last-use times counted in memory are written to the database. */
+export const USAGE_FLUSH_INTERVAL_MS = 10_000;
+
+/** API keys (SPEC 2.11, 4.11, 5.5): management for their owners and admission of public-API requests. */
+export const apiKeysModule: AppModule = {
+  name: 'api-keys',
+  bind(c: Container) {
+    provide(c, API_KEY_TOKENS.ApiKeyRepository, (get) => new TypeOrmApiKeyRepository(get(TOKENS.DataSource)));
+    const keys = (get: <T>(id: symbol) => T) => get<never>(API_KEY_TOKENS.ApiKeyRepository);
+    provide(c, ApiKeyLookup, (get) => new ApiKeyLookup({ keys: keys(get), clock: get(TOKENS.Clock) }));
+    provide(c, ApiKeyUsageTracker, (get) => new ApiKeyUsageTracker({ keys: keys(get) }));
+    provide(c, CreateApiKeyUseCase, (get) =>
+      new CreateApiKeyUseCase({
+        keys: keys(get),
+        applications: get(TOKENS.ApplicationRepository),
+        hasher: get(TOKENS.KeyHasher),
+        guard: c.isBound(GUARD_TOKENS.ApiKeyQuotaGuard)
+          ? ((guard: OwnerQuotaGuard): ApiKeyQuotaGuard => (actor) => guard(actor.userId))(get(GUARD_TOKENS.ApiKeyQuotaGuard))
+          : undefined,
+      }),
+    );
+    provide(c, ListApiKeysUseCase, (get) => new ListApiKeysUseCase({ keys: keys(get), usage: get(ApiKeyUsageTracker) }));
+    provide(c, RevokeApiKeyUseCase, (get) => new RevokeApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup), clock: get(TOKENS.Clock) }));
+    provide(c, DeleteApiKeyUseCase, (get) => new DeleteApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup) }));
+    provide(c, AuthenticateApiKeyUseCase, (get) =>
+      new AuthenticateApiKeyUseCase({
+        lookup: get(ApiKeyLookup),
+        hasher: get(TOKENS.KeyHasher),
+        limiter: get(TOKENS.RateLimiter),
+        usage: get(ApiKeyUsageTracker),
+        clock: get(TOKENS.Clock),
+      }),
+    );
+  },
+  routers: (c) => [
+    apiKeysRouter({
+      auth: c.get(TOKENS.AuthMiddleware),
+      create: c.get(CreateApiKeyUseCase),
+      list: c.get(ListApiKeysUseCase),
+      revoke: c.get(RevokeApiKeyUseCase),
+      remove: c.get(DeleteApiKeyUseCase),
+    }),
+  ],
+  async start(c: Container) {
+    const usage = c.get(ApiKeyUsageTracker);
+    const logger = c.get<Logger>(TOKENS.Logger);
+    const flush = () => usage.flush().catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not record API key usage; will retry'));
+    const timer = setInterval(flush, USAGE_FLUSH_INTERVAL_MS);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await flush();
+    };
+  },
+};

@@ -1,0 +1,20 @@
+import type { Actor } from '../../shared/actor';
+import type { Clock } from '../../shared/clock.port';
+import { NotFoundError } from '../../shared/errors';
+import { toApiKeyView, type ApiKeyView } from '../domain/api-key';
+import type { ApiKeyRepository } from '../ports/api-key-repository.port';
+import type { ApiKeyLookup } from './api-key-lookup';
+import { findOwnedApiKey } from './find-owned-api-key';
+
+/** Revokes one of the caller's keys: kept in the list, refused by the public API from now on. */
+export class RevokeApiKeyUseCase {
+  constructor(private readonly deps: { keys: ApiKeyRepository; lookup: ApiKeyLookup; clock: Clock }) {}
+
+  async execute(id: string, actor: Actor): Promise<ApiKeyView> {
+    const key = await findOwnedApiKey(this.deps.keys, id, actor);
+    const revoked = await this.deps.keys.revoke(key.id, this.deps.clock.now());
+    this.deps.lookup.forget(key.id);
+    if (!revoked) throw new NotFoundError('API key');
+    return toApiKeyView(revoked);
+  }
+}
