@@ -1,0 +1,99 @@
+import { InferenceClient } from '@huggingface/inference';
+import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../core/ai/ports/llm-provider.port';
+import { estimatedUsage, systemOf, usageOf } from './chat-turns';
+import { ProviderCall, type ProviderOptions } from './provider-call';
+import { HttpStatusError } from './provider-errors';
+
+/** Where chat goes when no endpoint is configured: the Inference Providers router. */
+export const HUGGING_FACE_ROUTER_URL = 'https://router.huggingface.co/v1';
+
+// The input types live in @huggingface/tasks, which is the SDK's dependency rather than ours.
+type ChatInput = Parameters<InferenceClient['chatCompletion']>[0];
+
+/**
+ * provider_d: Hugging Face Inference through `@huggingface/inference`. With an `endpointUrl` (the
+ * base URL option) the SDK posts chat to `<endpointUrl>/v1/chat/completions` with the model in the
+ * body; without one it goes to the router, which serves the same OpenAI-compatible API.
+ */
+export class HuggingFaceLlmProvider implements LlmProvider {
+  readonly id = 'provider_d' as const;
+
+  constructor(private readonly options: ProviderOptions) {}
+
+  async chat(request: ChatRequest): Promise<ChatResult> {
+    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    return call.run(async (signal) => {
+      const output = await this.client(request.apiKey).chatCompletion(this.body(request), { signal, retry_on_error: false });
+      const content = output.choices[0]?.message.content ?? '';
+      return {
+        content,
+        usage: output.usage ? usageOf(output.usage.prompt_tokens, output.usage.completion_tokens) : estimatedUsage(request, content),
+        model: output.model || request.model,
+      };
+    });
+  }
+
+  async *stream(request: ChatRequest): AsyncIterable<StreamPart> {
+    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    try {
+      const chunks = this.client(request.apiKey).chatCompletionStream(
+        { ...this.body(request), stream_options: { include_usage: true } },
+        { signal: call.signal, retry_on_error: false },
+      );
+      for await (const chunk of chunks) {
+        call.touch();
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) yield { type: 'delta', text };
+        if (chunk.usage) yield { type: 'usage', usage: usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens) };
+      }
+      call.throwIfStopped();
+    } catch (error) {
+      throw call.failure(error);
+    } finally {
+      call.end();
+    }
+  }
+
+  /** The SDK has no listing; the OpenAI-compatible `GET …/v1/models` sits beside the chat route. */
+  async listModels(apiKey: string, signal?: AbortSignal): Promise<string[]> {
+    const call = new ProviderCall(this.id, this.options.timeoutMs, apiKey, signal);
+    return call.run(async (callSignal) => {
+      const response = await fetch(this.modelsUrl(), { headers: { authorization: `Bearer ${apiKey}` }, signal: callSignal });
+      const body = (await response.json().catch(() => ({}))) as { data?: { id: string }[]; error?: unknown };
+      if (!response.ok) {
+        const error = body.error;
+        const message = typeof error === 'string' ? error : ((error as { message?: string } | undefined)?.message ?? response.statusText);
+        throw new HttpStatusError(response.status, message);
+      }
+      return (body.data ?? []).map((m) => m.id);
+    });
+  }
+
+  private client(apiKey: string): InferenceClient {
+    return new InferenceClient(apiKey, this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {});
+  }
+
+  /** The same rule the SDK applies to chat: `…/v1` gets `/models`, anything else `/v1/models`. */
+  private modelsUrl(): string {
+    const base = (this.options.baseUrl ?? HUGGING_FACE_ROUTER_URL).trim().replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
+    return base.endsWith('/v1') ? `${base}/models` : `${base}/v1/models`;
+  }
+
+  private body(request: ChatRequest): ChatInput {
+    const { settings } = request;
+    const system = systemOf(request);
+    const messages: ChatInput['messages'] = [
+      ...(system ? [{ role: 'system', content: system }] : []),
+      ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+    ];
+    return {
+      model: request.model,
+      messages,
+      max_tokens: settings.maxTokens,
+      temperature: settings.temperature,
+      top_p: settings.topP,
+      ...(settings.frequencyPenalty !== undefined ? { frequency_penalty: settings.frequencyPenalty } : {}),
+      ...(settings.presencePenalty !== undefined ? { presence_penalty: settings.presencePenalty } : {}),
+    };
+  }
+}

@@ -1,0 +1,83 @@
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../core/ai/ports/llm-provider.port';
+import { estimatedUsage, systemOf, usageOf } from './chat-turns';
+import { ProviderCall, type ProviderOptions } from './provider-call';
+
+/** provider_a: the OpenAI Chat Completions API through the `openai` SDK. */
+export class OpenAiLlmProvider implements LlmProvider {
+  readonly id = 'provider_a' as const;
+
+  constructor(private readonly options: ProviderOptions) {}
+
+  async chat(request: ChatRequest): Promise<ChatResult> {
+    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    return call.run(async (signal) => {
+      const completion = await this.client(request.apiKey).chat.completions.create({ ...this.body(request), stream: false }, { signal });
+      const content = completion.choices[0]?.message.content ?? '';
+      return {
+        content,
+        usage: completion.usage ? toUsage(completion.usage) : estimatedUsage(request, content),
+        model: completion.model || request.model,
+      };
+    });
+  }
+
+  async *stream(request: ChatRequest): AsyncIterable<StreamPart> {
+    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    try {
+      const stream = await this.client(request.apiKey).chat.completions.create(
+        { ...this.body(request), stream: true, stream_options: { include_usage: true } },
+        { signal: call.signal },
+      );
+      for await (const chunk of stream) {
+        call.touch();
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) yield { type: 'delta', text };
+        if (chunk.usage) yield { type: 'usage', usage: toUsage(chunk.usage) };
+      }
+      call.throwIfStopped();
+    } catch (error) {
+      throw call.failure(error);
+    } finally {
+      call.end();
+    }
+  }
+
+  async listModels(apiKey: string, signal?: AbortSignal): Promise<string[]> {
+    const call = new ProviderCall(this.id, this.options.timeoutMs, apiKey, signal);
+    return call.run(async (callSignal) => {
+      const ids: string[] = [];
+      for await (const model of this.client(apiKey).models.list({ signal: callSignal })) ids.push(model.id);
+      return ids;
+    });
+  }
+
+  /** A client per call: the key belongs to the request (a user's own or the platform's). */
+  private client(apiKey: string): OpenAI {
+    return new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0 });
+  }
+
+  private body(request: ChatRequest): Omit<ChatCompletionCreateParamsBase, 'stream'> {
+    const { settings } = request;
+    const system = systemOf(request);
+    const messages: ChatCompletionMessageParam[] = [
+      ...(system ? [{ role: 'system' as const, content: system }] : []),
+      ...request.messages.map((m): ChatCompletionMessageParam => ({ role: m.role, content: m.content })),
+    ];
+    return {
+      model: request.model,
+      messages,
+      temperature: settings.temperature,
+      top_p: settings.topP,
+      max_completion_tokens: settings.maxTokens,
+      ...(settings.frequencyPenalty !== undefined ? { frequency_penalty: settings.frequencyPenalty } : {}),
+      ...(settings.presencePenalty !== undefined ? { presence_penalty: settings.presencePenalty } : {}),
+    };
+  }
+}
+
+function toUsage(usage: CompletionUsage) {
+  return usageOf(usage.prompt_tokens, usage.completion_tokens);
+}

@@ -1,0 +1,38 @@
+import { PROVIDER_IDS, type ProviderId } from '../../core/ai/domain/provider-id';
+import type { LlmProvider, LlmProviderRegistry } from '../../core/ai/ports/llm-provider.port';
+import { ValidationError } from '../../core/shared/errors';
+import { AnthropicLlmProvider } from './anthropic-llm.provider';
+import { GeminiLlmProvider } from './gemini-llm.provider';
+import { HuggingFaceLlmProvider } from './hugging-face-llm.provider';
+import { OpenAiLlmProvider } from './openai-llm.provider';
+import type { ProviderOptions } from './provider-call';
+
+/** Adding a provider is one adapter and one line here (STYLE.md 4). */
+const FACTORIES: Record<ProviderId, (options: ProviderOptions) => LlmProvider> = {
+  provider_a: (options) => new OpenAiLlmProvider(options),
+  provider_b: (options) => new AnthropicLlmProvider(options),
+  provider_c: (options) => new GeminiLlmProvider(options),
+  provider_d: (options) => new HuggingFaceLlmProvider(options),
+};
+
+export interface LlmProviderRegistryOptions {
+  /** PROVIDER_X_BASE_URL per provider; unset ones use the provider's public API. */
+  baseUrls: Partial<Record<ProviderId, string>>;
+  /** PROVIDER_X_API_KEY per provider (the platform's keys, for paid plans). */
+  platformKeys: Partial<Record<ProviderId, string>>;
+  timeoutMs: number;
+}
+
+export function createLlmProviderRegistry(options: LlmProviderRegistryOptions): LlmProviderRegistry {
+  const providers = new Map<ProviderId, LlmProvider>(
+    PROVIDER_IDS.map((id) => [id, FACTORIES[id]({ baseUrl: options.baseUrls[id] || undefined, timeoutMs: options.timeoutMs })]),
+  );
+  return {
+    get(id) {
+      const provider = providers.get(id);
+      if (!provider) throw ValidationError.field('provider', `provider must be one of ${PROVIDER_IDS.join(', ')}`);
+      return provider;
+    },
+    platformKey: (id) => options.platformKeys[id] || undefined,
+  };
+}
