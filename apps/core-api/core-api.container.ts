@@ -6,7 +6,9 @@ import { infrastructureModule, type InfrastructureModuleOptions } from '../share
 import { accountsModule } from './modules/accounts.module';
 import { apiKeysModule } from './modules/api-keys.module';
 import { applicationsModule } from './modules/applications.module';
+import { billingModule, keysAndQuotaPolicy } from './modules/billing.module';
 import { conversationsModule } from './modules/conversations.module';
+import { providerKeysModule } from './modules/provider-keys.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The areas of the core API, in binding order. */
@@ -17,7 +19,9 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     applicationsModule,
     apiKeysModule,
     chatEngineModule('from-config'),
-    conversationsModule(),
+    providerKeysModule,
+    billingModule,
+    conversationsModule([keysAndQuotaPolicy]),
     healthModule('core-api', 'core-api'),
   ];
 }

@@ -1,11 +1,13 @@
 import type { MigrationInterface } from 'typeorm';
 import { Foundation1763780000000 } from './1763780000000-foundation';
 import { Conversations1763780100000 } from './1763780100000-conversations';
+import { ProviderKeysAndBilling1763780200000 } from './1763780200000-provider-keys-and-billing';
 import { ApiKeys1763780500000 } from './1763780500000-api-keys';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Foundation1763780000000,
   Conversations1763780100000,
+  ProviderKeysAndBilling1763780200000,
   ApiKeys1763780500000,
 ];

@@ -54,7 +54,17 @@ export class ChatTurnRunner {
 
   private async prepare(turn: ChatTurn, request: ChatMessageRequest): Promise<ChatPlan> {
     const plan: ChatPlan = { provider: request.provider, model: request.model, settings: { ...request.settings } };
-    for (const policy of this.deps.policies) await policy.prepare(turn, plan);
+    const prepared: ChatPolicy[] = [];
+    try {
+      for (const policy of this.deps.policies) {
+        await policy.prepare(turn, plan);
+        prepared.push(policy);
+      }
+    } catch (error) {
+      // A later policy refused the turn: the earlier ones give back what they held (quota reservations).
+      for (const policy of prepared) await policy.settle?.(turn, plan, { ok: false });
+      throw error;
+    }
     return plan;
   }
 

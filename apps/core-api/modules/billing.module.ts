@@ -1,0 +1,60 @@
+import type { Container } from 'inversify';
+import { adminBillingRouter } from '../../../adapters/http/admin/admin-billing.router';
+import { billingRouter } from '../../../adapters/http/billing/billing.router';
+import { TypeOrmOwnedResources } from '../../../adapters/persistence/billing/type-orm-owned-resources';
+import { TypeOrmSubscriptionRepository } from '../../../adapters/persistence/billing/type-orm-subscription.repository';
+import { TypeOrmUsageLedger } from '../../../adapters/persistence/billing/type-orm-usage-ledger';
+import { ChangePlanUseCase } from '../../../core/billing/use-cases/change-plan.use-case';
+import { GetUsageUseCase } from '../../../core/billing/use-cases/get-usage.use-case';
+import { KeysAndQuotaPolicy } from '../../../core/billing/use-cases/keys-and-quota.policy';
+import { ListPlansUseCase } from '../../../core/billing/use-cases/list-plans.use-case';
+import { PlanLimitGuards } from '../../../core/billing/use-cases/plan-limit-guards';
+import { provide, type AppModule } from '../../shared/app-module';
+import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
+import { TOKENS } from '../../shared/tokens';
+import type { ChatPolicyFactory } from './conversations.module';
+import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
+
+export const BILLING_TOKENS = {
+  SubscriptionRepository: Symbol.for('SubscriptionRepository'),
+  UsageLedger: Symbol.for('UsageLedger'),
+  OwnedResources: Symbol.for('OwnedResources'),
+} as const;
+
+/** The "keys-and-quota" chat policy, for `conversationsModule([...])` (needs the provider-keys and billing modules). */
+export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => c.get(KeysAndQuotaPolicy);
+
+/** Plans, subscriptions, usage and the plan-limit guards (SPEC 2.11, 8), and the admin plan endpoint. */
+export const billingModule: AppModule = {
+  name: 'billing',
+  bind(c: Container) {
+    provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)));
+    provide(c, BILLING_TOKENS.UsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource)));
+    provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
+    const deps = (get: <T>(id: symbol) => T) => ({
+      subscriptions: get<never>(BILLING_TOKENS.SubscriptionRepository),
+      usage: get<never>(BILLING_TOKENS.UsageLedger),
+      owned: get<never>(BILLING_TOKENS.OwnedResources),
+      clock: get<never>(TOKENS.Clock),
+    });
+    provide(c, KeysAndQuotaPolicy, (get) =>
+      new KeysAndQuotaPolicy({ ...deps(get), keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository), secretBox: get(TOKENS.SecretBox) }),
+    );
+    provide(c, PlanLimitGuards, (get) => new PlanLimitGuards(deps(get)));
+    provide<OwnerQuotaGuard>(c, GUARD_TOKENS.ApplicationQuotaGuard, (get) => {
+      const guards = get(PlanLimitGuards);
+      return (ownerId) => guards.applications(ownerId);
+    });
+    provide<OwnerQuotaGuard>(c, GUARD_TOKENS.ApiKeyQuotaGuard, (get) => {
+      const guards = get(PlanLimitGuards);
+      return (ownerId) => guards.apiKeys(ownerId);
+    });
+    provide(c, ListPlansUseCase, () => new ListPlansUseCase());
+    provide(c, GetUsageUseCase, (get) => new GetUsageUseCase(deps(get)));
+    provide(c, ChangePlanUseCase, (get) => new ChangePlanUseCase(deps(get)));
+  },
+  routers: (c) => [
+    billingRouter({ auth: c.get(TOKENS.AuthMiddleware), plans: c.get(ListPlansUseCase), usage: c.get(GetUsageUseCase) }),
+    adminBillingRouter({ auth: c.get(TOKENS.AuthMiddleware), changePlan: c.get(ChangePlanUseCase) }),
+  ],
+};

@@ -1,0 +1,41 @@
+import type { BillingPeriod } from '../domain/billing-period';
+import type { UsageCounters } from '../domain/subscription';
+
+export interface UsageReservation {
+  userId: string;
+  period: BillingPeriod;
+  /** Tokens held for the call (0 for own-key calls, which do not count against the quota). */
+  tokens: number;
+  /** Refuse when used + reserved + `tokens` would pass this; null: no token limit. */
+  tokenLimit: number | null;
+  /** Refuse when the period already has this many messages; null: no message limit. */
+  messageLimit: number | null;
+}
+
+export type ReservationResult = { ok: true } | { ok: false; exceeded: 'messages' | 'tokens'; usage: UsageCounters };
+
+export interface UsageSettlement {
+  userId: string;
+  period: BillingPeriod;
+  /** What `reserve` held. */
+  reservedTokens: number;
+  /** Tokens the provider reported; 0 when the call failed. */
+  usedTokens: number;
+  /** Whether the call ran (a failed call gives its message back). */
+  ok: boolean;
+  ownKey: boolean;
+  /** Tokens past this count as overage; null: never. */
+  includedTokens: number | null;
+}
+
+/**
+ * Usage counters per user and billing period. `reserve` and `settle` are each one atomic step, so
+ * concurrent chats cannot both take the last of an allowance.
+ */
+export interface UsageLedger {
+  current(userId: string, period: BillingPeriod): Promise<UsageCounters>;
+  /** Counts one message and holds `tokens`, unless that would pass a limit. */
+  reserve(reservation: UsageReservation): Promise<ReservationResult>;
+  /** Releases the hold and records what was used, with the overage it makes. */
+  settle(settlement: UsageSettlement): Promise<void>;
+}

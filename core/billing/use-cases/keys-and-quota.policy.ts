@@ -1,0 +1,100 @@
+import { resolveModelSettings } from '../../ai/domain/model-settings';
+import type { ProviderId } from '../../ai/domain/provider-id';
+import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
+import type { ProviderKeyRepository } from '../../provider-keys/ports/provider-key-repository.port';
+import { openProviderKey } from '../../provider-keys/use-cases/open-provider-key';
+import { PaymentRequiredError } from '../../shared/errors';
+import type { SecretBox } from '../../shared/secret-box.port';
+import { estimateTokens } from '../../shared/tokens';
+import type { BillingPeriod } from '../domain/billing-period';
+import type { UsageLedger } from '../ports/usage-ledger.port';
+import { currentPlan, type CurrentPlan, type CurrentPlanDeps } from './current-plan';
+import { quotaExceededMessage } from './quota-messages';
+
+export type KeysAndQuotaDeps = CurrentPlanDeps & {
+  keys: ProviderKeyRepository;
+  secretBox: SecretBox;
+  usage: UsageLedger;
+  /** The provider of a turn that names none; the engine's default. */
+  defaultProvider?: ProviderId;
+};
+
+interface Hold {
+  userId: string;
+  period: BillingPeriod;
+  reservedTokens: number;
+  ownKey: boolean;
+  includedTokens: number | null;
+}
+
+/**
+ * Chooses whose key answers a turn and holds its share of the owner's plan (SPEC 2.5, 8): an active
+ * own key for the provider is used and bypasses the token quota; otherwise Free is refused with a 402
+ * that suggests an own key, and paid plans run on the platform key after reserving the worst case
+ * (prompt estimate + maxTokens) in one atomic step. `settle` swaps the hold for the provider's count.
+ */
+export class KeysAndQuotaPolicy implements ChatPolicy {
+  readonly name = 'keys-and-quota';
+  // Per-turn state between prepare and settle; the plan object is the turn's identity.
+  private readonly holds = new WeakMap<ChatPlan, Hold>();
+
+  constructor(private readonly deps: KeysAndQuotaDeps) {}
+
+  async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    // The engine's own validator: a bad provider or setting is its usual 400, before anything is held.
+    const { provider, settings } = resolveModelSettings(plan.provider ?? this.deps.defaultProvider ?? 'provider_a', plan.model, plan.settings);
+    const current = await currentPlan(this.deps, turn.ownerId);
+    const stored = await this.deps.keys.find(turn.ownerId, provider);
+    if (stored?.isActive) {
+      const apiKey = openProviderKey(this.deps.secretBox, stored);
+      await this.hold(turn, plan, current, { tokens: 0, ownKey: true, provider });
+      plan.apiKey = apiKey;
+      plan.usesOwnKey = true;
+      try {
+        await this.deps.keys.markUsed(turn.ownerId, provider, this.deps.clock.now());
+      } catch (error) {
+        // The runner settles only turns whose preparation finished; this one must give its hold back itself.
+        await this.settle(turn, plan, { ok: false });
+        throw error;
+      }
+      return;
+    }
+    if (!current.entitlements.platformKeys) {
+      throw new PaymentRequiredError(
+        `The ${current.entitlements.plan.name} plan does not include platform AI usage: add your own ${provider} key with PUT /api/provider-keys/${provider} (own keys are never metered), or upgrade your plan`,
+      );
+    }
+    const estimate = estimateTokens(turn.content) + estimateTokens(settings.systemPrompt ?? '') + settings.maxTokens;
+    await this.hold(turn, plan, current, { tokens: estimate, ownKey: false, provider });
+    plan.usesOwnKey = false;
+  }
+
+  async settle(_turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
+    const hold = this.holds.get(plan);
+    if (!hold) return;
+    this.holds.delete(plan);
+    await this.deps.usage.settle({
+      userId: hold.userId,
+      period: hold.period,
+      reservedTokens: hold.reservedTokens,
+      usedTokens: outcome.ok ? (outcome.usage?.totalTokens ?? 0) : 0,
+      ok: outcome.ok,
+      ownKey: hold.ownKey,
+      includedTokens: hold.includedTokens,
+    });
+  }
+
+  private async hold(turn: ChatTurn, plan: ChatPlan, current: CurrentPlan, h: { tokens: number; ownKey: boolean; provider: ProviderId }): Promise<void> {
+    const { entitlements, period } = current;
+    const included = entitlements.limits.includedTokens;
+    const result = await this.deps.usage.reserve({
+      userId: turn.ownerId,
+      period,
+      tokens: h.tokens,
+      tokenLimit: h.ownKey || entitlements.overageAllowed ? null : included,
+      messageLimit: entitlements.limits.messagesPerMonth,
+    });
+    if (!result.ok) throw new PaymentRequiredError(quotaExceededMessage(result.exceeded, current, h.provider));
+    this.holds.set(plan, { userId: turn.ownerId, period, reservedTokens: h.tokens, ownKey: h.ownKey, includedTokens: included });
+  }
+}

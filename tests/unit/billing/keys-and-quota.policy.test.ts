@@ -1,0 +1,241 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AesGcmSecretBox } from '../../../adapters/crypto/aes-gcm.secret-box';
+import { InMemorySubscriptionRepository } from '../../../adapters/persistence/billing/in-memory-subscription.repository';
+import { InMemoryUsageLedger } from '../../../adapters/persistence/billing/in-memory-usage-ledger';
+import { InMemoryProviderKeyRepository } from '../../../adapters/persistence/provider-keys/in-memory-provider-key.repository';
+import type { ChatAnswer, ChatEngine, ChatMessageRequest } from '../../../core/ai/ports/chat-engine.port';
+import type { Application } from '../../../core/applications/domain/application';
+import type { PlanTier, SubscriptionStatus } from '../../../core/billing/domain/plans';
+import { KeysAndQuotaPolicy } from '../../../core/billing/use-cases/keys-and-quota.policy';
+import { currentPlan } from '../../../core/billing/use-cases/current-plan';
+import type { Conversation } from '../../../core/conversations/domain/conversation';
+import type { ChatPolicy } from '../../../core/conversations/ports/chat-policy.port';
+import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
+import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
+import { PaymentRequiredError, UpstreamError } from '../../../core/shared/errors';
+
+const OWN_KEY = 'sk-own-key-of-the-owner-1234';
+
+/** An engine that answers every message with `tokens` total tokens, or fails when told to. */
+function fakeEngine(tokens = 100) {
+  const requests: ChatMessageRequest[] = [];
+  const engine = {
+    failNext: false,
+    tokens,
+    requests,
+    async sendMessage(conversationId: string, request: ChatMessageRequest): Promise<ChatAnswer> {
+      requests.push(request);
+      if (engine.failNext) {
+        engine.failNext = false;
+        throw new UpstreamError('provider_a failed (500)');
+      }
+      const usage = { promptTokens: engine.tokens - 10, completionTokens: 10, totalTokens: engine.tokens };
+      return {
+        conversationId,
+        message: { id: randomUUID(), role: 'assistant', content: 'Hello', createdAt: new Date().toISOString() },
+        usage,
+        provider: 'provider_a',
+        model: 'gpt-4o-mini',
+        latencyMs: 5,
+      };
+    },
+  };
+  return engine;
+}
+
+function aWorld(options: { policiesAfter?: ChatPolicy[] } = {}) {
+  const ownerId = randomUUID();
+  const subscriptions = new InMemorySubscriptionRepository(new Map([[ownerId, new Date('2026-01-10T00:00:00Z')]]));
+  const keys = new InMemoryProviderKeyRepository();
+  const usage = new InMemoryUsageLedger();
+  const secretBox = new AesGcmSecretBox({ key: randomBytes(32).toString('hex') });
+  let now = new Date('2026-03-01T12:00:00Z');
+  const clock = { now: () => now };
+  const engine = fakeEngine();
+  const policy = new KeysAndQuotaPolicy({ subscriptions, keys, usage, secretBox, clock });
+  const runner = new ChatTurnRunner({ engine: engine as unknown as ChatEngine, policies: [policy, ...(options.policiesAfter ?? [])] });
+  const application = { id: randomUUID(), ownerId } as Application;
+  const conversation = { id: randomUUID(), applicationId: application.id, configVersionId: null } as Conversation;
+  const deps = { subscriptions, clock };
+  return {
+    ownerId,
+    engine,
+    keys,
+    usage,
+    send: (request: Partial<ChatMessageRequest> = {}) =>
+      runner.send({ ownerId, application, conversation, content: 'Hello there', source: 'dashboard' }, { content: 'Hello there', ...request }),
+    onPlan: (plan: PlanTier, status: SubscriptionStatus = 'active') => subscriptions.change(ownerId, { plan, status, startedAt: now }),
+    saveOwnKey: async (provider: 'provider_a' | 'provider_b' = 'provider_a', raw = OWN_KEY) =>
+      keys.save({ userId: ownerId, provider, sealedKey: secretBox.seal(raw, providerKeyAssociatedData(ownerId, provider)), keyHint: raw.slice(-4) }, now),
+    counters: async () => usage.current(ownerId, (await currentPlan(deps, ownerId)).period),
+    /** Puts `tokens` platform tokens on this period's counters, as earlier chats would have. */
+    spend: async (tokens: number) => {
+      const { period } = await currentPlan(deps, ownerId);
+      await usage.reserve({ userId: ownerId, period, tokens: 0, tokenLimit: null, messageLimit: null });
+      await usage.settle({ userId: ownerId, period, reservedTokens: 0, usedTokens: tokens, ok: true, ownKey: false, includedTokens: null });
+    },
+    moveClock: (iso: string) => (now = new Date(iso)),
+  };
+}
+
+describe('the keys-and-quota chat policy', () => {
+  describe('with an own key for the provider', () => {
+    it('sends the decrypted own key, bypasses the quota and records when the key was used', async () => {
+      const w = aWorld();
+      await w.saveOwnKey();
+      const answer = await w.send();
+      expect(answer.usage.totalTokens).toBe(100);
+      expect(w.engine.requests[0]!.apiKey).toBe(OWN_KEY);
+      expect(await w.counters()).toMatchObject({ tokensUsed: 0, ownKeyTokens: 100, overageTokens: 0, messagesUsed: 1, tokensReserved: 0 });
+      expect((await w.keys.find(w.ownerId, 'provider_a'))!.lastUsedAt).toEqual(new Date('2026-03-01T12:00:00Z'));
+    });
+
+    it('uses the key of the provider the turn asks for, and only that one', async () => {
+      const w = aWorld();
+      await w.saveOwnKey('provider_b', 'sk-ant-own-key-5678');
+      await w.onPlan('starter');
+      await w.send({ provider: 'provider_b' });
+      await w.send({ provider: 'provider_a' });
+      expect(w.engine.requests.map((r) => r.apiKey)).toEqual(['sk-ant-own-key-5678', undefined]);
+    });
+
+    it('records no overage on a paid plan, however much is used', async () => {
+      const w = aWorld();
+      await w.onPlan('starter');
+      await w.spend(100_000);
+      await w.saveOwnKey();
+      await w.send();
+      expect(await w.counters()).toMatchObject({ tokensUsed: 100_000, overageTokens: 0, ownKeyTokens: 100 });
+    });
+
+    it('falls back to the plan when the key is switched off', async () => {
+      const w = aWorld();
+      await w.saveOwnKey();
+      w.keys.keys.get(`${w.ownerId}:provider_a`)!.isActive = false;
+      await expect(w.send()).rejects.toBeInstanceOf(PaymentRequiredError);
+    });
+
+    it('refuses a tampered key with a 409 instead of answering on the platform key', async () => {
+      const w = aWorld();
+      await w.onPlan('pro');
+      await w.saveOwnKey();
+      const row = w.keys.keys.get(`${w.ownerId}:provider_a`)!;
+      row.sealedKey = row.sealedKey.slice(0, -3) + (row.sealedKey.endsWith('AAA') ? 'BBB' : 'AAA');
+      await expect(w.send()).rejects.toThrow(/failed its integrity check/);
+      expect(w.engine.requests).toEqual([]);
+      expect(await w.counters()).toMatchObject({ messagesUsed: 0 });
+    });
+  });
+
+  describe('on the Free plan without an own key', () => {
+    it('answers 402 suggesting an own key, without calling the provider', async () => {
+      const w = aWorld();
+      const error = await w.send({ provider: 'provider_b' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaymentRequiredError);
+      expect((error as Error).message).toMatch(/add your own provider_b key with PUT \/api\/provider-keys\/provider_b/);
+      expect(w.engine.requests).toEqual([]);
+    });
+
+    it('recovers once a key is saved', async () => {
+      const w = aWorld();
+      await expect(w.send()).rejects.toBeInstanceOf(PaymentRequiredError);
+      await w.saveOwnKey();
+      await expect(w.send()).resolves.toMatchObject({ usage: { totalTokens: 100 } });
+    });
+  });
+
+  describe('on a paid plan without an own key', () => {
+    it('leaves the key to the platform and counts the tokens the provider reported', async () => {
+      const w = aWorld();
+      await w.onPlan('starter');
+      await w.send();
+      expect(w.engine.requests[0]!.apiKey).toBeUndefined();
+      expect(await w.counters()).toEqual({ tokensUsed: 100, tokensReserved: 0, overageTokens: 0, ownKeyTokens: 0, messagesUsed: 1 });
+    });
+
+    it('releases the reservation and gives the message back when the call fails', async () => {
+      const w = aWorld();
+      await w.onPlan('starter');
+      w.engine.failNext = true;
+      await expect(w.send()).rejects.toBeInstanceOf(UpstreamError);
+      expect(await w.counters()).toEqual({ tokensUsed: 0, tokensReserved: 0, overageTokens: 0, ownKeyTokens: 0, messagesUsed: 0 });
+    });
+
+    it('releases the reservation when a later policy refuses the turn', async () => {
+      const refuse: ChatPolicy = { name: 'refuse', prepare: () => Promise.reject(new Error('no')) };
+      const w = aWorld({ policiesAfter: [refuse] });
+      await w.onPlan('pro');
+      await expect(w.send()).rejects.toThrow('no');
+      expect(await w.counters()).toMatchObject({ tokensReserved: 0, messagesUsed: 0 });
+    });
+
+    it.each([
+      ['starter', 100_000, 0.001],
+      ['pro', 500_000, 0.0008],
+    ] as const)('on %s, records overage past the included tokens instead of refusing', async (plan, included) => {
+      const w = aWorld();
+      await w.onPlan(plan);
+      await w.spend(included - 40);
+      await w.send();
+      await w.send();
+      expect(await w.counters()).toMatchObject({ tokensUsed: included + 160, overageTokens: 160 });
+    });
+
+    it('counts without limit on Enterprise', async () => {
+      const w = aWorld();
+      await w.onPlan('enterprise');
+      await w.spend(50_000_000);
+      await w.send();
+      expect(await w.counters()).toMatchObject({ tokensUsed: 50_000_100, overageTokens: 0 });
+    });
+
+    it('stops at the included tokens while trialing, suggesting an own key', async () => {
+      const w = aWorld();
+      await w.onPlan('starter', 'trialing');
+      await w.spend(99_950);
+      await w.send();
+      // 100,050 used: one request past the limit, and no further.
+      const error = await w.send().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaymentRequiredError);
+      expect((error as Error).message).toMatch(/100,000 platform tokens of the Starter plan are used up.*PUT \/api\/provider-keys\/provider_a/);
+      expect(await w.counters()).toMatchObject({ tokensUsed: 100_050, messagesUsed: 2 });
+      await w.saveOwnKey();
+      await expect(w.send()).resolves.toBeDefined();
+    });
+
+    it('holds the worst case while a call runs, so a concurrent one cannot take the same allowance', async () => {
+      const w = aWorld();
+      await w.onPlan('starter', 'past_due');
+      await w.spend(99_990);
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => w.send()));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof PaymentRequiredError)).toBe(true);
+      // One message for the earlier spending, one for the turn that ran.
+      expect(await w.counters()).toMatchObject({ tokensUsed: 100_090, tokensReserved: 0, messagesUsed: 2 });
+    });
+  });
+
+  it('refuses past the monthly message limit with a 402 naming it, whatever the key', async () => {
+    const w = aWorld();
+    await w.saveOwnKey();
+    for (let i = 0; i < 1_000; i++) await w.send();
+    await expect(w.send()).rejects.toThrow(/Free plan allows 1,000 messages per month/);
+  });
+
+  it('starts each billing month with fresh counters', async () => {
+    const w = aWorld();
+    await w.onPlan('starter', 'trialing');
+    await w.spend(100_000);
+    await expect(w.send()).rejects.toBeInstanceOf(PaymentRequiredError);
+    w.moveClock('2026-04-01T12:00:00Z');
+    await w.send();
+    expect(await w.counters()).toMatchObject({ tokensUsed: 100, messagesUsed: 1 });
+  });
+
+  it('refuses an unknown provider with a 400 before holding anything', async () => {
+    const w = aWorld();
+    await w.onPlan('pro');
+    await expect(w.send({ provider: 'provider_x' })).rejects.toThrow(/provider must be one of/);
+    expect(await w.counters()).toMatchObject({ messagesUsed: 0 });
+  });
+});
