@@ -1,0 +1,37 @@
+import type { EmbeddingProvider, KnowledgeDocument } from '../domain/knowledge-document';
+
+export type NewKnowledgeDocument = Pick<
+  KnowledgeDocument,
+  'applicationId' | 'fileName' | 'format' | 'sizeBytes' | 'storageKey' | 'chunkSize' | 'chunkOverlap' | 'embeddingProvider' | 'embeddingModel' | 'embeddingDimension'
+>;
+
+/** Ready documents that share an embedding model: a query is compared within one such group. */
+export interface EmbeddingGroup {
+  provider: EmbeddingProvider;
+  model: string;
+  dimension: number;
+  documents: Array<{ id: string; fileName: string }>;
+}
+
+/**
+ * Knowledge documents and their processing state. State changes only apply to a document still
+ * `processing` (they answer false otherwise), so a deleted or finished document is never revived.
+ */
+export interface KnowledgeDocumentRepository {
+  create(document: NewKnowledgeDocument): Promise<KnowledgeDocument>;
+  findById(id: string): Promise<KnowledgeDocument | null>;
+  /** The document with its application's owner, for ownership checks and keys in one query. */
+  findWithOwner(id: string): Promise<{ document: KnowledgeDocument; ownerId: string } | null>;
+  /** Newest first. */
+  listByApplication(applicationId: string, offset: number, limit: number): Promise<{ items: KnowledgeDocument[]; total: number }>;
+  readyGroups(applicationId: string): Promise<EmbeddingGroup[]>;
+  /** Documents still processing and unchanged since `before`: interrupted work to pick up again. */
+  listProcessing(before: Date): Promise<KnowledgeDocument[]>;
+  /** Counts a new processing run and answers the runs so far; null when not processing (any more). */
+  startRun(id: string): Promise<number | null>;
+  setProgress(id: string, progress: number): Promise<boolean>;
+  markReady(id: string, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean>;
+  markError(id: string, reason: string): Promise<boolean>;
+  /** Deletes the document (its chunks go with it); the deleted row, or null when there was none. */
+  delete(id: string): Promise<KnowledgeDocument | null>;
+}

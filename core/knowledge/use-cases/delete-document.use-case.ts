@@ -1,0 +1,18 @@
+import type { Actor } from '../../shared/actor';
+import type { FileStore } from '../../uploads/ports/file-store.port';
+import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
+import type { VectorIndex } from '../ports/vector-index.port';
+import { findOwnedDocument } from './find-owned-document';
+
+/** Deletes one of the caller's documents, its chunks and its stored source. A run still processing it stops. */
+export class DeleteDocumentUseCase {
+  constructor(private readonly deps: { documents: KnowledgeDocumentRepository; index: VectorIndex; files: FileStore }) {}
+
+  async execute(id: string, actor: Actor): Promise<void> {
+    const document = await findOwnedDocument(this.deps.documents, id, actor);
+    const deleted = await this.deps.documents.delete(document.id);
+    if (!deleted) return;
+    await this.deps.index.removeDocument(deleted.id);
+    await this.deps.files.delete(deleted.storageKey);
+  }
+}

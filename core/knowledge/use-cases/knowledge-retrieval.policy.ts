@@ -1,0 +1,35 @@
+import type { ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
+import { isAppError } from '../../shared/errors';
+import { buildKnowledgeContext, DEFAULT_CONTEXT_BUDGET_TOKENS } from '../domain/retrieval';
+import type { KnowledgeRetriever } from './knowledge-retriever';
+
+/**
+ * Retrieval-augmented answers (SPEC 4.3): when the application has ready documents, the chunks most
+ * relevant to the message (above a floor, within a token budget) become delimited system context and
+ * the answer's `sources`. Runs last, after the policies that choose model and key.
+ */
+export class KnowledgeRetrievalPolicy implements ChatPolicy {
+  readonly name = 'knowledge';
+
+  constructor(private readonly deps: { retriever: KnowledgeRetriever; budgetTokens?: number; maxChunks?: number }) {}
+
+  async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    const groups = await this.deps.retriever.groups(turn.application.id);
+    if (groups.length === 0) return;
+    let hits;
+    try {
+      hits = await this.deps.retriever.retrieve({ id: turn.application.id, ownerId: turn.ownerId }, turn.content, { limit: this.deps.maxChunks ?? 8, relevantOnly: true }, groups);
+    } catch (error) {
+      // An embedding provider that is down or has no key costs the answer its context, not the answer itself.
+      if (isAppError(error) && (error.kind === 'upstream_failure' || error.kind === 'upstream_timeout' || error.kind === 'unavailable')) return;
+      throw error;
+    }
+    const built = buildKnowledgeContext(hits, this.deps.budgetTokens ?? DEFAULT_CONTEXT_BUDGET_TOKENS);
+    if (!built) return;
+    plan.context = plan.context ? `${plan.context}\n\n${built.context}` : built.context;
+    plan.sources = [
+      ...(plan.sources ?? []),
+      ...built.used.map((hit) => ({ documentId: hit.documentId, chunkIndex: hit.chunkIndex, score: Math.round(hit.score * 10_000) / 10_000 })),
+    ];
+  }
+}

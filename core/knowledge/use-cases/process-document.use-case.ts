@@ -1,0 +1,125 @@
+import type { ProviderId } from '../../ai/domain/provider-id';
+import { isAppError } from '../../shared/errors';
+import type { FileStore } from '../../uploads/ports/file-store.port';
+import { chunkText, type Chunk } from '../domain/chunker';
+import { parseDocument } from '../domain/document-parser';
+import { embeddingSpace, type KnowledgeDocument } from '../domain/knowledge-document';
+import type { EmbedderRegistry } from '../ports/embedder-registry.port';
+import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
+import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
+import type { VectorIndex } from '../ports/vector-index.port';
+import { embedTexts } from './embed-texts';
+
+export const PROCESS_DOCUMENT_JOB = 'knowledge.process-document';
+export interface ProcessDocumentJob {
+  documentId: string;
+}
+
+export interface ProcessDocumentDeps {
+  documents: KnowledgeDocumentRepository;
+  files: FileStore;
+  index: VectorIndex;
+  embedders: EmbedderRegistry;
+  keys: EmbeddingKeySource;
+  /** Chunks per embedding call. */
+  batchSize?: number;
+  /** One run may take this long before it is abandoned (and retried). */
+  runTimeoutMs?: number;
+}
+
+/** A failure that another attempt cannot fix: the document is marked `error` at once, without retries. */
+class PermanentFailure extends Error {}
+
+const PARSED = 10;
+const EMBEDDED = 99;
+
+/**
+ * The background half of ingestion: parse, chunk, embed in batches (reporting progress) and index, then
+ * `ready`. Content problems and refused keys end in `error` at once; other failures are thrown for the
+ * job queue to retry, and `failureReason` words the last one. A document deleted meanwhile ends the run.
+ */
+export class ProcessDocumentUseCase {
+  constructor(private readonly deps: ProcessDocumentDeps) {}
+
+  async execute(job: ProcessDocumentJob): Promise<void> {
+    const found = await this.deps.documents.findWithOwner(job.documentId);
+    if (!found || found.document.status !== 'processing') return;
+    const { document, ownerId } = found;
+    if ((await this.deps.documents.startRun(document.id)) === null) return;
+    try {
+      await this.run(document, ownerId);
+    } catch (error) {
+      if (!(error instanceof PermanentFailure)) throw error;
+      await this.deps.documents.markError(document.id, error.message);
+    }
+  }
+
+  private async run(document: KnowledgeDocument, ownerId: string): Promise<void> {
+    const { documents, index } = this.deps;
+    const chunks = await this.chunksOf(document);
+    const embedder = permanent(() => this.deps.embedders.get(document.embeddingProvider, document.embeddingModel));
+    const apiKey = document.embeddingProvider === 'local' ? undefined : ((await this.deps.keys.keyFor(ownerId, document.embeddingProvider as ProviderId)) ?? undefined);
+    if (document.embeddingProvider !== 'local' && !apiKey) {
+      throw new PermanentFailure(`No API key is available for ${document.embeddingProvider} any more; save your own key and upload the document again`);
+    }
+    if (!(await documents.setProgress(document.id, PARSED))) return;
+
+    const target = { documentId: document.id, applicationId: document.applicationId, space: embeddingSpace(document.embeddingProvider, embedder.model) };
+    const signal = AbortSignal.timeout(this.deps.runTimeoutMs ?? 10 * 60_000);
+    const batchSize = this.deps.batchSize ?? 64;
+    let dimension: number | undefined;
+    // Chunks left by an interrupted run would be counted twice.
+    await index.removeDocument(document.id);
+    for (let start = 0; start < chunks.length; start += batchSize) {
+      const batch = chunks.slice(start, start + batchSize);
+      const vectors = await embedTexts(embedder, batch.map((c) => c.content), { apiKey, signal, dimension }).catch(refusedKeyIsPermanent);
+      dimension ??= vectors[0]!.length;
+      try {
+        await index.add(target, batch.map((c, i) => ({ chunkIndex: c.index, content: c.content, tokenCount: c.tokenCount, vector: vectors[i]! })));
+      } catch (error) {
+        if (!(await documents.findById(document.id))) return;
+        throw error;
+      }
+      const done = Math.min(chunks.length, start + batchSize);
+      if (!(await documents.setProgress(document.id, PARSED + Math.floor(((EMBEDDED - PARSED) * done) / chunks.length)))) return;
+    }
+    await documents.markReady(document.id, { chunkCount: chunks.length, embeddingModel: embedder.model, embeddingDimension: dimension! });
+  }
+
+  private async chunksOf(document: KnowledgeDocument): Promise<Chunk[]> {
+    const bytes = await this.deps.files.read(document.storageKey).catch((error: unknown) => {
+      if (isAppError(error) && error.kind === 'not_found') throw new PermanentFailure('The uploaded file is no longer stored; upload the document again');
+      throw error;
+    });
+    const chunks = permanent(() => chunkText(parseDocument(bytes, document.fileName).text, { chunkSize: document.chunkSize, chunkOverlap: document.chunkOverlap }));
+    if (chunks.length === 0) throw new PermanentFailure('The document has no text');
+    return chunks;
+  }
+}
+
+/** Content and settings errors from the core are the document's, not the moment's. */
+function permanent<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (isAppError(error) && (error.kind === 'validation' || error.kind === 'unsupported_media_type' || error.kind === 'payload_too_large')) {
+      throw new PermanentFailure(error.message);
+    }
+    throw error;
+  }
+}
+
+/** A provider that refuses the key or the request will refuse it again; anything else may pass on retry. */
+function refusedKeyIsPermanent(error: unknown): never {
+  if (isAppError(error) && error.kind === 'upstream_failure' && 'status' in error && (error.status === 400 || error.status === 401)) {
+    throw new PermanentFailure(`Embedding failed: ${error.message}`);
+  }
+  throw error;
+}
+
+/** The reason recorded when the last attempt failed: a core error's own words, never internals. */
+export function failureReason(error: unknown): string {
+  if (isAppError(error)) return `Processing failed after several attempts: ${error.message}`;
+  if (error instanceof Error && error.name === 'TimeoutError') return 'Processing took too long and was stopped';
+  return 'Processing failed because of an internal error; upload the document again';
+}

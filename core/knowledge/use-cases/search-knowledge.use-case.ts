@@ -1,0 +1,37 @@
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
+import type { Actor } from '../../shared/actor';
+import { ValidationError } from '../../shared/errors';
+import type { KnowledgeRetriever } from './knowledge-retriever';
+
+export interface SearchResult {
+  documentId: string;
+  fileName: string;
+  chunkIndex: number;
+  text: string;
+  /** Cosine similarity of the chunk to the query, in [-1, 1]. */
+  score: number;
+}
+
+const MAX_QUERY = 2000;
+const DEFAULT_LIMIT = 5;
+const MAX_LIMIT = 50;
+
+/** Searches the ready documents of one of the caller's applications by meaning; best match first. */
+export class SearchKnowledgeUseCase {
+  constructor(private readonly deps: { applications: ApplicationRepository; retriever: KnowledgeRetriever }) {}
+
+  async execute(query: { applicationId?: unknown; query?: unknown; limit?: unknown }, actor: Actor): Promise<SearchResult[]> {
+    if (query.applicationId === undefined || query.applicationId === '') throw ValidationError.field('applicationId', 'applicationId is required');
+    const text = typeof query.query === 'string' ? query.query.trim() : '';
+    if (text === '') throw ValidationError.field('query', 'query is required');
+    if (text.length > MAX_QUERY) throw ValidationError.field('query', `query must be at most ${MAX_QUERY} characters`);
+    const limit = query.limit === undefined || query.limit === '' ? DEFAULT_LIMIT : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw ValidationError.field('limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+    const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor);
+    const hits = await this.deps.retriever.retrieve(app, text, { limit });
+    return hits.map((h) => ({ documentId: h.documentId, fileName: h.fileName, chunkIndex: h.chunkIndex, text: h.content, score: round(h.score) }));
+  }
+}
+
+const round = (score: number): number => Math.round(score * 10_000) / 10_000;

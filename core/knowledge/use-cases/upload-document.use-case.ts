@@ -1,0 +1,94 @@
+import * as yup from 'yup';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
+import type { Actor } from '../../shared/actor';
+import { UnavailableError, ValidationError } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import type { JobQueue } from '../../shared/job-queue.port';
+import { str, validate } from '../../shared/validation';
+import { cleanFileName } from '../../uploads/domain/upload';
+import type { FileStore } from '../../uploads/ports/file-store.port';
+import type { ReceivedFile } from '../../uploads/use-cases/create-upload.use-case';
+import { validateChunkOptions } from '../domain/chunker';
+import { parseDocument } from '../domain/document-parser';
+import { EMBEDDING_PROVIDERS, toDocumentView, type EmbeddingProvider, type KnowledgeDocumentView } from '../domain/knowledge-document';
+import type { EmbedderRegistry } from '../ports/embedder-registry.port';
+import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
+import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
+import { PROCESS_DOCUMENT_JOB, type ProcessDocumentJob } from './process-document.use-case';
+
+/** Multipart fields arrive as text: a whole number written in digits is read as one. */
+const formInt = (name: string) =>
+  yup
+    .number()
+    .transform((_value: unknown, original: unknown) => (typeof original === 'string' && /^\s*-?\d{1,9}\s*$/.test(original) ? Number(original) : original))
+    .typeError(`${name} must be a whole number`);
+
+const schema = yup.object({
+  applicationId: str().required('applicationId is required'),
+  chunkSize: formInt('chunkSize'),
+  chunkOverlap: formInt('chunkOverlap'),
+  embeddingProvider: str().oneOf([...EMBEDDING_PROVIDERS], `embeddingProvider must be one of ${EMBEDDING_PROVIDERS.join(', ')}`),
+  embeddingModel: str().min(1).max(200, 'embeddingModel must be at most 200 characters'),
+});
+
+export interface UploadDocumentDeps {
+  applications: ApplicationRepository;
+  documents: KnowledgeDocumentRepository;
+  files: FileStore;
+  queue: JobQueue;
+  embedders: EmbedderRegistry;
+  keys: EmbeddingKeySource;
+}
+
+/**
+ * Accepts a document into an application's knowledge base: checks it can be read at once (so a bad file
+ * is a 4xx now, not an error later), stores it and queues its processing. The answer is `processing`.
+ */
+export class UploadDocumentUseCase {
+  constructor(private readonly deps: UploadDocumentDeps) {}
+
+  async execute(input: { fields: Record<string, unknown>; file?: ReceivedFile }, actor: Actor): Promise<KnowledgeDocumentView> {
+    const body = await validate(schema, input.fields);
+    const app = await findOwnedApplication(this.deps.applications, body.applicationId, actor);
+    const chunking = validateChunkOptions({ chunkSize: body.chunkSize, chunkOverlap: body.chunkOverlap });
+    if (!input.file) throw ValidationError.field('file', 'file is required (multipart field "file")');
+    const fileName = cleanFileName(input.file.name, 'document.txt');
+    const { format } = parseDocument(input.file.bytes, fileName);
+    const provider = (body.embeddingProvider ?? 'local') as EmbeddingProvider;
+    const embedder = this.deps.embedders.get(provider, body.embeddingModel);
+    if (provider !== 'local' && !(await this.deps.keys.keyFor(actor.userId, provider))) {
+      throw ValidationError.field('embeddingProvider', `No API key is available for ${provider}; save your own key for it or use "local"`);
+    }
+
+    const storageKey = `knowledge/${newId()}.${format}`;
+    await this.deps.files.write(storageKey, input.file.bytes);
+    let document;
+    try {
+      document = await this.deps.documents.create({
+        applicationId: app.id,
+        fileName,
+        format,
+        sizeBytes: input.file.bytes.length,
+        storageKey,
+        chunkSize: chunking.chunkSize,
+        chunkOverlap: chunking.chunkOverlap,
+        embeddingProvider: provider,
+        embeddingModel: embedder.model,
+        embeddingDimension: embedder.dimension,
+      });
+    } catch (error) {
+      await this.deps.files.delete(storageKey);
+      throw error;
+    }
+    try {
+      await this.deps.queue.enqueue<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, { documentId: document.id }, { id: document.id });
+    } catch {
+      // Nothing would ever process it: take it back rather than leave a document that never leaves `processing`.
+      await this.deps.documents.delete(document.id);
+      await this.deps.files.delete(storageKey);
+      throw new UnavailableError('Background processing is unavailable right now; try again shortly');
+    }
+    return toDocumentView(document);
+  }
+}

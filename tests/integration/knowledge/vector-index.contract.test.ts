@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { ExactScanVectorIndex } from '../../../adapters/persistence/knowledge/exact-scan.vector-index';
+import { InMemoryVectorIndex } from '../../../adapters/persistence/knowledge/in-memory.vector-index';
+import { hasPgvectorColumn, PgvectorVectorIndex } from '../../../adapters/persistence/knowledge/pgvector.vector-index';
+import { topKBySimilarity } from '../../../core/knowledge/domain/vector-math';
+import type { IndexedChunk, VectorIndex } from '../../../core/knowledge/ports/vector-index.port';
+import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
+import { aDocumentRow, anApplicationRow, randomUnitVector, seeded } from './fixtures';
+
+interface Subject {
+  index: VectorIndex;
+  anApplication(): Promise<string>;
+  aDocument(applicationId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+type Variant = [string, () => Promise<Subject>];
+
+const inMemory: Variant = [
+  'in-memory',
+  async () => ({ index: new InMemoryVectorIndex(), anApplication: async () => randomUUID(), aDocument: async () => randomUUID(), close: async () => undefined }),
+];
+
+const onDatabase = (kind: (typeof DATABASE_KINDS)[number], strategy: 'exact' | 'pgvector'): Variant => [
+  `${strategy} on ${kind}`,
+  async () => {
+    const db = await openTestDatabase(kind);
+    const ds = db.dataSource;
+    if (strategy === 'pgvector' && !(await hasPgvectorColumn(ds))) throw new Error('PGlite should have pgvector installed by the migration');
+    return {
+      index: strategy === 'pgvector' ? await PgvectorVectorIndex.open(ds) : new ExactScanVectorIndex(ds),
+      anApplication: async () => (await anApplicationRow(ds)).applicationId,
+      aDocument: (applicationId) => aDocumentRow(ds, applicationId),
+      close: () => db.close(),
+    };
+  },
+];
+
+const variants: Variant[] = [
+  inMemory,
+  ...DATABASE_KINDS.map((kind) => onDatabase(kind, 'exact')),
+  // pgvector is in PGlite; the test PostgreSQL server has no such extension.
+  onDatabase('pglite', 'pgvector'),
+];
+
+const SPACE = 'local:local-hash-384';
+const chunk = (chunkIndex: number, vector: number[], content = `chunk ${chunkIndex}`): IndexedChunk => ({ chunkIndex, content, tokenCount: Math.ceil(content.length / 4), vector });
+
+describe.each(variants)('VectorIndex contract (%s)', (_name, open) => {
+  let subject: Subject;
+  beforeAll(async () => {
+    subject = await open();
+  });
+  afterAll(() => subject.close());
+
+  it('returns the closest chunks first, scored by cosine similarity', async () => {
+    const random = seeded(1);
+    const applicationId = await subject.anApplication();
+    const documentId = await subject.aDocument(applicationId);
+    const chunks = Array.from({ length: 40 }, (_, i) => chunk(i, randomUnitVector(random, 384)));
+    await subject.index.add({ documentId, applicationId, space: SPACE }, chunks);
+    const query = randomUnitVector(random, 384);
+
+    const hits = await subject.index.search({ applicationId, space: SPACE, vector: query, documentIds: [documentId], limit: 5 });
+
+    const expected = topKBySimilarity(query, chunks.map((c) => ({ id: c.chunkIndex, vector: c.vector })), 5);
+    expect(hits.map((h) => h.chunkIndex)).toEqual(expected.map((e) => e.id));
+    hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 4));
+    expect(hits[0]).toMatchObject({ documentId, content: `chunk ${expected[0]!.id}`, tokenCount: expect.any(Number) });
+  });
+
+  it('finds a stored vector itself with a score of 1', async () => {
+    const random = seeded(2);
+    const applicationId = await subject.anApplication();
+    const documentId = await subject.aDocument(applicationId);
+    const chunks = Array.from({ length: 10 }, (_, i) => chunk(i, randomUnitVector(random, 384)));
+    await subject.index.add({ documentId, applicationId, space: SPACE }, chunks);
+    const [hit] = await subject.index.search({ applicationId, space: SPACE, vector: chunks[7]!.vector, documentIds: [documentId], limit: 1 });
+    expect(hit!.chunkIndex).toBe(7);
+    expect(hit!.score).toBeCloseTo(1, 4);
+  });
+
+  it('searches only the given application, embedding space and documents', async () => {
+    const random = seeded(3);
+    const vector = randomUnitVector(random, 384);
+    const mine = await subject.anApplication();
+    const other = await subject.anApplication();
+    const readyDoc = await subject.aDocument(mine);
+    const unlistedDoc = await subject.aDocument(mine);
+    const otherModelDoc = await subject.aDocument(mine);
+    const otherAppDoc = await subject.aDocument(other);
+    await subject.index.add({ documentId: readyDoc, applicationId: mine, space: SPACE }, [chunk(0, randomUnitVector(random, 384), 'mine')]);
+    await subject.index.add({ documentId: unlistedDoc, applicationId: mine, space: SPACE }, [chunk(0, vector, 'not listed')]);
+    await subject.index.add({ documentId: otherModelDoc, applicationId: mine, space: 'provider_a:text-embedding-3-small' }, [chunk(0, vector, 'other model')]);
+    await subject.index.add({ documentId: otherAppDoc, applicationId: other, space: SPACE }, [chunk(0, vector, 'other app')]);
+
+    const hits = await subject.index.search({ applicationId: mine, space: SPACE, vector, documentIds: [readyDoc, otherModelDoc, otherAppDoc], limit: 10 });
+
+    expect(hits.map((h) => h.content)).toEqual(['mine']);
+  });
+
+  it('keeps spaces of different dimensions apart', async () => {
+    const random = seeded(4);
+    const applicationId = await subject.anApplication();
+    const small = await subject.aDocument(applicationId);
+    const large = await subject.aDocument(applicationId);
+    await subject.index.add({ documentId: small, applicationId, space: SPACE }, [chunk(0, randomUnitVector(random, 384), 'small')]);
+    const wide = randomUnitVector(random, 768);
+    await subject.index.add({ documentId: large, applicationId, space: 'provider_c:text-embedding-004' }, [chunk(0, wide, 'wide')]);
+    const odd = randomUnitVector(random, 100);
+    await subject.index.add({ documentId: large, applicationId, space: 'provider_d:odd-model' }, [chunk(1, odd, 'odd')]);
+
+    const wideHits = await subject.index.search({ applicationId, space: 'provider_c:text-embedding-004', vector: wide, documentIds: [small, large], limit: 3 });
+    const oddHits = await subject.index.search({ applicationId, space: 'provider_d:odd-model', vector: odd, documentIds: [small, large], limit: 3 });
+
+    expect(wideHits.map((h) => [h.content, Number(h.score.toFixed(3))])).toEqual([['wide', 1]]);
+    expect(oddHits.map((h) => [h.content, Number(h.score.toFixed(3))])).toEqual([['odd', 1]]);
+  });
+
+  it('honours the limit and drops hits below the minimum score', async () => {
+    const random = seeded(5);
+    const applicationId = await subject.anApplication();
+    const documentId = await subject.aDocument(applicationId);
+    const query = randomUnitVector(random, 384);
+    const opposite = query.map((x) => -x);
+    await subject.index.add({ documentId, applicationId, space: SPACE }, [
+      chunk(0, query, 'same'),
+      chunk(1, opposite, 'opposite'),
+      ...Array.from({ length: 8 }, (_, i) => chunk(i + 2, randomUnitVector(random, 384))),
+    ]);
+
+    expect(await subject.index.search({ applicationId, space: SPACE, vector: query, documentIds: [documentId], limit: 3 })).toHaveLength(3);
+    const strong = await subject.index.search({ applicationId, space: SPACE, vector: query, documentIds: [documentId], limit: 10, minScore: 0.5 });
+    expect(strong.map((h) => h.content)).toEqual(['same']);
+    const all = await subject.index.search({ applicationId, space: SPACE, vector: query, documentIds: [documentId], limit: 10 });
+    expect(all.at(-1)).toMatchObject({ content: 'opposite' });
+    expect(all.at(-1)!.score).toBeCloseTo(-1, 4);
+  });
+
+  it('answers nothing for no documents, and forgets a removed document', async () => {
+    const random = seeded(6);
+    const applicationId = await subject.anApplication();
+    const documentId = await subject.aDocument(applicationId);
+    const vector = randomUnitVector(random, 384);
+    await subject.index.add({ documentId, applicationId, space: SPACE }, [chunk(0, vector)]);
+    expect(await subject.index.search({ applicationId, space: SPACE, vector, documentIds: [], limit: 5 })).toEqual([]);
+
+    await subject.index.removeDocument(documentId);
+
+    expect(await subject.index.search({ applicationId, space: SPACE, vector, documentIds: [documentId], limit: 5 })).toEqual([]);
+  });
+
+  it('ranks a few hundred chunks like the exact reference', async () => {
+    const random = seeded(7);
+    const applicationId = await subject.anApplication();
+    const documentId = await subject.aDocument(applicationId);
+    const chunks = Array.from({ length: 500 }, (_, i) => chunk(i, randomUnitVector(random, 384)));
+    await subject.index.add({ documentId, applicationId, space: SPACE }, chunks);
+    let found = 0;
+    for (let q = 0; q < 10; q++) {
+      const query = randomUnitVector(random, 384);
+      const hits = await subject.index.search({ applicationId, space: SPACE, vector: query, documentIds: [documentId], limit: 10 });
+      const expected = new Set(topKBySimilarity(query, chunks.map((c) => ({ id: c.chunkIndex, vector: c.vector })), 10).map((e) => e.id));
+      expect(hits).toHaveLength(10);
+      found += hits.filter((h) => expected.has(h.chunkIndex)).length;
+    }
+    // An exact scan finds all of them; HNSW is approximate, so it is held to the recall the benchmark targets.
+    expect(found / 100).toBeGreaterThanOrEqual(subject.index.strategy === 'exact' ? 1 : 0.95);
+  });
+});
