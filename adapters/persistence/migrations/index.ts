@@ -2,6 +2,7 @@ import type { MigrationInterface } from 'typeorm';
 import { Foundation1763780000000 } from './1763780000000-foundation';
 import { Conversations1763780100000 } from './1763780100000-conversations';
 import { ProviderKeysAndBilling1763780200000 } from './1763780200000-provider-keys-and-billing';
+import { ModelConfigsAndPrompts1763780300000 } from './1763780300000-model-configs-and-prompts';
 import { KnowledgeAndUploads1763780400000 } from './1763780400000-knowledge-and-uploads';
 import { ApiKeys1763780500000 } from './1763780500000-api-keys';
 
@@ -10,6 +11,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Foundation1763780000000,
   Conversations1763780100000,
   ProviderKeysAndBilling1763780200000,
+  ModelConfigsAndPrompts1763780300000,
   KnowledgeAndUploads1763780400000,
   ApiKeys1763780500000,
 ];

@@ -32,6 +32,11 @@ export interface ChatOutcome {
   usage?: TokenUsage;
   latencyMs?: number;
   provider?: string;
+  /**
+   * Why a failed turn failed, when it failed by an error (a later policy's refusal, the engine's or the
+   * provider's error); absent when the answer itself ended badly (stored as failed or interrupted).
+   */
+  error?: unknown;
 }
 
 /**

@@ -24,7 +24,7 @@ export class ChatTurnRunner {
       await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider });
       return answer;
     } catch (error) {
-      await this.settle(turn, plan, { ok: false });
+      await this.settle(turn, plan, { ok: false, error });
       throw error;
     }
   }
@@ -35,7 +35,7 @@ export class ChatTurnRunner {
     try {
       events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
     } catch (error) {
-      await this.settle(turn, plan, { ok: false });
+      await this.settle(turn, plan, { ok: false, error });
       throw error;
     }
     const settle = (outcome: ChatOutcome) => this.settle(turn, plan, outcome);
@@ -62,7 +62,7 @@ export class ChatTurnRunner {
       }
     } catch (error) {
       // A later policy refused the turn: the earlier ones give back what they held (quota reservations).
-      for (const policy of prepared) await policy.settle?.(turn, plan, { ok: false });
+      for (const policy of prepared) await policy.settle?.(turn, plan, { ok: false, error });
       throw error;
     }
     return plan;

@@ -1,0 +1,32 @@
+import type { MessageRatingRepository } from '../../../core/model-configs/ports/message-rating-repository.port';
+
+export interface RateableMessage {
+  id: string;
+  conversationId: string;
+  role: 'user' | 'assistant';
+  status: 'complete' | 'interrupted' | 'failed';
+  configVersionId: string | null;
+  rating: number | null;
+}
+
+/** Ratings in memory, for unit tests: the test puts the messages it needs into `messages`. */
+export class InMemoryMessageRatingRepository implements MessageRatingRepository {
+  readonly messages = new Map<string, RateableMessage>();
+
+  async rate(conversationId: string, messageId: string, rating: number) {
+    const m = this.messages.get(messageId);
+    if (!m || m.conversationId !== conversationId) return 'missing' as const;
+    if (m.role !== 'assistant' || m.status === 'failed') return 'not-rateable' as const;
+    m.rating = rating;
+    return 'rated' as const;
+  }
+
+  async averageByVersion(versionIds: string[]) {
+    const averages = new Map<string, number>();
+    for (const id of versionIds) {
+      const ratings = [...this.messages.values()].filter((m) => m.configVersionId === id && m.role === 'assistant' && m.rating !== null).map((m) => m.rating!);
+      if (ratings.length) averages.set(id, ratings.reduce((a, b) => a + b, 0) / ratings.length);
+    }
+    return averages;
+  }
+}

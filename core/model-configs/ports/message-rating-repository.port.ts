@@ -1,0 +1,10 @@
+/** Ratings of assistant answers (1-5), kept on the messages themselves. */
+export interface MessageRatingRepository {
+  /**
+   * Sets (or replaces) the rating of a message of the conversation. `missing` when there is no such
+   * message there, `not-rateable` when it is not a successful or partial assistant answer.
+   */
+  rate(conversationId: string, messageId: string, rating: number): Promise<'rated' | 'missing' | 'not-rateable'>;
+  /** The average rating of the rated answers of each version (absent: none rated). */
+  averageByVersion(versionIds: string[]): Promise<Map<string, number>>;
+}

@@ -1,0 +1,91 @@
+import { resolveModelSettings } from '../../ai/domain/model-settings';
+import type { Application } from '../../applications/domain/application';
+import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
+import type { PromptTemplateRepository } from '../../prompts/ports/prompt-template-repository.port';
+import { isAppError, type ErrorKind } from '../../shared/errors';
+import type { ConfigVersion } from '../domain/config-version';
+import type { ModelConfig } from '../domain/model-config';
+import { pickVersion } from '../domain/traffic';
+import type { ConfigVersionRepository } from '../ports/config-version-repository.port';
+import type { ModelConfigRepository } from '../ports/model-config-repository.port';
+
+export interface ModelConfigPolicyDeps {
+  configs: ModelConfigRepository;
+  versions: ConfigVersionRepository;
+  templates: PromptTemplateRepository;
+  /** Uniform in [0, 1); replaceable so tests can steer the A/B choice. */
+  random?: () => number;
+  /** Metrics are bookkeeping: a failure to record them is reported here and never fails the answer. */
+  onMetricsError?: (error: unknown) => void;
+}
+
+/**
+ * The application's model configuration applied to every chat turn: a new conversation is assigned an
+ * A/B version by weighted choice (kept for its life); each turn takes provider, model and settings from
+ * that version or else the default config, unless the request chose its own provider or model; the
+ * system prompt is the config's, else the application's default template; each answer updates the
+ * version's metrics.
+ */
+export class ModelConfigPolicy implements ChatPolicy {
+  readonly name = 'model-config';
+  private readonly random: () => number;
+
+  constructor(private readonly deps: ModelConfigPolicyDeps) {
+    this.random = deps.random ?? Math.random;
+  }
+
+  async onConversationCreate(application: Application): Promise<{ configVersionId: string | null }> {
+    const shares = await this.deps.versions.activeSharesOfDefault(application.id);
+    return { configVersionId: shares.length ? pickVersion(shares, this.random()) : null };
+  }
+
+  async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    const source = (await this.assignedVersion(turn)) ?? (await this.deps.configs.findDefault(turn.application.id));
+    const requestChoseModel = plan.provider !== undefined || plan.model !== undefined;
+    if (source && !requestChoseModel) {
+      const { systemPrompt: _chosenBelow, ...configured } = source.settings;
+      plan.provider = source.provider;
+      plan.model = source.modelId;
+      plan.settings = { ...configured, ...plan.settings };
+    }
+    if (plan.settings.systemPrompt === undefined) {
+      const systemPrompt = source?.settings.systemPrompt ?? (await this.deps.templates.findDefault(turn.application.id))?.content;
+      if (systemPrompt) plan.settings.systemPrompt = systemPrompt;
+    }
+    // Settings a request adds to the config's are checked here, so a bad value is refused before the
+    // engine is called and is never counted as a failed answer of the version.
+    if (plan.provider !== undefined) resolveModelSettings(plan.provider, plan.model, plan.settings);
+  }
+
+  async settle(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
+    // The engine stores this same id on the answer, so metrics and stored messages agree.
+    const versionId = plan.configVersionId ?? turn.conversation.configVersionId;
+    if (!versionId || (!outcome.ok && refusedBeforeProvider(outcome.error))) return;
+    try {
+      await this.deps.versions.recordOutcome(
+        versionId,
+        outcome.ok ? { ok: true, latencyMs: outcome.latencyMs ?? 0, totalTokens: outcome.usage?.totalTokens ?? 0 } : { ok: false },
+      );
+    } catch (error) {
+      this.deps.onMetricsError?.(error);
+    }
+  }
+
+  /** The conversation's version while it exists; a deleted version falls back to the default config. */
+  private async assignedVersion(turn: ChatTurn): Promise<ConfigVersion | ModelConfig | null> {
+    const id = turn.conversation.configVersionId;
+    if (!id) return null;
+    const version = await this.deps.versions.findById(id);
+    return version && version.applicationId === turn.application.id ? version : null;
+  }
+}
+
+/** Errors that stop a turn before any provider is asked: nothing is stored, so nothing is counted. */
+const REFUSALS: ReadonlySet<ErrorKind> = new Set(['validation', 'not_found', 'payment_required', 'forbidden', 'unauthorized', 'conflict', 'unavailable']);
+
+/**
+ * A failure counts as a failed request of the version only when the provider was asked (the engine
+ * then stores a failed or interrupted answer). A provider's own 400 relayed by a remote engine reads
+ * like a validation error and is not counted; that is the one known gap.
+ */
+const refusedBeforeProvider = (error: unknown): boolean => isAppError(error) && REFUSALS.has(error.kind);
