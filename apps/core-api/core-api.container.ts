@@ -8,6 +8,7 @@ import { apiKeysModule } from './modules/api-keys.module';
 import { applicationsModule } from './modules/applications.module';
 import { billingModule, keysAndQuotaPolicy } from './modules/billing.module';
 import { conversationsModule } from './modules/conversations.module';
+import { publicApiModule } from './modules/public-api.module';
 import { providerKeysModule } from './modules/provider-keys.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
@@ -22,6 +23,7 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     providerKeysModule,
     billingModule,
     conversationsModule([keysAndQuotaPolicy]),
+    publicApiModule,
     healthModule('core-api', 'core-api'),
   ];
 }

@@ -1,0 +1,54 @@
+import type { Container } from 'inversify';
+import { apiKeyAuth } from '../../../adapters/http/public-api/api-key.middleware';
+import { publicApiRouter } from '../../../adapters/http/public-api/public-api.router';
+import { publicCors } from '../../../adapters/http/public-api/public-cors.middleware';
+import { widgetScriptRouter } from '../../../adapters/http/public-api/widget-script.router';
+import { TypeOrmOriginRegistry } from '../../../adapters/persistence/api-keys/type-orm-origin-registry';
+import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
+import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
+import { GetPublicApplicationBySlugUseCase } from '../../../core/public-api/use-cases/get-public-application-by-slug.use-case';
+import { GetPublicApplicationUseCase } from '../../../core/public-api/use-cases/get-public-application.use-case';
+import { GetPublicConversationUseCase } from '../../../core/public-api/use-cases/get-public-conversation.use-case';
+import { ListedOrigins } from '../../../core/public-api/use-cases/listed-origins';
+import { SendPublicMessageUseCase } from '../../../core/public-api/use-cases/send-public-message.use-case';
+import { StreamPublicMessageUseCase } from '../../../core/public-api/use-cases/stream-public-message.use-case';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
+import { TOKENS } from '../../shared/tokens';
+
+/**
+ * The public API (SPEC 4.10) for API-key holders and the embeddable widget, its CORS, and the widget
+ * script itself. Chats run through the same ChatTurnRunner as the dashboard, on the owner's plan.
+ * Needs the api-keys, applications, chat-engine and conversations modules.
+ */
+export const publicApiModule: AppModule = {
+  name: 'public-api',
+  bind(c: Container) {
+    provide(c, ListedOrigins, (get) => new ListedOrigins({ registry: new TypeOrmOriginRegistry(get(TOKENS.DataSource)), clock: get(TOKENS.Clock) }));
+    const chat = (get: Getter) => ({
+      applications: get<never>(TOKENS.ApplicationRepository),
+      conversations: get<never>(CHAT_TOKENS.ConversationRepository),
+      engine: get<never>(CHAT_TOKENS.ChatEngine),
+      runner: get(ChatTurnRunner),
+    });
+    provide(c, SendPublicMessageUseCase, (get) => new SendPublicMessageUseCase(chat(get)));
+    provide(c, StreamPublicMessageUseCase, (get) => new StreamPublicMessageUseCase(chat(get)));
+    provide(c, GetPublicApplicationUseCase, (get) => new GetPublicApplicationUseCase({ applications: get(TOKENS.ApplicationRepository) }));
+    provide(c, GetPublicApplicationBySlugUseCase, (get) => new GetPublicApplicationBySlugUseCase({ applications: get(TOKENS.ApplicationRepository) }));
+    provide(c, GetPublicConversationUseCase, (get) =>
+      new GetPublicConversationUseCase({ conversations: get(CHAT_TOKENS.ConversationRepository), applications: get(TOKENS.ApplicationRepository) }),
+    );
+  },
+  middleware: (c) => [publicCors(c.get(ListedOrigins))],
+  routers: (c) => [
+    publicApiRouter({
+      apiKey: apiKeyAuth(c.get(AuthenticateApiKeyUseCase)),
+      send: c.get(SendPublicMessageUseCase),
+      stream: c.get(StreamPublicMessageUseCase),
+      app: c.get(GetPublicApplicationUseCase),
+      appBySlug: c.get(GetPublicApplicationBySlugUseCase),
+      conversation: c.get(GetPublicConversationUseCase),
+    }),
+    widgetScriptRouter(),
+  ],
+};

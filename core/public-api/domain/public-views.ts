@@ -1,0 +1,57 @@
+import type { ChatAnswer } from '../../ai/ports/chat-engine.port';
+import type { Application } from '../../applications/domain/application';
+import type { Conversation, Message } from '../../conversations/domain/conversation';
+
+/** What the widget needs to present an application: its name and theme colours, nothing private. */
+export interface PublicApplicationView {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  theme: { themeId: string | null; colors: Record<string, string> };
+}
+
+export interface PublicMessageView {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: string;
+}
+
+export interface PublicConversationView {
+  id: string;
+  applicationId: string;
+  title: string;
+  createdAt: string;
+  messages: PublicMessageView[];
+}
+
+/** The non-streaming answer of ARCHITECTURE.md. */
+export type PublicAnswer = Pick<ChatAnswer, 'conversationId' | 'message' | 'usage' | 'provider' | 'model'>;
+
+export const toPublicApplicationView = (app: Application): PublicApplicationView => ({
+  id: app.id,
+  name: app.name,
+  slug: app.slug,
+  description: app.description,
+  theme: { themeId: app.themeId, colors: { ...app.themeCustomization.colors } },
+});
+
+/** Failed turns hold no answer worth showing; interrupted ones keep the partial text the visitor saw. */
+export const toPublicConversationView = (conversation: Conversation, messages: Message[]): PublicConversationView => ({
+  id: conversation.id,
+  applicationId: conversation.applicationId,
+  title: conversation.title,
+  createdAt: conversation.createdAt.toISOString(),
+  messages: messages
+    .filter((m) => m.status !== 'failed')
+    .map((m) => ({ id: m.id, role: m.role, content: m.content, createdAt: m.createdAt.toISOString() })),
+});
+
+export const toPublicAnswer = (answer: ChatAnswer): PublicAnswer => ({
+  conversationId: answer.conversationId,
+  message: answer.message,
+  usage: answer.usage,
+  provider: answer.provider,
+  model: answer.model,
+});

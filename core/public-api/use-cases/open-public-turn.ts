@@ -1,0 +1,71 @@
+import * as yup from 'yup';
+import type { ChatEngine } from '../../ai/ports/chat-engine.port';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import { titleFrom, type Conversation } from '../../conversations/domain/conversation';
+import type { ChatTurn } from '../../conversations/ports/chat-policy.port';
+import type { ConversationRepository } from '../../conversations/ports/conversation-repository.port';
+import type { ChatTurnRunner } from '../../conversations/use-cases/run-chat-turn';
+import { NotFoundError } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import { str, validate } from '../../shared/validation';
+import type { PublicCaller } from '../domain/public-caller';
+import { findScopedApplication } from './scoped-application';
+
+const schema = yup.object({
+  message: str().required('message is required').max(100_000, 'message must be at most 100000 characters'),
+  applicationId: str().required('applicationId is required'),
+  conversationId: str(),
+});
+
+export type PublicChatDeps = {
+  applications: ApplicationRepository;
+  conversations: ConversationRepository;
+  engine: ChatEngine;
+  runner: ChatTurnRunner;
+};
+
+/**
+ * The turn a public chat request asks for: the application in the key's scope, and either the
+ * conversation this same key started (`conversationId`) or a new one. Whose plan, keys and quota
+ * apply is the application's owner's.
+ */
+export async function openPublicTurn(deps: PublicChatDeps, input: unknown, caller: PublicCaller): Promise<ChatTurn> {
+  const body = await validate(schema, input);
+  const application = await findScopedApplication(deps.applications, caller, body.applicationId);
+  const conversation = body.conversationId
+    ? await continued(deps.conversations, body.conversationId, caller, application.id)
+    : await started(deps, application, body.message, caller);
+  return { ownerId: application.ownerId, application, conversation, content: body.message, source: caller.source };
+}
+
+/** Only conversations started with this very key continue; any other is "not found". */
+async function continued(conversations: ConversationRepository, id: string, caller: PublicCaller, applicationId: string): Promise<Conversation> {
+  const conversation = isUuid(id) ? await conversations.findById(id) : null;
+  if (!conversation || conversation.apiKeyId !== caller.key.id || conversation.applicationId !== applicationId) {
+    throw new NotFoundError('Conversation');
+  }
+  return conversation;
+}
+
+async function started(deps: PublicChatDeps, application: ChatTurn['application'], message: string, caller: PublicCaller): Promise<Conversation> {
+  const { configVersionId } = await deps.runner.assignOnCreate(application);
+  const view = await deps.engine.createConversation({
+    applicationId: application.id,
+    title: titleFrom(message),
+    source: caller.source,
+    apiKeyId: caller.key.id,
+    configVersionId,
+  });
+  const createdAt = new Date(view.createdAt);
+  return {
+    id: view.id,
+    applicationId: view.applicationId,
+    title: view.title,
+    status: view.status,
+    source: caller.source,
+    apiKeyId: caller.key.id,
+    configVersionId,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
