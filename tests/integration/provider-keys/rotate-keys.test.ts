@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { DataSource } from 'typeorm';
+import { AesGcmSecretBox } from '../../../adapters/crypto/aes-gcm.secret-box';
+import { openDatabase } from '../../../adapters/persistence/data-source';
+import { TypeOrmProviderKeyRepository } from '../../../adapters/persistence/provider-keys/type-orm-provider-key.repository';
+import { rotateStoredSecrets, UnreadableSecretError } from '../../../adapters/persistence/rotate-keys.main';
+import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
+import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
+import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
+import { systemClock } from '../../../core/shared/clock.port';
+import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
+
+const hexKey = () => randomBytes(32).toString('hex');
+const RAW_KEYS = ['sk-rotate-first-1111', 'sk-rotate-second-2222', 'sk-rotate-third-3333'];
+
+/** Three users with a provider_a key each, sealed with `oldKey`; answers user ids by raw key. */
+async function seed(ds: DataSource, oldKey: string): Promise<Map<string, string>> {
+  const users = new TypeOrmUserRepository(ds);
+  const save = new SaveProviderKeyUseCase({ keys: new TypeOrmProviderKeyRepository(ds), secretBox: new AesGcmSecretBox({ key: oldKey }), clock: systemClock });
+  const owners = new Map<string, string>();
+  for (const raw of RAW_KEYS) {
+    const user = await users.create({ email: `${randomUUID()}@example.com`, displayName: 'U', role: 'developer', passwordHash: 'h' });
+    await save.execute('provider_a', { apiKey: raw }, { userId: user.id, role: 'developer' });
+    owners.set(raw, user.id);
+  }
+  return owners;
+}
+
+async function sealedRows(ds: DataSource): Promise<{ user_id: string; sealed_key: string }[]> {
+  return ds.query(`SELECT user_id, sealed_key FROM provider_keys ORDER BY user_id`);
+}
+
+const opens = (box: AesGcmSecretBox, row: { user_id: string; sealed_key: string }) => {
+  try {
+    return box.open(row.sealed_key, providerKeyAssociatedData(row.user_id, 'provider_a'));
+  } catch {
+    return undefined;
+  }
+};
+
+describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
+  it('re-seals every stored key so that it opens with the new key and no longer with the old', async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const [oldKey, newKey] = [hexKey(), hexKey()];
+      const owners = await seed(db.dataSource, oldKey);
+      const result = await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
+      expect(result).toEqual({ resealed: { 'provider keys': 3 }, alreadyCurrent: 0 });
+      const onlyNew = new AesGcmSecretBox({ key: newKey });
+      const onlyOld = new AesGcmSecretBox({ key: oldKey });
+      const rows = await sealedRows(db.dataSource);
+      expect(rows).toHaveLength(3);
+      for (const row of rows) {
+        expect(owners.get(opens(onlyNew, row)!)).toBe(row.user_id);
+        expect(opens(onlyOld, row)).toBeUndefined();
+      }
+      // A second run finds nothing left to do.
+      expect(await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }))).toEqual({
+        resealed: { 'provider keys': 0 },
+        alreadyCurrent: 3,
+      });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('changes nothing when one row does not open, and names that row', async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const [oldKey, newKey] = [hexKey(), hexKey()];
+      const owners = await seed(db.dataSource, oldKey);
+      const broken = owners.get(RAW_KEYS[2]!)!;
+      await db.dataSource.query(`UPDATE provider_keys SET sealed_key = $2 WHERE user_id = $1`, [broken, new AesGcmSecretBox({ key: hexKey() }).seal('x', 'y')]);
+      const before = await sealedRows(db.dataSource);
+      const rotation = rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
+      await expect(rotation).rejects.toBeInstanceOf(UnreadableSecretError);
+      await expect(rotation).rejects.toThrow(new RegExp(`user_id=${broken}.*nothing was changed`));
+      expect(await sealedRows(db.dataSource)).toEqual(before);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('npm run keys:rotate', () => {
+  const root = join(__dirname, '../../..');
+  /** The script as `npm run keys:rotate` runs it. */
+  const rotateScript = (env: NodeJS.ProcessEnv) =>
+    promisify(execFile)(join(root, 'node_modules/.bin/ts-node'), ['--swc', 'adapters/persistence/rotate-keys.main.ts'], { env, cwd: root });
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rotate-keys-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** Every file under `dir`, read as bytes. */
+  const filesUnder = (dir: string): Buffer[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path)];
+    });
+
+  it('rotates a database on disk in one go, prints a count and never a key', async () => {
+    const [oldKey, newKey] = [hexKey(), hexKey()];
+    const seeded = await openDatabase({ dataDir });
+    await seed(seeded.dataSource, oldKey);
+    await seeded.close();
+    // The keys were sealed before they reached the database: its files hold none of them.
+    for (const file of filesUnder(dataDir)) for (const raw of RAW_KEYS) expect(file.includes(raw)).toBe(false);
+
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: oldKey, NEW_ENCRYPTION_KEY: newKey };
+    const { stdout, stderr } = await rotateScript(env);
+    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3\); 0 already used it/);
+    expect(stdout).toMatch(/Set ENCRYPTION_KEY to the new key/);
+    for (const secret of [oldKey, newKey, ...RAW_KEYS]) expect(stdout + stderr).not.toContain(secret);
+
+    const reopened = await openDatabase({ dataDir });
+    try {
+      for (const row of await sealedRows(reopened.dataSource)) {
+        expect(opens(new AesGcmSecretBox({ key: newKey }), row)).toMatch(/^sk-rotate-/);
+        expect(opens(new AesGcmSecretBox({ key: oldKey }), row)).toBeUndefined();
+      }
+    } finally {
+      await reopened.close();
+    }
+  }, 60_000);
+
+  it('refuses to run without NEW_ENCRYPTION_KEY, saying which variable is missing', async () => {
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: hexKey(), NEW_ENCRYPTION_KEY: '' };
+    const failure = await rotateScript(env).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1, stderr: expect.stringMatching(/NEW_ENCRYPTION_KEY \(the key to rotate to\) must be set/) });
+  }, 60_000);
+});
