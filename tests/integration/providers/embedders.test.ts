@@ -32,7 +32,7 @@ const norm = (v: number[]) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
 const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 
 describe.each(CASES)('$id embedder through its SDK against the emulator', ({ id, make, key, model, nativeDimension }) => {
-  const embedder = (options: Partial<EmbedderOptions> = {}) => make({ baseUrl: emulator.baseUrls[id], timeoutMs: 500, ...options });
+  const embedder = (options: Partial<EmbedderOptions> = {}) => make({ baseUrl: emulator.baseUrls[id], timeoutMs: 5_000, ...options });
 
   it('returns one normalized vector per text, in order, of the model dimension', async () => {
     const e = embedder();
@@ -78,19 +78,19 @@ describe.each(CASES)('$id embedder through its SDK against the emulator', ({ id,
 
   it('maps a refused key to 401 and a slow provider to a timeout', async () => {
     await expect(embedder().embed(['x'], { apiKey: `${key}-rejected` })).rejects.toMatchObject({ status: 401, message: `${id} rejected the API key` });
-    emulator.behaviour.delayMs = 3_000;
-    await expect(embedder().embed(['x'], { apiKey: key })).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    emulator.behaviour.delayMs = 5_000;
+    await expect(embedder({ timeoutMs: 600 }).embed(['x'], { apiKey: key })).rejects.toBeInstanceOf(UpstreamTimeoutError);
   });
 });
 
 describe('embedders: wire details', () => {
   it('provider_a lets the SDK fetch base64 and decode it, asking for `dimensions` only when reduced', async () => {
-    await new OpenAiEmbedder({ baseUrl: emulator.baseUrls.provider_a, timeoutMs: 500, apiKey: 'sk-x' }).embed(['a']);
+    await new OpenAiEmbedder({ baseUrl: emulator.baseUrls.provider_a, timeoutMs: 5_000, apiKey: 'sk-x' }).embed(['a']);
     expect(emulator.requests.at(-1)!.body).toEqual({ model: 'text-embedding-3-small', input: ['a'], encoding_format: 'base64' });
   });
 
   it('provider_c uses batchEmbedContents with the model in the path', async () => {
-    await new GeminiEmbedder({ baseUrl: emulator.baseUrls.provider_c, timeoutMs: 500, apiKey: 'AIzaSyX', dimension: 32 }).embed(['a', 'b']);
+    await new GeminiEmbedder({ baseUrl: emulator.baseUrls.provider_c, timeoutMs: 5_000, apiKey: 'AIzaSyX', dimension: 32 }).embed(['a', 'b']);
     const recorded = emulator.requests.at(-1)!;
     expect(recorded.path).toBe('/v1beta/models/text-embedding-004:batchEmbedContents');
     expect(recorded.body.requests).toHaveLength(2);
@@ -98,14 +98,14 @@ describe('embedders: wire details', () => {
   });
 
   it('provider_d posts { inputs } to the endpoint URL itself', async () => {
-    await new HuggingFaceEmbedder({ baseUrl: emulator.baseUrls.provider_d, timeoutMs: 500, apiKey: 'hf_x' }).embed(['a', 'b']);
+    await new HuggingFaceEmbedder({ baseUrl: emulator.baseUrls.provider_d, timeoutMs: 5_000, apiKey: 'hf_x' }).embed(['a', 'b']);
     expect(emulator.requests.at(-1)).toMatchObject({ method: 'POST', path: '/', body: { inputs: ['a', 'b'] } });
   });
 
   it('a provider answering vectors of another size than promised is an upstream failure', async () => {
     // The configured dimension equals the model's native one, so nothing asks the emulator for it, and
     // the emulator sizes this unknown model at its fallback of 384.
-    const embedder = new HuggingFaceEmbedder({ baseUrl: emulator.baseUrls.provider_d, timeoutMs: 500, apiKey: 'hf_x', model: 'BAAI/bge-base-en-v1.5' });
+    const embedder = new HuggingFaceEmbedder({ baseUrl: emulator.baseUrls.provider_d, timeoutMs: 5_000, apiKey: 'hf_x', model: 'BAAI/bge-base-en-v1.5' });
     expect(embedder.dimension).toBe(768);
     const error = await embedder.embed(['a']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);

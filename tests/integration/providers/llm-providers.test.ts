@@ -72,7 +72,10 @@ const CASES: ProviderCase[] = [
   { id: 'provider_d', make: (o) => new HuggingFaceLlmProvider(o), model: 'meta-llama/Llama-3.1-8B-Instruct', key: 'hf_testD1234', wire: openAiStyle('max_tokens'), dropped: [] },
 ];
 
-const TIMEOUT_MS = 300;
+/** Generous for ordinary calls, so a loaded machine does not turn them into timeouts. */
+const TIMEOUT_MS = 5_000;
+/** For the timeout tests: far below the emulator's 5 s stall, well above a loaded machine's latency. */
+const SHORT_TIMEOUT_MS = 600;
 let emulator: Emulator;
 
 beforeAll(async () => {
@@ -101,7 +104,7 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe.each(CASES)('$id through its SDK against the emulator', ({ id, make, model, key, wire, dropped }) => {
-  const provider = () => make({ baseUrl: emulator.baseUrls[id], timeoutMs: TIMEOUT_MS });
+  const provider = (timeoutMs = TIMEOUT_MS) => make({ baseUrl: emulator.baseUrls[id], timeoutMs });
   const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
     model,
     messages: [{ role: 'user', content: 'hello there' }],
@@ -193,7 +196,7 @@ describe.each(CASES)('$id through its SDK against the emulator', ({ id, make, mo
 
   it('times out a provider that does not answer, and cancels its request', async () => {
     emulator.behaviour.delayMs = 5_000;
-    const error = await failureOf(provider().chat(request()));
+    const error = await failureOf(provider(SHORT_TIMEOUT_MS).chat(request()));
     expect(error).toBeInstanceOf(UpstreamTimeoutError);
     expect((error as Error).message).toContain(id);
     await emulator.waitFor((requests) => requests.some((r) => r.aborted));
@@ -204,7 +207,7 @@ describe.each(CASES)('$id through its SDK against the emulator', ({ id, make, mo
     const parts: StreamPart[] = [];
     const error = await failureOf(
       (async () => {
-        for await (const part of provider().stream(request())) parts.push(part);
+        for await (const part of provider(SHORT_TIMEOUT_MS).stream(request())) parts.push(part);
       })(),
     );
     expect(error).toBeInstanceOf(UpstreamTimeoutError);
