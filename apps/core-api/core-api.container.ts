@@ -8,8 +8,10 @@ import { apiKeysModule } from './modules/api-keys.module';
 import { applicationsModule } from './modules/applications.module';
 import { billingModule, keysAndQuotaPolicy } from './modules/billing.module';
 import { conversationsModule } from './modules/conversations.module';
+import { knowledgeModule, knowledgeRetrievalPolicy } from './modules/knowledge.module';
 import { publicApiModule } from './modules/public-api.module';
 import { providerKeysModule } from './modules/provider-keys.module';
+import { uploadsModule } from './modules/uploads.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The areas of the core API, in binding order. */
@@ -22,7 +24,9 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     chatEngineModule('from-config'),
     providerKeysModule,
     billingModule,
-    conversationsModule([keysAndQuotaPolicy]),
+    uploadsModule,
+    knowledgeModule(),
+    conversationsModule([keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
     healthModule('core-api', 'core-api'),
   ];

@@ -1,4 +1,5 @@
 import type { Actor } from '../../shared/actor';
+import { ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { cleanFileName, toUploadView, type UploadView } from '../domain/upload';
 import { detectFileType } from '../domain/file-type';
@@ -15,7 +16,8 @@ export interface ReceivedFile {
 export class CreateUploadUseCase {
   constructor(private readonly deps: { uploads: UploadRepository; files: FileStore }) {}
 
-  async execute(file: ReceivedFile, actor: Actor): Promise<UploadView> {
+  async execute(file: ReceivedFile | undefined, actor: Actor): Promise<UploadView> {
+    if (!file) throw ValidationError.field('file', 'file is required (multipart field "file")');
     const fileName = cleanFileName(file.name);
     const type = detectFileType(file.bytes, fileName);
     const storageKey = `files/${newId()}${type.extension}`;

@@ -1,0 +1,44 @@
+import type { DataSource } from 'typeorm';
+import type { ChunkHit, IndexedChunk, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
+import { ExactScanVectorIndex } from './exact-scan.vector-index';
+import { hasPgvectorColumn, PgvectorVectorIndex, type PgvectorOptions } from './pgvector.vector-index';
+
+/** The index the database supports: pgvector with HNSW when the migration could install it, else the exact scan. */
+export async function openVectorIndex(db: DataSource, options: PgvectorOptions = {}): Promise<VectorIndex> {
+  return (await hasPgvectorColumn(db)) ? PgvectorVectorIndex.open(db, options) : new ExactScanVectorIndex(db);
+}
+
+/**
+ * Containers bind synchronously while choosing the index needs a query: this stands in for the chosen
+ * one, and the app awaits `ready()` at start-up, before any request can use it.
+ */
+export class DeferredVectorIndex implements VectorIndex {
+  private chosen?: VectorIndex;
+  private readonly opening: Promise<VectorIndex>;
+
+  constructor(open: () => Promise<VectorIndex>) {
+    this.opening = open().then((index) => (this.chosen = index));
+    this.opening.catch(() => undefined); // surfaced by ready() and by the first use
+  }
+
+  get strategy(): VectorIndex['strategy'] {
+    if (!this.chosen) throw new Error('The vector index is not open yet');
+    return this.chosen.strategy;
+  }
+
+  ready(): Promise<VectorIndex> {
+    return this.opening;
+  }
+
+  async add(target: { documentId: string; applicationId: string; space: string }, chunks: IndexedChunk[]): Promise<void> {
+    return (await this.opening).add(target, chunks);
+  }
+
+  async search(query: VectorQuery): Promise<ChunkHit[]> {
+    return (await this.opening).search(query);
+  }
+
+  async removeDocument(documentId: string): Promise<void> {
+    return (await this.opening).removeDocument(documentId);
+  }
+}

@@ -1,0 +1,193 @@
+import type { Container } from 'inversify';
+import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
+import { knowledgeRouter } from '../../../adapters/http/knowledge/knowledge.router';
+import { BullMqJobQueue } from '../../../adapters/jobs/bullmq.job-queue';
+import { InProcessJobQueue, type JobErrorReporter } from '../../../adapters/jobs/in-process.job-queue';
+import { DeferredVectorIndex, openVectorIndex } from '../../../adapters/persistence/knowledge/open-vector-index';
+import { TypeOrmKnowledgeDocumentRepository } from '../../../adapters/persistence/knowledge/type-orm-knowledge-document.repository';
+import type { Logger } from '../../../adapters/logging/logger';
+import { GeminiEmbedder } from '../../../adapters/providers/gemini.embedder';
+import { HuggingFaceEmbedder } from '../../../adapters/providers/hugging-face.embedder';
+import { OpenAiEmbedder } from '../../../adapters/providers/openai.embedder';
+import type { ProviderId } from '../../../core/ai/domain/provider-id';
+import type { EmbeddingProvider } from '../../../core/knowledge/domain/knowledge-document';
+import type { EmbedderRegistry } from '../../../core/knowledge/ports/embedder-registry.port';
+import type { Embedder } from '../../../core/knowledge/ports/embedder.port';
+import type { EmbeddingKeySource } from '../../../core/knowledge/ports/embedding-key-source.port';
+import type { KnowledgeDocumentRepository } from '../../../core/knowledge/ports/knowledge-document-repository.port';
+import { DeleteDocumentUseCase } from '../../../core/knowledge/use-cases/delete-document.use-case';
+import { GetDocumentUseCase } from '../../../core/knowledge/use-cases/get-document.use-case';
+import { KnowledgeRetrievalPolicy } from '../../../core/knowledge/use-cases/knowledge-retrieval.policy';
+import { KnowledgeRetriever } from '../../../core/knowledge/use-cases/knowledge-retriever';
+import { ListDocumentsUseCase } from '../../../core/knowledge/use-cases/list-documents.use-case';
+import { OwnerEmbeddingKeys } from '../../../core/knowledge/use-cases/owner-embedding-keys';
+import { failureReason, PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
+import { ResumeDocumentsUseCase } from '../../../core/knowledge/use-cases/resume-documents.use-case';
+import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
+import { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
+import type { Clock } from '../../../core/shared/clock.port';
+import { ValidationError } from '../../../core/shared/errors';
+import type { JobQueue } from '../../../core/shared/job-queue.port';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import type { AppConfig } from '../../shared/config';
+import { TOKENS } from '../../shared/tokens';
+import { BILLING_TOKENS } from './billing.module';
+import type { ChatPolicyFactory } from './conversations.module';
+import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
+import { bindFileStore, UPLOAD_TOKENS } from './uploads.module';
+
+export const KNOWLEDGE_TOKENS = {
+  DocumentRepository: Symbol.for('KnowledgeDocumentRepository'),
+  VectorIndex: Symbol.for('VectorIndex'),
+  EmbedderRegistry: Symbol.for('EmbedderRegistry'),
+  EmbeddingKeySource: Symbol.for('EmbeddingKeySource'),
+  /** The process's background job queue: in-process, or BullMQ when REDIS_URL is set. */
+  JobQueue: Symbol.for('JobQueue'),
+} as const;
+
+/** The "knowledge" chat policy, for `conversationsModule([...])`; it must run last. */
+export const knowledgeRetrievalPolicy: ChatPolicyFactory = (c) => c.get(KnowledgeRetrievalPolicy);
+
+export interface KnowledgeModuleOptions {
+  /** BullMQ key prefix (tests give each run its own). */
+  jobPrefix?: string;
+  /** Runs of one processing job, and the wait before the first retry (doubled each time). */
+  attempts?: number;
+  retryBackoffMs?: number;
+  /** How often documents with no progress for `staleAfterMs` are queued again. */
+  sweepIntervalMs?: number;
+  staleAfterMs?: number;
+}
+
+/** Knowledge base (SPEC 2.11, 3, 4.12): documents processed in the background, vector search, retrieval in chats. */
+export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule {
+  return {
+    name: 'knowledge',
+    bind(c: Container) {
+      bindFileStore(c);
+      provide(c, KNOWLEDGE_TOKENS.DocumentRepository, (get) => new TypeOrmKnowledgeDocumentRepository(get(TOKENS.DataSource)));
+      provide(c, KNOWLEDGE_TOKENS.VectorIndex, (get) => new DeferredVectorIndex(() => openVectorIndex(get(TOKENS.DataSource))));
+      provide(c, KNOWLEDGE_TOKENS.EmbedderRegistry, (get) => new ConfiguredEmbedderRegistry(get(TOKENS.Config)));
+      provide(c, KNOWLEDGE_TOKENS.EmbeddingKeySource, (get) => embeddingKeys(c, get));
+      if (!c.isBound(KNOWLEDGE_TOKENS.JobQueue)) provide(c, KNOWLEDGE_TOKENS.JobQueue, (get) => jobQueue(get, options));
+
+      const deps = (get: Getter) => ({
+        applications: get<never>(TOKENS.ApplicationRepository),
+        documents: get<never>(KNOWLEDGE_TOKENS.DocumentRepository),
+        index: get<never>(KNOWLEDGE_TOKENS.VectorIndex),
+        files: get<never>(UPLOAD_TOKENS.FileStore),
+        embedders: get<never>(KNOWLEDGE_TOKENS.EmbedderRegistry),
+        keys: get<never>(KNOWLEDGE_TOKENS.EmbeddingKeySource),
+        queue: get<never>(KNOWLEDGE_TOKENS.JobQueue),
+      });
+      provide(c, KnowledgeRetriever, (get) => new KnowledgeRetriever(deps(get)));
+      provide(c, UploadDocumentUseCase, (get) => new UploadDocumentUseCase(deps(get)));
+      provide(c, ListDocumentsUseCase, (get) => new ListDocumentsUseCase(deps(get)));
+      provide(c, GetDocumentUseCase, (get) => new GetDocumentUseCase(deps(get)));
+      provide(c, DeleteDocumentUseCase, (get) => new DeleteDocumentUseCase(deps(get)));
+      provide(c, SearchKnowledgeUseCase, (get) => new SearchKnowledgeUseCase({ ...deps(get), retriever: get(KnowledgeRetriever) }));
+      provide(c, ProcessDocumentUseCase, (get) => new ProcessDocumentUseCase(deps(get)));
+      provide(c, ResumeDocumentsUseCase, (get) => new ResumeDocumentsUseCase(deps(get)));
+      provide(c, KnowledgeRetrievalPolicy, (get) => new KnowledgeRetrievalPolicy({ retriever: get(KnowledgeRetriever) }));
+    },
+    routers: (c) => [
+      knowledgeRouter({
+        auth: c.get(TOKENS.AuthMiddleware),
+        upload: c.get(UploadDocumentUseCase),
+        list: c.get(ListDocumentsUseCase),
+        get: c.get(GetDocumentUseCase),
+        remove: c.get(DeleteDocumentUseCase),
+        search: c.get(SearchKnowledgeUseCase),
+      }),
+    ],
+    async start(c: Container) {
+      const logger = c.get<Logger>(TOKENS.Logger);
+      const clock = c.get<Clock>(TOKENS.Clock);
+      const queue = c.get<JobQueue>(KNOWLEDGE_TOKENS.JobQueue);
+      const documents = c.get<KnowledgeDocumentRepository>(KNOWLEDGE_TOKENS.DocumentRepository);
+      const process = c.get(ProcessDocumentUseCase);
+      const resume = c.get(ResumeDocumentsUseCase);
+      await c.get<DeferredVectorIndex>(KNOWLEDGE_TOKENS.VectorIndex).ready();
+
+      queue.register<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, (job) => process.execute(job), {
+        attempts: options.attempts ?? 3,
+        backoffMs: options.retryBackoffMs ?? 1000,
+        concurrency: 1,
+        onFailed: async (job, error) => void (await documents.markError(job.documentId, failureReason(error))),
+      });
+      await queue.start();
+      // Whatever a crash left in `processing` is taken up again now.
+      const resumed = await resume.execute(clock.now());
+      if (resumed.resumed + resumed.failed > 0) logger.info(resumed, 'knowledge documents left processing were picked up again');
+
+      const staleAfter = options.staleAfterMs ?? 10 * 60_000;
+      const sweep = setInterval(() => {
+        resume.execute(new Date(clock.now().getTime() - staleAfter)).catch((err: unknown) => logger.warn({ err: messageOf(err) }, 'knowledge sweep failed'));
+      }, options.sweepIntervalMs ?? 60_000);
+      sweep.unref();
+      return async () => {
+        clearInterval(sweep);
+        await queue.stop();
+      };
+    },
+  };
+}
+
+function jobQueue(get: Getter, options: KnowledgeModuleOptions): JobQueue {
+  const config = get<AppConfig>(TOKENS.Config);
+  const logger = get<Logger>(TOKENS.Logger);
+  const reportError: JobErrorReporter = (err, job) => logger.warn({ err: messageOf(err), job: job.name, attempt: job.attempt, final: job.final }, 'background job failed');
+  if (config.redisUrl) return new BullMqJobQueue({ redisUrl: config.redisUrl, prefix: options.jobPrefix ?? 'jobs', reportError });
+  return new InProcessJobQueue(reportError);
+}
+
+/** Own keys and plans come from their areas when the app has them; otherwise only the platform's keys. */
+function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
+  const config = get<AppConfig>(TOKENS.Config);
+  const platformKey = (provider: ProviderId) => config.providerKeys[provider] || undefined;
+  if (c.isBound(PROVIDER_KEY_TOKENS.ProviderKeyRepository) && c.isBound(BILLING_TOKENS.SubscriptionRepository)) {
+    return new OwnerEmbeddingKeys({
+      keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
+      secretBox: get(TOKENS.SecretBox),
+      subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+      clock: get(TOKENS.Clock),
+      platformKey,
+    });
+  }
+  return { keyFor: async (_owner, provider) => platformKey(provider) ?? null };
+}
+
+/** Only the error's message reaches the log: provider errors never carry keys, and stacks add nothing here. */
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+type EmbedderFactory = (config: AppConfig, model?: string) => Embedder;
+
+/** Embedders by provider (STYLE.md 4); provider embedders get no key of their own, each call brings one. */
+const EMBEDDERS: Record<EmbeddingProvider, EmbedderFactory> = {
+  local: (_config, model) => {
+    const local = new LocalHashingEmbedder();
+    if (model !== undefined && model !== local.model) throw ValidationError.field('embeddingModel', `The local embedder has one model: ${local.model}`);
+    return local;
+  },
+  provider_a: (config, model) => new OpenAiEmbedder({ baseUrl: config.providerBaseUrls.provider_a, timeoutMs: config.providerTimeoutMs, model }),
+  provider_c: (config, model) => new GeminiEmbedder({ baseUrl: config.providerBaseUrls.provider_c, timeoutMs: config.providerTimeoutMs, model }),
+  provider_d: (config, model) => new HuggingFaceEmbedder({ baseUrl: config.providerBaseUrls.provider_d, timeoutMs: config.providerTimeoutMs, model }),
+};
+
+class ConfiguredEmbedderRegistry implements EmbedderRegistry {
+  private readonly embedders = new Map<string, Embedder>();
+
+  constructor(private readonly config: AppConfig) {}
+
+  get(provider: EmbeddingProvider, model?: string): Embedder {
+    const key = `${provider}\n${model ?? ''}`;
+    let embedder = this.embedders.get(key);
+    if (!embedder) {
+      const factory = Object.hasOwn(EMBEDDERS, provider) ? EMBEDDERS[provider] : undefined;
+      if (!factory) throw ValidationError.field('embeddingProvider', `embeddingProvider must be one of ${Object.keys(EMBEDDERS).join(', ')}`);
+      embedder = factory(this.config, model);
+      this.embedders.set(key, embedder);
+    }
+    return embedder;
+  }
+}
