@@ -26,6 +26,8 @@ export interface AppConfig {
   logLevel: string;
   smtpUrl?: string;
   publicBaseUrl?: string;
+  /** Requests per minute one client address may make to the unauthenticated auth endpoints. */
+  authRateLimitPerMinute: number;
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -99,6 +101,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     smtpUrl: env.SMTP_URL ? url('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:']) : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL ? url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : undefined,
+    authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     generatedSecrets,
   };
 }

@@ -24,6 +24,8 @@ export function testConfig(env: Record<string, string | undefined> = {}): AppCon
     JWT_SECRET: randomBytes(32).toString('hex'),
     AI_SERVICE_TOKEN: randomBytes(24).toString('hex'),
     LOG_LEVEL: 'silent',
+    // Every test client shares one address; the per-address limit has its own test.
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   });
 }
@@ -37,8 +39,13 @@ export interface TestStack {
   core: ComposedApp;
   listening: Listening;
   client: TestClient;
+  /** Puts a user on a plan through the admin endpoint (the stack's admin is ADMIN_EMAIL). */
+  setPlan(userId: string, plan: 'free' | 'starter' | 'pro' | 'enterprise'): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The admin of every test stack (ADMIN_EMAILS). */
+export const ADMIN_EMAIL = 'admin@platform.test';
 
 export interface StackOptions {
   database?: DatabaseKind;
@@ -68,7 +75,7 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     for (const [id, url] of Object.entries(emulator.baseUrls) as [string, string][]) providerEnv[`${id.toUpperCase()}_BASE_URL`] = url;
     for (const [id, key] of Object.entries(PLATFORM_KEYS)) providerEnv[`${id.toUpperCase()}_API_KEY`] = key;
   }
-  const config = testConfig({ PROVIDER_TIMEOUT_MS: '5000', ...providerEnv, ...options.env });
+  const config = testConfig({ PROVIDER_TIMEOUT_MS: '5000', ADMIN_EMAILS: ADMIN_EMAIL, ...providerEnv, ...options.env });
   const database = await openTestDatabase(options.database);
   const infra = await createInfrastructure(config, { database, logger: createLogger('silent') });
   let ai: TestStack['ai'];
@@ -80,6 +87,8 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
   }
   const core = await createCoreApi(infra, { passwordHashing: FAST_HASHING });
   const listening = await listen(core, '127.0.0.1', 0);
+  const client = new TestClient(listening.url);
+  let adminToken: Promise<string> | undefined;
   return {
     config,
     infra,
@@ -87,7 +96,12 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     listening,
     ai,
     emulator,
-    client: new TestClient(listening.url),
+    client,
+    async setPlan(userId, plan) {
+      adminToken ??= registerUser(client, { email: ADMIN_EMAIL }).then((s) => s.access_token);
+      const res = await client.put(`/api/admin/users/${userId}/plan`, { plan }, { token: await adminToken });
+      if (res.status !== 200) throw new Error(`set plan failed: ${res.status} ${res.text}`);
+    },
     async close() {
       for (const l of [listening, ai?.listening]) {
         if (!l) continue;
@@ -105,7 +119,14 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
   };
 }
 
-/** A registered user with an application, ready to chat. */
+/** A registered user on a paid plan (platform keys apply) with an application, ready to chat. */
+export async function paidUserWithApplication(stack: TestStack, plan: 'starter' | 'pro' | 'enterprise' = 'pro', appBody?: Record<string, unknown>) {
+  const owner = await userWithApplication(stack.client, appBody);
+  await stack.setPlan(owner.user.id, plan);
+  return owner;
+}
+
+/** A registered user (Free plan) with an application. */
 export async function userWithApplication(client: TestClient, appBody: Record<string, unknown> = { name: 'Chat App' }) {
   const user = await registerUser(client);
   const app = await client.post('/api/applications', appBody, { token: user.access_token });

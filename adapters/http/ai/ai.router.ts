@@ -9,7 +9,10 @@ import { abortOnDisconnect, writeSse } from '../shared/sse';
 
 /** Internal fields the core API adds to a message (never from end users: the service token guards them). */
 const internalSchema = yup.object({
-  settings: yup.object().default(undefined),
+  // Passed through whole (the engine validates it): an object schema without fields would strip every key.
+  settings: yup
+    .mixed<Record<string, unknown>>()
+    .test('settings', 'settings must be an object', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v))),
   context: str().max(200_000),
   configVersionId: str().nullable(),
   sources: yup
@@ -31,7 +34,7 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
   const internal = await validate(internalSchema, body);
   return {
     ...request,
-    settings: { ...(internal.settings as Record<string, unknown> | undefined), ...request.settings },
+    settings: { ...internal.settings, ...request.settings },
     context: internal.context,
     configVersionId: internal.configVersionId,
     sources: internal.sources as ChatMessageRequest['sources'],

@@ -26,8 +26,6 @@ import { provide, type AppModule } from '../../shared/app-module';
 import type { AppConfig } from '../../shared/config';
 import { TOKENS } from '../../shared/tokens';
 
-/** Requests per minute one client address may make to register, login, refresh and reset. */
-export const AUTH_ADDRESS_RULE = { limit: 30, windowSeconds: 60 };
 
 /** Users, authentication and sessions (SPEC 4.1, 5). */
 export const accountsModule: AppModule = {
@@ -71,8 +69,10 @@ export const accountsModule: AppModule = {
     provide(c, TOKENS.AuthMiddleware, (get) => bearerAuth(get(AuthenticateUseCase)));
     provide(c, TOKENS.AddressLimitMiddleware, (get) => {
       const limiter = get<RateLimiter>(TOKENS.RateLimiter);
+      // Per client address, on register, login, refresh and reset: slows down credential stuffing.
+      const rule = { limit: get<AppConfig>(TOKENS.Config).authRateLimitPerMinute, windowSeconds: 60 };
       return async (ctx: Context, next: Next) => {
-        const decision = await limiter.consume(`auth-address:${ctx.ip}`, AUTH_ADDRESS_RULE);
+        const decision = await limiter.consume(`auth-address:${ctx.ip}`, rule);
         if (!decision.allowed) throw new RateLimitedError('Too many requests from this address; slow down', decision.retryAfterSeconds);
         await next();
       };

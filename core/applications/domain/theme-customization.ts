@@ -8,17 +8,18 @@ const FONT_FAMILY = /^[\w\s,'"-]{1,200}$/;
 const COLOR_NAME = /^[a-zA-Z][\w-]{0,39}$/;
 
 export const themeCustomizationSchema = yup.object({
+  // mixed, not object(): an object schema without a shape would strip every colour as an unknown key.
   colors: yup
-    .object()
+    .mixed<Record<string, string>>()
     .test('colors', 'colors must map names to CSS colours (#hex, rgb(), hsl() or a colour name)', (value) => {
       if (value === undefined) return true;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
       const entries = Object.entries(value as Record<string, unknown>);
       return (
         entries.length <= 40 &&
         entries.every(([k, v]) => COLOR_NAME.test(k) && typeof v === 'string' && COLOR.test(v.trim()))
       );
-    })
-    .default(undefined),
+    }),
   typography: yup
     .object({
       fontFamily: str().matches(FONT_FAMILY, 'typography.fontFamily may hold letters, digits, spaces, commas, quotes and hyphens'),

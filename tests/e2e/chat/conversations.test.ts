@@ -2,7 +2,7 @@ import { waitFor } from '../../support/wait-for';
 import { PROVIDER_IDS } from '../../../core/ai/domain/provider-id';
 import { defaultModel } from '../../../core/ai/domain/model-catalog';
 import { postStream, readSseEvents } from '../../support/sse';
-import { PLATFORM_KEYS, registerUser, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
+import { PLATFORM_KEYS, paidUserWithApplication, registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
 import { DATABASE_KINDS } from '../../support/test-database';
 
 const ENGINES = ['remote', 'in-process'] as const;
@@ -10,10 +10,10 @@ const cases = DATABASE_KINDS.flatMap((db) => ENGINES.map((engine) => [db, engine
 
 describe.each(cases)('chat through the core API (%s, engine %s)', (database, engine) => {
   let stack: TestStack;
-  let owner: Awaited<ReturnType<typeof userWithApplication>>;
+  let owner: Awaited<ReturnType<typeof paidUserWithApplication>>;
   beforeAll(async () => {
     stack = await startCoreApi({ providers: true, database, engine });
-    owner = await userWithApplication(stack.client);
+    owner = await paidUserWithApplication(stack);
   });
   afterAll(() => stack.close());
   beforeEach(() => stack.emulator!.reset());
@@ -139,7 +139,7 @@ describe('chat failures that need their own configuration', () => {
   it('answers 504 when the provider does not answer within the timeout', async () => {
     const stack = await startCoreApi({ providers: true, env: { PROVIDER_TIMEOUT_MS: '300' } });
     try {
-      const owner = await userWithApplication(stack.client);
+      const owner = await paidUserWithApplication(stack);
       const conv = await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token });
       stack.emulator!.behaviour.delayMs = 2000;
       const res = await stack.client.post(`/api/conversations/${conv.body.id}/messages`, { content: 'hi', provider: 'provider_c' }, { token: owner.token });
@@ -152,7 +152,7 @@ describe('chat failures that need their own configuration', () => {
   it('answers 401 saying the key was refused when the provider rejects it', async () => {
     const stack = await startCoreApi({ providers: true, env: { PROVIDER_D_API_KEY: 'hf_rejected_key' } });
     try {
-      const owner = await userWithApplication(stack.client);
+      const owner = await paidUserWithApplication(stack);
       const conv = await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token });
       const res = await stack.client.post(`/api/conversations/${conv.body.id}/messages`, { content: 'hi', provider: 'provider_d' }, { token: owner.token });
       expect(res.status).toBe(401);
