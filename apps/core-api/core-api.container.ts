@@ -10,6 +10,8 @@ import { billingModule, keysAndQuotaPolicy } from './modules/billing.module';
 import { conversationsModule } from './modules/conversations.module';
 import { knowledgeModule, knowledgeRetrievalPolicy } from './modules/knowledge.module';
 import { publicApiModule } from './modules/public-api.module';
+import { modelConfigPolicy, modelConfigsModule } from './modules/model-configs.module';
+import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
@@ -24,9 +26,11 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     chatEngineModule('from-config'),
     providerKeysModule,
     billingModule,
+    promptsModule,
+    modelConfigsModule,
     uploadsModule,
     knowledgeModule(),
-    conversationsModule([keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
+    conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
     healthModule('core-api', 'core-api'),
   ];

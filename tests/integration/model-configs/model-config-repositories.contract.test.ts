@@ -130,7 +130,7 @@ describe.each(variants)('model config repositories (%s)', (_name, open) => {
 
     it('leaves exactly one default after many concurrent switches', async () => {
       const app = await s.anApplication();
-      const configs = [];
+      const configs: { id: string }[] = [];
       for (let i = 0; i < 5; i++) configs.push(await aConfig(app));
       await Promise.all(Array.from({ length: 30 }, (_, i) => s.configs.setDefault(configs[i % configs.length]!.id)));
       expect(await defaultsOf(app)).toHaveLength(1);

@@ -49,13 +49,13 @@ describe('prompt template use cases', () => {
   });
 
   it.each([
-    [{ name: 'T' }, 'content'],
-    [{ content: 'x' }, 'name'],
-    [{ name: 'T', content: '' }, 'content'],
-    [{ name: 'T', content: 'x'.repeat(20_001) }, 'content'],
-    [{ name: 'x'.repeat(101), content: 'x' }, 'name'],
-    [{ name: 'T', content: Array.from({ length: 51 }, (_, i) => `{{v${i}}}`).join(' ') }, 'content'],
-  ])('refuses %j, naming %s', async (fields, path) => {
+    ['no content', { name: 'T' }, 'content'],
+    ['no name', { content: 'x' }, 'name'],
+    ['empty content', { name: 'T', content: '' }, 'content'],
+    ['content over 20000 characters', { name: 'T', content: 'x'.repeat(20_001) }, 'content'],
+    ['a name over 100 characters', { name: 'x'.repeat(101), content: 'x' }, 'name'],
+    ['51 different placeholders', { name: 'T', content: Array.from({ length: 51 }, (_, i) => `{{v${i}}}`).join(' ') }, 'content'],
+  ])('refuses %s, naming the field', async (_case, fields, path) => {
     const { actor, app } = await anOwnerWithApp();
     const error = await create.execute({ applicationId: app.id, ...fields }, actor).catch((e) => e);
     expect(error).toBeInstanceOf(ValidationError);
@@ -105,13 +105,13 @@ describe('prompt template use cases', () => {
     });
 
     it.each([
-      [{ variables: {} }, 'templateId'],
-      [{ content: 'x', templateId: '00000000-0000-4000-8000-000000000000' }, 'templateId'],
-      [{ content: 'x', variables: [] }, 'variables'],
-      [{ content: '{{a}}', variables: { a: { nested: true } } }, 'variables.a'],
-      [{ content: '{{a}}', variables: { a: 'x'.repeat(20_001) } }, 'variables.a'],
-      [{ content: 'x', variables: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, i])) }, 'variables'],
-    ])('refuses %j, naming %s', async (body, path) => {
+      ['neither templateId nor content', { variables: {} }, 'templateId'],
+      ['both templateId and content', { content: 'x', templateId: '00000000-0000-4000-8000-000000000000' }, 'templateId'],
+      ['variables as an array', { content: 'x', variables: [] }, 'variables'],
+      ['an object value', { content: '{{a}}', variables: { a: { nested: true } } }, 'variables.a'],
+      ['a value over 20000 characters', { content: '{{a}}', variables: { a: 'x'.repeat(20_001) } }, 'variables.a'],
+      ['201 values', { content: 'x', variables: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, i])) }, 'variables'],
+    ])('refuses %s', async (_case, body, path) => {
       const { actor } = await anOwnerWithApp();
       const error = await render.execute(body, actor).catch((e) => e);
       expect(error).toBeInstanceOf(ValidationError);

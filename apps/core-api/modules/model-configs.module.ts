@@ -1,0 +1,85 @@
+import type { Container } from 'inversify';
+import { messageRatingRouter } from '../../../adapters/http/model-configs/message-rating.router';
+import { modelConfigsRouter } from '../../../adapters/http/model-configs/model-configs.router';
+import type { Logger } from '../../../adapters/logging/logger';
+import { TypeOrmConfigVersionRepository } from '../../../adapters/persistence/model-configs/type-orm-config-version.repository';
+import { TypeOrmMessageRatingRepository } from '../../../adapters/persistence/model-configs/type-orm-message-rating.repository';
+import { TypeOrmModelConfigRepository } from '../../../adapters/persistence/model-configs/type-orm-model-config.repository';
+import { CreateConfigVersionUseCase } from '../../../core/model-configs/use-cases/create-config-version.use-case';
+import { CreateModelConfigUseCase } from '../../../core/model-configs/use-cases/create-model-config.use-case';
+import { DeleteConfigVersionUseCase } from '../../../core/model-configs/use-cases/delete-config-version.use-case';
+import { DeleteModelConfigUseCase } from '../../../core/model-configs/use-cases/delete-model-config.use-case';
+import { GetModelConfigUseCase } from '../../../core/model-configs/use-cases/get-model-config.use-case';
+import { ListConfigVersionsUseCase } from '../../../core/model-configs/use-cases/list-config-versions.use-case';
+import { ListModelConfigsUseCase } from '../../../core/model-configs/use-cases/list-model-configs.use-case';
+import { ModelConfigPolicy } from '../../../core/model-configs/use-cases/model-config.policy';
+import { RateMessageUseCase } from '../../../core/model-configs/use-cases/rate-message.use-case';
+import { SetDefaultModelConfigUseCase } from '../../../core/model-configs/use-cases/set-default-model-config.use-case';
+import { UpdateConfigVersionUseCase } from '../../../core/model-configs/use-cases/update-config-version.use-case';
+import { UpdateModelConfigUseCase } from '../../../core/model-configs/use-cases/update-model-config.use-case';
+import { provide, type AppModule } from '../../shared/app-module';
+import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
+import { TOKENS } from '../../shared/tokens';
+import type { ChatPolicyFactory } from './conversations.module';
+import { PROMPT_TOKENS } from './prompts.module';
+
+export const MODEL_CONFIG_TOKENS = {
+  ModelConfigRepository: Symbol.for('ModelConfigRepository'),
+  ConfigVersionRepository: Symbol.for('ConfigVersionRepository'),
+  MessageRatingRepository: Symbol.for('MessageRatingRepository'),
+} as const;
+
+/** Chooses model, settings and system prompt of every turn and keeps A/B metrics; runs first. */
+export const modelConfigPolicy: ChatPolicyFactory = (c) => c.get(ModelConfigPolicy);
+
+/** Model configs, A/B versions with metrics, and answer ratings (SPEC 2.2-2.4, 4.5). */
+export const modelConfigsModule: AppModule = {
+  name: 'model-configs',
+  bind(c: Container) {
+    const ds = (get: <T>(id: symbol) => T) => get<never>(TOKENS.DataSource);
+    provide(c, MODEL_CONFIG_TOKENS.ModelConfigRepository, (get) => new TypeOrmModelConfigRepository(ds(get)));
+    provide(c, MODEL_CONFIG_TOKENS.ConfigVersionRepository, (get) => new TypeOrmConfigVersionRepository(ds(get)));
+    provide(c, MODEL_CONFIG_TOKENS.MessageRatingRepository, (get) => new TypeOrmMessageRatingRepository(ds(get)));
+    const deps = (get: <T>(id: symbol) => T) => ({
+      applications: get<never>(TOKENS.ApplicationRepository),
+      configs: get<never>(MODEL_CONFIG_TOKENS.ModelConfigRepository),
+      versions: get<never>(MODEL_CONFIG_TOKENS.ConfigVersionRepository),
+      ratings: get<never>(MODEL_CONFIG_TOKENS.MessageRatingRepository),
+    });
+    provide(c, CreateModelConfigUseCase, (get) => new CreateModelConfigUseCase(deps(get)));
+    provide(c, ListModelConfigsUseCase, (get) => new ListModelConfigsUseCase(deps(get)));
+    provide(c, GetModelConfigUseCase, (get) => new GetModelConfigUseCase(deps(get)));
+    provide(c, UpdateModelConfigUseCase, (get) => new UpdateModelConfigUseCase(deps(get)));
+    provide(c, DeleteModelConfigUseCase, (get) => new DeleteModelConfigUseCase(deps(get)));
+    provide(c, SetDefaultModelConfigUseCase, (get) => new SetDefaultModelConfigUseCase(deps(get)));
+    provide(c, ListConfigVersionsUseCase, (get) => new ListConfigVersionsUseCase(deps(get)));
+    provide(c, CreateConfigVersionUseCase, (get) => new CreateConfigVersionUseCase(deps(get)));
+    provide(c, UpdateConfigVersionUseCase, (get) => new UpdateConfigVersionUseCase(deps(get)));
+    provide(c, DeleteConfigVersionUseCase, (get) => new DeleteConfigVersionUseCase(deps(get)));
+    provide(c, RateMessageUseCase, (get) => new RateMessageUseCase({ ...deps(get), conversations: get(CHAT_TOKENS.ConversationRepository) }));
+    provide(c, ModelConfigPolicy, (get) => {
+      const logger = get<Logger>(TOKENS.Logger);
+      return new ModelConfigPolicy({
+        ...deps(get),
+        templates: get(PROMPT_TOKENS.PromptTemplateRepository),
+        onMetricsError: (error) => logger.error({ err: error }, 'could not record the metrics of a config version'),
+      });
+    });
+  },
+  routers: (c) => [
+    modelConfigsRouter({
+      auth: c.get(TOKENS.AuthMiddleware),
+      create: c.get(CreateModelConfigUseCase),
+      list: c.get(ListModelConfigsUseCase),
+      get: c.get(GetModelConfigUseCase),
+      update: c.get(UpdateModelConfigUseCase),
+      remove: c.get(DeleteModelConfigUseCase),
+      setDefault: c.get(SetDefaultModelConfigUseCase),
+      listVersions: c.get(ListConfigVersionsUseCase),
+      createVersion: c.get(CreateConfigVersionUseCase),
+      updateVersion: c.get(UpdateConfigVersionUseCase),
+      removeVersion: c.get(DeleteConfigVersionUseCase),
+    }),
+    messageRatingRouter({ auth: c.get(TOKENS.AuthMiddleware), rate: c.get(RateMessageUseCase) }),
+  ],
+};

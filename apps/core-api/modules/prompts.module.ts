@@ -1,0 +1,47 @@
+import type { Container } from 'inversify';
+import { promptsRouter } from '../../../adapters/http/prompts/prompts.router';
+import { TypeOrmPromptTemplateRepository } from '../../../adapters/persistence/prompts/type-orm-prompt-template.repository';
+import { CreatePromptTemplateUseCase } from '../../../core/prompts/use-cases/create-prompt-template.use-case';
+import { DeletePromptTemplateUseCase } from '../../../core/prompts/use-cases/delete-prompt-template.use-case';
+import { GetPromptTemplateUseCase } from '../../../core/prompts/use-cases/get-prompt-template.use-case';
+import { ListPromptTemplatesUseCase } from '../../../core/prompts/use-cases/list-prompt-templates.use-case';
+import { RenderPromptUseCase } from '../../../core/prompts/use-cases/render-prompt.use-case';
+import { SetDefaultPromptTemplateUseCase } from '../../../core/prompts/use-cases/set-default-prompt-template.use-case';
+import { UpdatePromptTemplateUseCase } from '../../../core/prompts/use-cases/update-prompt-template.use-case';
+import { provide, type AppModule } from '../../shared/app-module';
+import { TOKENS } from '../../shared/tokens';
+
+export const PROMPT_TOKENS = {
+  PromptTemplateRepository: Symbol.for('PromptTemplateRepository'),
+} as const;
+
+/** Prompt templates (SPEC 4.7); the default template is read by the model-config chat policy. */
+export const promptsModule: AppModule = {
+  name: 'prompts',
+  bind(c: Container) {
+    provide(c, PROMPT_TOKENS.PromptTemplateRepository, (get) => new TypeOrmPromptTemplateRepository(get(TOKENS.DataSource)));
+    const deps = (get: <T>(id: symbol) => T) => ({
+      applications: get<never>(TOKENS.ApplicationRepository),
+      templates: get<never>(PROMPT_TOKENS.PromptTemplateRepository),
+    });
+    provide(c, CreatePromptTemplateUseCase, (get) => new CreatePromptTemplateUseCase(deps(get)));
+    provide(c, ListPromptTemplatesUseCase, (get) => new ListPromptTemplatesUseCase(deps(get)));
+    provide(c, GetPromptTemplateUseCase, (get) => new GetPromptTemplateUseCase(deps(get)));
+    provide(c, UpdatePromptTemplateUseCase, (get) => new UpdatePromptTemplateUseCase(deps(get)));
+    provide(c, DeletePromptTemplateUseCase, (get) => new DeletePromptTemplateUseCase(deps(get)));
+    provide(c, SetDefaultPromptTemplateUseCase, (get) => new SetDefaultPromptTemplateUseCase(deps(get)));
+    provide(c, RenderPromptUseCase, (get) => new RenderPromptUseCase(deps(get)));
+  },
+  routers: (c) => [
+    promptsRouter({
+      auth: c.get(TOKENS.AuthMiddleware),
+      create: c.get(CreatePromptTemplateUseCase),
+      list: c.get(ListPromptTemplatesUseCase),
+      get: c.get(GetPromptTemplateUseCase),
+      update: c.get(UpdatePromptTemplateUseCase),
+      remove: c.get(DeletePromptTemplateUseCase),
+      setDefault: c.get(SetDefaultPromptTemplateUseCase),
+      render: c.get(RenderPromptUseCase),
+    }),
+  ],
+};
