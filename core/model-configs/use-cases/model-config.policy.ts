@@ -40,7 +40,7 @@ export class ModelConfigPolicy implements ChatPolicy {
   }
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
-    const source = (await this.assignedVersion(turn)) ?? (await this.deps.configs.findDefault(turn.application.id));
+    const source: ConfigVersion | ModelConfig | null = (await this.assignedVersion(turn)) ?? (await this.deps.configs.findDefault(turn.application.id));
     const requestChoseModel = plan.provider !== undefined || plan.model !== undefined;
     if (source && !requestChoseModel) {
       const { systemPrompt: _chosenBelow, ...configured } = source.settings;
@@ -72,7 +72,7 @@ export class ModelConfigPolicy implements ChatPolicy {
   }
 
   /** The conversation's version while it exists; a deleted version falls back to the default config. */
-  private async assignedVersion(turn: ChatTurn): Promise<ConfigVersion | ModelConfig | null> {
+  private async assignedVersion(turn: ChatTurn): Promise<ConfigVersion | null> {
     const id = turn.conversation.configVersionId;
     if (!id) return null;
     const version = await this.deps.versions.findById(id);
