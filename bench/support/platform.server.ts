@@ -17,6 +17,8 @@ void (async () => {
   const env: Record<string, string> = {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-platform-')),
     LOG_LEVEL: 'silent',
+    ADMIN_EMAILS: 'bench-admin@example.com',
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     PROVIDER_A_API_KEY: 'sk-bench-platform-0000',
     PROVIDER_A_BASE_URL: emulatorBase.provider_a!,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
@@ -27,16 +29,19 @@ void (async () => {
   config.aiServiceUrl = process.env.BENCH_ENGINE === 'in-process' ? undefined : ai.url;
   const core = await listen(await createCoreApi(infra), '127.0.0.1', 0);
 
-  const post = async (path: string, body: unknown, token?: string) => {
+  const post = async (path: string, body: unknown, token?: string, method = 'POST') => {
     const res = await fetch(core.url + path, {
-      method: 'POST',
+      method,
       headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<any>;
   };
+  // A Pro user: answers use the platform key and count against the token quota, as for a paying customer.
   const session = await post('/api/auth/register', { email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: 'bench password', displayName: 'Bench' });
+  const admin = await post('/api/auth/register', { email: 'bench-admin@example.com', password: 'bench password', displayName: 'Admin' });
+  await post(`/api/admin/users/${session.user.id}/plan`, { plan: 'pro' }, admin.access_token, 'PUT');
   const app = await post('/api/applications', { name: 'Bench' }, session.access_token);
   const conversations: string[] = [];
   for (let i = 0; i < Number(process.env.BENCH_CONVERSATIONS ?? 64); i++) {

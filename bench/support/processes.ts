@@ -8,10 +8,11 @@ const ROOT = join(__dirname, '..', '..');
  * resolves with what it reports once listening.
  */
 export function startServerProcess<T>(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: T }> {
-  const child = fork(join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), ['--swc', join(__dirname, script)], {
+  const child = fork(join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), ['--swc', join(ROOT, 'bench', script)], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
   });
   return new Promise((resolve, reject) => {
     child.once('message', (info) => resolve({ child, info: info as T }));

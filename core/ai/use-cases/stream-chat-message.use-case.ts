@@ -1,5 +1,5 @@
 import { isAppError } from '../../shared/errors';
-import { estimateTokens } from '../../shared/tokens';
+import { estimateUsage } from '../../shared/tokens';
 import type { ChatMessageRequest, ChatStreamEvent } from '../ports/chat-engine.port';
 import type { TokenUsage } from '../ports/llm-provider.port';
 import { prepareChat, type ChatEngineDeps } from './prepare-chat';
@@ -32,7 +32,7 @@ export class StreamChatMessageUseCase {
           status,
           provider: chat.providerId,
           model: chat.model,
-          usage: usage ?? estimatedUsage(chat.request.messages.map((m) => m.content).join('\n'), parts.join('')),
+          usage: usage ?? estimateUsage(chat.request.messages.map((m) => m.content).join('\n'), parts.join('')),
           latencyMs: Math.round(performance.now() - started),
           error: error ?? null,
           configVersionId,
@@ -81,11 +81,4 @@ export class StreamChatMessageUseCase {
     }
     return run();
   }
-}
-
-/** When a provider reports no usage for a stream, an estimate keeps quotas and metrics honest. */
-function estimatedUsage(prompt: string, completion: string): TokenUsage {
-  const promptTokens = estimateTokens(prompt);
-  const completionTokens = estimateTokens(completion);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }

@@ -29,6 +29,8 @@ export interface ChatPlan {
 
 export interface ChatOutcome {
   ok: boolean;
+  /** The client went away mid-stream; `usage` is then an estimate of what was produced. */
+  interrupted?: boolean;
   usage?: TokenUsage;
   latencyMs?: number;
   provider?: string;

@@ -1,4 +1,5 @@
 import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent } from '../../ai/ports/chat-engine.port';
+import { estimateUsage } from '../../shared/tokens';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
 
 /**
@@ -41,12 +42,17 @@ export class ChatTurnRunner {
     const settle = (outcome: ChatOutcome) => this.settle(turn, plan, outcome);
     return (async function* () {
       let outcome: ChatOutcome = { ok: false };
+      let partial = '';
       try {
         for await (const event of events) {
+          if (event.type === 'chunk') partial += event.content;
           if (event.type === 'done') outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider };
           yield event;
         }
       } finally {
+        // A stream cut short after text was produced still cost tokens: count an estimate, so aborting
+        // just before the end is no way around the quota.
+        if (!outcome.ok && partial !== '') outcome = { ok: true, interrupted: true, usage: estimateUsage(turn.content, partial) };
         await settle(outcome);
       }
     })();
