@@ -1,3 +1,4 @@
+import type { HealthCheck } from '../../core/health/ports/health-check.port';
 import type { AppModule } from '../shared/app-module';
 import { composeApp, type ComposedApp } from '../shared/compose';
 import type { Infrastructure } from '../shared/infrastructure';
@@ -16,6 +17,18 @@ import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
+/** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
+function aiServiceCheck(url: string): HealthCheck {
+  return {
+    name: 'ai-service',
+    critical: false,
+    async check() {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (!res.ok) throw new Error(`status ${res.status}`);
+    },
+  };
+}
+
 /** The areas of the core API, in binding order. */
 export function coreApiModules(infra: Infrastructure, options: InfrastructureModuleOptions = {}): AppModule[] {
   return [
@@ -32,7 +45,7 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     knowledgeModule(),
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
-    healthModule('core-api', 'core-api'),
+    healthModule('core-api', 'core-api', infra.config.aiServiceUrl ? [aiServiceCheck(infra.config.aiServiceUrl)] : []),
   ];
 }
 

@@ -20,14 +20,16 @@ export class ChatTurnRunner {
 
   async send(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal): Promise<ChatAnswer> {
     const plan = await this.prepare(turn, request);
+    let answer: ChatAnswer;
     try {
-      const answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
-      await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider });
-      return answer;
+      answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
       throw error;
     }
+    // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
+    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider });
+    return answer;
   }
 
   async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {

@@ -73,3 +73,22 @@ describe('AI service (SPEC 4.4)', () => {
     expect(events.at(-1).fullResponse).toBe(events.filter((e) => e.type === 'chunk').map((e) => e.content).join(''));
   });
 });
+
+describe('core API health with the AI service', () => {
+  it('reports the AI service check, and degraded (not down) when it is gone', async () => {
+    const stack = await startCoreApi({ providers: true, engine: 'remote' });
+    try {
+      const healthy = await stack.client.get('/api/health');
+      expect(healthy.body).toMatchObject({ status: 'healthy', checks: { database: { status: 'up' }, 'ai-service': { status: 'up' } } });
+      await new Promise<void>((resolve) => {
+        stack.ai!.listening.server.close(() => resolve());
+        stack.ai!.listening.server.closeAllConnections();
+      });
+      const degraded = await stack.client.get('/api/health');
+      expect(degraded.status).toBe(200);
+      expect(degraded.body).toMatchObject({ status: 'degraded', checks: { 'ai-service': { status: 'down', error: 'unreachable' } } });
+    } finally {
+      await stack.close();
+    }
+  });
+});
