@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -9,10 +9,11 @@ const SECRET_FIELDS = [
 ];
 
 /** JSON logs with secrets redacted at any of the first three levels of nesting. */
-export function createLogger(level: string, name?: string): Logger {
+export function createLogger(level: string, name?: string, destination?: DestinationStream): Logger {
   const paths = SECRET_FIELDS.flatMap((f) => {
     const key = /^[a-zA-Z_$][\w$]*$/.test(f) ? `.${f}` : `["${f}"]`;
     return [key.slice(key.startsWith('.') ? 1 : 0), `*${key}`, `*.*${key}`];
   });
-  return pino({ level, name, redact: { paths, censor: '[redacted]' }, base: undefined });
+  const options = { level, name, redact: { paths, censor: '[redacted]' }, base: undefined };
+  return destination ? pino(options, destination) : pino(options);
 }
