@@ -14,4 +14,5 @@ module.exports = {
   setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };

@@ -1,0 +1,9 @@
+/** Ends the run with one plain line, `tests: N passed, N failed, N skipped`, that any CI can read. */
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const { numPassedTests, numFailedTests, numPendingTests, numTodoTests, numRuntimeErrorTestSuites } = results;
+    const failed = numFailedTests + numRuntimeErrorTestSuites;
+    process.stdout.write(`\ntests: ${numPassedTests} passed, ${failed} failed, ${numPendingTests + numTodoTests} skipped\n`);
+  }
+}
+module.exports = SummaryReporter;
