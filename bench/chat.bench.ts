@@ -20,6 +20,7 @@ async function main() {
   const platform = await startServerProcess<{ coreUrl: string; token: string; conversations: string[] }>('support/platform.server.ts', {
     BENCH_PROVIDER_URLS: JSON.stringify(emulator.info.baseUrls),
   });
+  // Set BENCH_DATABASE_URL=postgres://… to run the platform on PostgreSQL instead of the embedded PGlite.
   const children = [emulator.child, passthrough.child, platform.child];
   try {
     const providerBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
@@ -34,7 +35,8 @@ async function main() {
       path: () => `/api/conversations/${conversations[next++ % conversations.length]}/messages`,
     };
 
-    console.log(`Chat benchmark: emulator delay ${DELAY_MS} ms, ${DURATION_S} s per run, node ${process.version}`);
+    const database = process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded PGlite';
+    console.log(`Chat benchmark: emulator delay ${DELAY_MS} ms, ${DURATION_S} s per run, ${database}, node ${process.version}`);
     const results: Record<number, Row[]> = {};
     for (const connections of [1, 32]) {
       await load(direct, connections, 2); // warm-up

@@ -22,9 +22,12 @@ void (async () => {
     PROVIDER_A_API_KEY: 'sk-bench-platform-0000',
     PROVIDER_A_BASE_URL: emulatorBase.provider_a!,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   };
   const config = loadConfig(env);
-  const infra = await createInfrastructure(config);
+  // On PostgreSQL the run gets a schema of its own, dropped when the benchmark stops.
+  const schema = config.databaseUrl ? `bench_${randomBytes(4).toString('hex')}` : undefined;
+  const infra = await createInfrastructure(config, { schema });
   const ai = await listen(await createAiService(infra), '127.0.0.1', 0);
   config.aiServiceUrl = process.env.BENCH_ENGINE === 'in-process' ? undefined : ai.url;
   const core = await listen(await createCoreApi(infra), '127.0.0.1', 0);
@@ -48,5 +51,8 @@ void (async () => {
     conversations.push((await post('/api/conversations', { applicationId: app.id }, session.access_token)).id);
   }
   process.send!({ coreUrl: core.url, aiUrl: ai.url, token: session.access_token, applicationId: app.id, conversations });
-  process.on('SIGTERM', () => process.exit(0));
+  process.on('SIGTERM', async () => {
+    if (schema) await infra.dataSource.query(`DROP SCHEMA "${schema}" CASCADE`).catch(() => undefined);
+    process.exit(0);
+  });
 })();
