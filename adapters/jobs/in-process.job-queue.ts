@@ -31,7 +31,10 @@ export class InProcessJobQueue implements JobQueue {
   constructor(private readonly reportError: JobErrorReporter = () => undefined) {}
 
   register<P>(name: string, handler: JobHandler<P>, options: JobOptions<P>): void {
-    this.kinds.set(name, { name, handler: handler as JobHandler<unknown>, options: options as JobOptions<unknown>, waiting: [], running: 0, ids: new Set() });
+    const known = this.kinds.get(name);
+    // Registering again (a restart of the same process's app) keeps what is already queued.
+    if (known) Object.assign(known, { handler, options });
+    else this.kinds.set(name, { name, handler: handler as JobHandler<unknown>, options: options as JobOptions<unknown>, waiting: [], running: 0, ids: new Set() });
   }
 
   async enqueue<P>(name: string, payload: P, options: { id?: string } = {}): Promise<void> {
