@@ -1,0 +1,83 @@
+import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
+import { InMemoryFileStore } from '../../../adapters/files/in-memory.file-store';
+import { InProcessJobQueue } from '../../../adapters/jobs/in-process.job-queue';
+import { InMemoryApplicationRepository } from '../../../adapters/persistence/in-memory/in-memory-application.repository';
+import { InMemoryKnowledgeDocumentRepository } from '../../../adapters/persistence/knowledge/in-memory-knowledge-document.repository';
+import { InMemoryVectorIndex } from '../../../adapters/persistence/knowledge/in-memory.vector-index';
+import type { EmbeddingProvider } from '../../../core/knowledge/domain/knowledge-document';
+import type { Embedder } from '../../../core/knowledge/ports/embedder.port';
+import { KnowledgeRetriever } from '../../../core/knowledge/use-cases/knowledge-retriever';
+import { failureReason, PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
+import { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
+import type { Actor } from '../../../core/shared/actor';
+import { ValidationError } from '../../../core/shared/errors';
+
+/** An embedder whose answers a test scripts: the local embedder's vectors, or a thrown error. */
+export class ScriptedEmbedder implements Embedder {
+  readonly model = 'scripted-model';
+  readonly dimension = 384;
+  readonly calls: Array<{ texts: string[]; apiKey?: string }> = [];
+  failWith?: Error;
+  private readonly local = new LocalHashingEmbedder();
+
+  async embed(texts: string[], options: { apiKey?: string } = {}): Promise<number[][]> {
+    this.calls.push({ texts, apiKey: options.apiKey });
+    if (this.failWith) throw this.failWith;
+    return this.local.embed(texts);
+  }
+}
+
+/** The knowledge area on in-memory adapters, with one owner and one application. */
+export async function knowledgeWorld(options: { attempts?: number } = {}) {
+  const applications = new InMemoryApplicationRepository();
+  const documents = new InMemoryKnowledgeDocumentRepository(applications);
+  const index = new InMemoryVectorIndex();
+  const files = new InMemoryFileStore();
+  const queue = new InProcessJobQueue();
+  const scripted = new ScriptedEmbedder();
+  const ownKeys = new Map<string, string>();
+  const embedders = {
+    get(provider: EmbeddingProvider, model?: string): Embedder {
+      if (provider === 'local') return new LocalHashingEmbedder();
+      if (provider === 'provider_a') return scripted;
+      throw ValidationError.field('embeddingProvider', `no ${provider} in this world${model ? ` (${model})` : ''}`);
+    },
+  };
+  const keys = { keyFor: async (ownerId: string, provider: string) => ownKeys.get(`${ownerId}:${provider}`) ?? null };
+  const deps = { applications, documents, index, files, queue, embedders, keys };
+  const process = new ProcessDocumentUseCase({ ...deps, batchSize: 4 });
+  const app = await applications.create({ ownerId: 'owner-1', name: 'Shop', description: '', slug: 'shop', allowedOrigins: [] });
+  const actor: Actor = { userId: 'owner-1', role: 'developer' };
+  const upload = new UploadDocumentUseCase(deps);
+  queue.register<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, (job) => process.execute(job), {
+    attempts: options.attempts ?? 3,
+    backoffMs: 1,
+    onFailed: async (job, error) => void (await documents.markError(job.documentId, failureReason(error))),
+  });
+  return {
+    ...deps,
+    scripted,
+    ownKeys,
+    process,
+    app,
+    actor,
+    retriever: new KnowledgeRetriever(deps),
+    upload,
+    /** Uploads a text document without running its job (the queue is not started). */
+    add(name: string, text: string, fields: Record<string, string> = {}) {
+      return upload.execute({ fields: { applicationId: app.id, ...fields }, file: { name, bytes: Buffer.from(text) } }, actor);
+    },
+    /** Starts running the queued processing jobs, the way the app does, with quick retries. */
+    async runJobs() {
+      await queue.start();
+    },
+    async settled(id: string) {
+      for (let i = 0; i < 500; i++) {
+        const d = await documents.findById(id);
+        if (d && d.status !== 'processing') return d;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      throw new Error('document still processing');
+    },
+  };
+}
