@@ -12,7 +12,8 @@ export async function sendForm(baseUrl: string, path: string, options: { token?:
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   if (options.file) {
     const bytes = typeof options.file.bytes === 'string' ? new TextEncoder().encode(options.file.bytes) : options.file.bytes;
-    form.append(options.fileField ?? 'file', new Blob([bytes], { type: options.file.type ?? 'application/octet-stream' }), options.file.name);
+    // A copy in a plain ArrayBuffer: what Blob's types accept.
+    form.append(options.fileField ?? 'file', new Blob([new Uint8Array(bytes)], { type: options.file.type ?? 'application/octet-stream' }), options.file.name);
   }
   const res = await fetch(baseUrl + path, { method: 'POST', body: form, headers: options.token ? { Authorization: `Bearer ${options.token}` } : {} });
   const text = await res.text();
