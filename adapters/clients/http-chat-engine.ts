@@ -1,7 +1,9 @@
 import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationWithMessages, ProviderInfo } from '../../core/ai/ports/chat-engine.port';
 import type { ConversationView } from '../../core/conversations/domain/conversation';
 import { UnavailableError } from '../../core/shared/errors';
+import type { IncomingMessage } from 'node:http';
 import { errorFromResponse } from './http-error';
+import { readText, send } from './keep-alive-http';
 
 /**
  * The chat engine of a remote AI service, over its HTTP API (SPEC 4.4). The user's own provider key,
@@ -48,26 +50,25 @@ export class HttpChatEngine implements ChatEngine {
 
   async streamMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
     const { apiKey, ...body } = request;
-    const res = await this.fetch('POST', `/conversations/${encodeURIComponent(conversationId)}/stream`, toWire(body), signal, apiKey);
-    if (!res.ok) throw errorFromResponse('AI service', res.status, await res.json().catch(() => ({})), res.headers.get('retry-after'));
+    const res = await this.call('POST', `/conversations/${encodeURIComponent(conversationId)}/stream`, toWire(body), signal, apiKey);
+    if (res.statusCode !== 200) throw failure(res, await readText(res));
     return readSse(res);
   }
 
   private async json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, apiKey?: string): Promise<T> {
-    const res = await this.fetch(method, path, body, signal, apiKey);
-    if (res.status === 204) return undefined as T;
-    const parsed = await res.json().catch(() => ({}));
-    if (!res.ok) throw errorFromResponse('AI service', res.status, parsed, res.headers.get('retry-after'));
-    return parsed as T;
+    const res = await this.call(method, path, body, signal, apiKey);
+    const text = await readText(res);
+    if (res.statusCode! >= 400) throw failure(res, text);
+    return (res.statusCode === 204 || text === '' ? undefined : JSON.parse(text)) as T;
   }
 
-  private async fetch(method: string, path: string, body?: unknown, signal?: AbortSignal, apiKey?: string): Promise<Response> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (apiKey) headers['X-Provider-Key'] = apiKey;
+  private async call(method: string, path: string, body?: unknown, signal?: AbortSignal, apiKey?: string): Promise<IncomingMessage> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (apiKey) headers['x-provider-key'] = apiKey;
     try {
-      return await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
-    } catch (error) {
+      return await send(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    } catch {
       if (signal?.aborted) throw signal.reason;
       throw new UnavailableError('The AI service is unreachable');
     }
@@ -87,16 +88,23 @@ function toWire(request: Omit<ChatMessageRequest, 'apiKey'>): Record<string, unk
   };
 }
 
+function failure(res: IncomingMessage, text: string) {
+  let parsed: unknown = {};
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: the status alone speaks
+  }
+  return errorFromResponse('AI service', res.statusCode ?? 502, parsed, res.headers['retry-after'] as string | undefined);
+}
+
 /** Parses an SSE body into events, yielding each as soon as its blank line arrives. */
-async function* readSse(res: Response): AsyncGenerator<ChatStreamEvent> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
+async function* readSse(res: IncomingMessage): AsyncGenerator<ChatStreamEvent> {
+  res.setEncoding('utf8');
   let buffer = '';
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
+    for await (const text of res) {
+      buffer += text as string;
       let end: number;
       while ((end = buffer.indexOf('\n\n')) !== -1) {
         const block = buffer.slice(0, end);
@@ -111,6 +119,6 @@ async function* readSse(res: Response): AsyncGenerator<ChatStreamEvent> {
     }
   } finally {
     // Stopping early (the client went away) cancels the upstream request too.
-    await reader.cancel().catch(() => undefined);
+    if (!res.complete) res.destroy();
   }
 }

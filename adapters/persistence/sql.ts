@@ -1,11 +1,27 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../core/shared/errors';
 
 /** Anything that runs SQL: the data source or a transaction's manager. */
 export type Sql = Pick<DataSource | EntityManager, 'query'>;
 
+interface DriverPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * Outside a transaction, statements go straight to the driver's pool (node-postgres, or the PGlite
+ * pool): TypeORM's per-statement query runner, events and logging cost more than a simple indexed
+ * query itself. Inside a transaction the manager's own connection must be used.
+ */
+function poolOf(db: Sql): DriverPool | undefined {
+  if (!(db instanceof DataSource)) return undefined;
+  return (db.driver as unknown as { master?: DriverPool }).master;
+}
+
 /** Rows of a SELECT, or of INSERT / UPDATE / DELETE … RETURNING. */
 export async function rows<T>(db: Sql, sql: string, params: unknown[] = []): Promise<T[]> {
+  const pool = poolOf(db);
+  if (pool) return (await pool.query(sql, params)).rows as T[];
   const result = (await db.query(sql, params)) as unknown[];
   // TypeORM answers UPDATE and DELETE with `[rows, affectedCount]`; rows themselves are never arrays.
   if (result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
@@ -18,6 +34,8 @@ export async function one<T>(db: Sql, sql: string, params: unknown[] = []): Prom
 
 /** Affected-row count of an UPDATE or DELETE (TypeORM answers `[rows, count]` for those). */
 export async function affected(db: Sql, sql: string, params: unknown[] = []): Promise<number> {
+  const pool = poolOf(db);
+  if (pool) return (await pool.query(sql, params)).rowCount ?? 0;
   const result = (await db.query(sql, params)) as unknown;
   return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
 }
