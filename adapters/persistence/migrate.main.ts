@@ -1,0 +1,20 @@
+import { ConfigError, loadConfig } from '../../apps/shared/config';
+import { openDatabase } from './data-source';
+
+/**
+ * `npm run migrate`: brings the database named by the environment (DATABASE_URL, or the embedded
+ * PGlite in DATA_DIR) up to date. Every service also does this at start; this is for deployments
+ * that migrate as a separate step.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  const applied = (await database.dataSource.query(`SELECT name FROM migrations ORDER BY id`)) as { name: string }[];
+  process.stdout.write(`database up to date (${database.kind}): ${applied.length} migrations applied\n`);
+  await database.close();
+}
+
+main().catch((error) => {
+  process.stderr.write(error instanceof ConfigError ? `Configuration error: ${error.message}\n` : `Migration failed: ${(error as Error).message}\n`);
+  process.exit(1);
+});
