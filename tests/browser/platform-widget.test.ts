@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PLATFORM_KEYS, startCoreApi, type TestStack } from '../support/test-stack';
-import { ADMIN_ENV, anOwnerWithKey } from '../e2e/public-api/public-api-support';
+import { anOwnerWithKey } from '../e2e/public-api/public-api-support';
 import { describeInBrowser, launchChromium } from './support/browser';
 import { HostPageServer, embedTag, hostPage } from './support/host-page-server';
 import { WidgetPage } from './support/widget-page';
@@ -23,7 +23,7 @@ describeInBrowser('the widget on a customer site, against the real platform', ()
 
   beforeAll(async () => {
     [stack, browser, site, strangerSite] = await Promise.all([
-      startCoreApi({ providers: true, env: ADMIN_ENV }),
+      startCoreApi({ providers: true }),
       launchChromium(),
       HostPageServer.start(),
       HostPageServer.start(),

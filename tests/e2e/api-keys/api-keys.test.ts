@@ -2,20 +2,20 @@ import { createHash } from 'node:crypto';
 import { ApiKeyUsageTracker } from '../../../core/api-keys/use-cases/api-key-usage-tracker';
 import { DATABASE_KINDS } from '../../support/test-database';
 import { registerUser, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
-import { ADMIN_ENV, createKey, putOnPlan, withKey } from '../public-api/public-api-support';
+import { createKey, withKey } from '../public-api/public-api-support';
 
 const RAW_KEY = /^pk_live_[A-Za-z0-9_-]{43}$/;
 
 describe.each(DATABASE_KINDS)('core API: API keys (%s)', (database) => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startCoreApi({ database, env: ADMIN_ENV });
+    stack = await startCoreApi({ database });
   });
   afterAll(() => stack.close());
 
   const anOwner = async () => {
     const owner = await userWithApplication(stack.client, { name: 'Key Owner' });
-    await putOnPlan(stack.client, owner.user.id, 'pro');
+    await stack.setPlan(owner.user.id, 'pro');
     return owner;
   };
 

@@ -1,6 +1,6 @@
 import { get, type IncomingMessage } from 'node:http';
 import { startCoreApi, type TestStack } from '../../support/test-stack';
-import { ADMIN_ENV, anOwnerWithKey, withKey } from './public-api-support';
+import { anOwnerWithKey, withKey } from './public-api-support';
 
 const SHOP = 'https://shop.example.com';
 const ELSEWHERE = 'https://elsewhere.example.com';
@@ -11,7 +11,7 @@ describe('public API: CORS for the origins each application allows', () => {
   let owner: Awaited<ReturnType<typeof anOwnerWithKey>>;
   let neighbour: Awaited<ReturnType<typeof anOwnerWithKey>>;
   beforeAll(async () => {
-    stack = await startCoreApi({ env: ADMIN_ENV });
+    stack = await startCoreApi();
     owner = await anOwnerWithKey(stack, { allowedOrigins: [SHOP] });
     neighbour = await anOwnerWithKey(stack, { allowedOrigins: [ELSEWHERE], appName: 'Neighbour' });
   });

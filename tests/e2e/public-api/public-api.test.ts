@@ -1,13 +1,13 @@
 import { postStream, readSseEvents } from '../../support/sse';
 import { DATABASE_KINDS } from '../../support/test-database';
 import { PLATFORM_KEYS, registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
-import { ADMIN_ENV, anOwnerWithKey, createKey, withKey } from './public-api-support';
+import { anOwnerWithKey, createKey, withKey } from './public-api-support';
 
 describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
   let stack: TestStack;
   let owner: Awaited<ReturnType<typeof anOwnerWithKey>>;
   beforeAll(async () => {
-    stack = await startCoreApi({ providers: true, database, env: ADMIN_ENV });
+    stack = await startCoreApi({ providers: true, database });
     owner = await anOwnerWithKey(stack);
   });
   afterAll(() => stack.close());
@@ -95,11 +95,8 @@ describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
   });
 
   it('shows the theme colours the owner chose', async () => {
-    // Set in the table: PUT /theme/customize currently drops colours (yup strips the keys of a shapeless object).
-    await stack.infra.dataSource.query(`UPDATE applications SET theme_customization = $2::jsonb WHERE id = $1`, [
-      owner.app.id,
-      JSON.stringify({ colors: { primary: '#0a7d4f' } }),
-    ]);
+    const customized = await stack.client.put(`/api/applications/${owner.app.id}/theme/customize`, { colors: { primary: '#0a7d4f' } }, { token: owner.token });
+    expect(customized.status).toBe(200);
     const res = await stack.client.get('/api/v1/app', withKey(owner.key.key));
     expect(res.body.theme.colors).toEqual({ primary: '#0a7d4f' });
   });

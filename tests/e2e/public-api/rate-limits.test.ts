@@ -4,7 +4,7 @@ import { listen, type Listening } from '../../../apps/shared/serve';
 import { createLogger } from '../../../adapters/logging/logger';
 import { TestClient, type TestResponse } from '../../support/http-client';
 import { FAST_HASHING, startCoreApi, type TestStack } from '../../support/test-stack';
-import { ADMIN_ENV, anOwnerWithKey, createKey, withKey } from './public-api-support';
+import { anOwnerWithKey, createKey, withKey } from './public-api-support';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 if (!REDIS_URL) process.stdout.write('note: TEST_REDIS_URL is not set; the two-instance Redis rate-limit test is skipped\n');
@@ -12,7 +12,7 @@ if (!REDIS_URL) process.stdout.write('note: TEST_REDIS_URL is not set; the two-i
 describe('public API: per-key rate limits (in process)', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startCoreApi({ env: ADMIN_ENV });
+    stack = await startCoreApi();
   });
   afterAll(() => stack.close());
 
@@ -61,7 +61,7 @@ describe('public API: per-key rate limits (in process)', () => {
 describe('login and registration: limited per client address', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startCoreApi();
+    stack = await startCoreApi({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '30' } }); // the default; test stacks raise it
   });
   afterAll(() => stack.close());
 
@@ -84,7 +84,7 @@ describe('login and registration: limited per client address', () => {
   let stack: TestStack;
   let second: { infra: Infrastructure; listening: Listening; client: TestClient };
   beforeAll(async () => {
-    stack = await startCoreApi({ env: { ...ADMIN_ENV, REDIS_URL } });
+    stack = await startCoreApi({ env: { REDIS_URL } });
     // A second core API process in all but name: its own Redis connection and limiter, the same database.
     const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
     const listening = await listen(await createCoreApi(infra, { passwordHashing: FAST_HASHING }), '127.0.0.1', 0);
