@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { ApiKey } from '../../../core/api-keys/domain/api-key';
 import type { ApiKeyRepository, ApiKeyUsage, NewApiKey } from '../../../core/api-keys/ports/api-key-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
-import { one, rows } from '../sql';
+import { affected, one, rows } from '../sql';
 
 interface Row {
   id: string;
@@ -86,13 +86,14 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.query(`DELETE FROM api_keys WHERE id = $1`, [id]);
+    await affected(this.db, `DELETE FROM api_keys WHERE id = $1`, [id]);
   }
 
   async addUsage(usage: ApiKeyUsage[]): Promise<void> {
     if (usage.length === 0) return;
     const batch = usage.map((u) => ({ id: u.id, n: u.count, at: u.lastUsedAt.toISOString() }));
-    await this.db.query(
+    await affected(
+      this.db,
       `UPDATE api_keys k
           SET request_count = k.request_count + u.n,
               last_used_at = GREATEST(k.last_used_at, u.at)
