@@ -1,8 +1,11 @@
 import type { IndexedChunk } from '../../../core/knowledge/ports/vector-index.port';
 import type { Sql } from '../sql';
 
-/** Chunks per INSERT: one statement of a few hundred kilobytes of parameters. */
-const ROWS_PER_INSERT = 200;
+/**
+ * Chunks per INSERT. Small on purpose: with an HNSW index each row costs milliseconds to insert, and on the
+ * embedded PGlite a statement holds the only session, so other requests wait for at most one batch.
+ */
+const ROWS_PER_INSERT = 32;
 
 /**
  * Inserts chunks with their vectors written as array literals into `column` (`embedding` as real[], or

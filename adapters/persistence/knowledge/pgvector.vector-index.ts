@@ -51,8 +51,8 @@ export class PgvectorVectorIndex implements VectorIndex {
                   LIMIT $5`;
     const params = [vectorLiteral(q.vector, '[]'), q.applicationId, q.space, q.documentIds, q.limit];
     const found = await this.db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(this.efSearch, q.limit))}`);
-      await tx.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+      // One round trip for both settings; they last until the end of this transaction only.
+      await tx.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(this.efSearch, q.limit))}; SET LOCAL hnsw.iterative_scan = relaxed_order`);
       return rows<ChunkRow & { distance: number }>(tx, sql, params);
     });
     const minScore = q.minScore ?? -Infinity;

@@ -151,6 +151,19 @@ describe('core API: knowledge base', () => {
     expect(history.body.messages.at(-1).sources).toEqual(answer.body.sources);
   });
 
+  it('streams an answer whose done event carries the sources', async () => {
+    const user = await userWithApplication(stack.client, { name: 'Streaming Help' });
+    await stack.client.put('/api/provider-keys/provider_a', { apiKey: 'sk-own-streaming-key' }, { token: user.token });
+    const drone = await uploadDocument(stack.client, user.token, { applicationId: user.app.id }, DOCUMENTS.drone);
+    await settled(stack.client, user.token, drone.body.id);
+    const conversation = await stack.client.post('/api/conversations', { applicationId: user.app.id }, { token: user.token });
+
+    const res = await stack.client.post(`/api/conversations/${conversation.body.id}/stream`, { content: 'Zephyr-9 drone flight time?' }, { token: user.token });
+
+    const events = res.text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)));
+    expect(events.at(-1)).toMatchObject({ type: 'done', sources: [{ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number) }] });
+  });
+
   it('adds no context to conversations of an application without documents', async () => {
     const user = await userWithApplication(stack.client, { name: 'Empty' });
     await stack.client.put('/api/provider-keys/provider_a', { apiKey: 'sk-own-empty-app-key' }, { token: user.token });
