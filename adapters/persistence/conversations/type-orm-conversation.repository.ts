@@ -140,13 +140,20 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return toMessage(row!);
   }
 
-  async recentMessages(conversationId: string, limit: number): Promise<Message[]> {
-    const found = await rows<MessageRow>(
+  async recentTurns(conversationId: string, limit: number, maxChars: number) {
+    // Only the two columns a prompt needs, and only as many rows as fit: rows are parsed on every turn.
+    return rows<{ role: Message['role']; content: string }>(
       this.db,
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2`,
-      [conversationId, limit],
+      `SELECT role, content FROM (
+         SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
+           FROM messages
+          WHERE conversation_id = $1 AND status <> 'failed' AND content <> ''
+          ORDER BY seq DESC LIMIT $2
+       ) recent
+       WHERE running - length(content) < $3
+       ORDER BY seq`,
+      [conversationId, limit, maxChars],
     );
-    return found.reverse().map(toMessage);
   }
 
   async messages(conversationId: string): Promise<Message[]> {

@@ -29,7 +29,7 @@ export interface PreparedChat {
 
 const MAX_CONTENT = 100_000;
 /** How many stored messages are read back as history before trimming to the context window. */
-const HISTORY_LIMIT = 200;
+const HISTORY_LIMIT = 100;
 
 /**
  * Everything before the provider call: validates the request, finds the conversation, stores the
@@ -50,19 +50,12 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   const apiKey = input.apiKey ?? deps.providers.platformKey(providerId);
   if (!apiKey) throw new UnavailableError(`No API key is configured for ${providerId}; save your own key for it`);
 
-  const history = await deps.conversations.recentMessages(conversation.id, HISTORY_LIMIT);
-  await deps.conversations.addMessage({ conversationId: conversation.id, role: 'user', content: input.content, status: 'complete' });
-
   const system = [settings.systemPrompt, input.context].filter((s): s is string => !!s && s.trim() !== '').join('\n\n') || undefined;
   const contextWindow = findModel(providerId, model)?.contextWindow ?? 8192;
-  const budget = contextWindow - settings.maxTokens - estimateTokens(system ?? '') - 64;
-  const turns = fitHistory(
-    [
-      ...history.filter((m) => m.status !== 'failed' && m.content !== '').map((m) => ({ role: m.role, content: m.content })),
-      { role: 'user' as const, content: input.content },
-    ],
-    Math.max(256, budget),
-  );
+  const budget = Math.max(256, contextWindow - settings.maxTokens - estimateTokens(system ?? '') - 64);
+  const history = await deps.conversations.recentTurns(conversation.id, HISTORY_LIMIT, budget * 4);
+  await deps.conversations.addMessage({ conversationId: conversation.id, role: 'user', content: input.content, status: 'complete' });
+  const turns = fitHistory([...history, { role: 'user' as const, content: input.content }], budget);
   return {
     conversation,
     provider: deps.providers.get(providerId),

@@ -34,7 +34,10 @@ export interface ConversationRepository {
   archive(id: string): Promise<void>;
   /** Appends a message and touches the conversation's `updated_at`. */
   addMessage(message: NewMessage): Promise<Message>;
-  /** The latest `limit` messages, oldest first. */
-  recentMessages(conversationId: string, limit: number): Promise<Message[]>;
+  /**
+   * The history a prompt needs, oldest first: role and text of the latest messages that have text
+   * (failed answers left out), at most `limit` of them and about `maxChars` characters in all.
+   */
+  recentTurns(conversationId: string, limit: number, maxChars: number): Promise<{ role: MessageRole; content: string }[]>;
   messages(conversationId: string): Promise<Message[]>;
 }
