@@ -1,15 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { DATABASE_KINDS } from '../../../support/test-database';
 import { registerUser, startCoreApi, userWithApplication, type TestStack } from '../../../support/test-stack';
 import { DOCUMENTS, settled, uploadDocument } from './knowledge-documents';
 
-describe('core API: knowledge base', () => {
+// On PGlite search runs on pgvector's HNSW index; on the test PostgreSQL (no pgvector) on the exact scan.
+describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
   let stack: TestStack;
   let owner: Awaited<ReturnType<typeof userWithApplication>>;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    stack = await startCoreApi({ providers: true });
+    stack = await startCoreApi({ providers: true, database });
     owner = await userWithApplication(stack.client, { name: 'Gadget Shop' });
     for (const [key, doc] of Object.entries(DOCUMENTS)) {
       const res = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id }, doc);
