@@ -205,7 +205,8 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 
   // ---- HTTP ----
   function api(path, init) {
-    const headers = { 'X-API-Key': config.apiKey };
+    // X-Client lets the platform record these conversations as coming from the widget.
+    const headers = { 'X-API-Key': config.apiKey, 'X-Client': 'widget' };
     if (init && init.body) headers['Content-Type'] = 'application/json';
     return fetch(config.base + path, Object.assign({ credentials: 'omit', cache: 'no-store' }, init, { headers }));
   }
@@ -372,7 +373,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 
     async function loadApp() {
       try {
-        const res = await api('/api/v1/app');
+        const res = await api('/api/v1/app?applicationId=' + encodeURIComponent(config.appId));
         if (res.status === 401 || res.status === 403) return showError(await failureMessage(res));
         if (!res.ok) return;
         const app = await res.json();

@@ -91,7 +91,7 @@ export class StandInPublicApi {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-        'Access-Control-Allow-Headers': 'X-API-Key, Content-Type',
+        'Access-Control-Allow-Headers': 'X-API-Key, X-Client, Content-Type',
         'Access-Control-Max-Age': '600',
       });
       res.end();
