@@ -67,10 +67,12 @@ export class KnowledgeAndUploads1763780400000 implements MigrationInterface {
     if (await this.installVector(q)) {
       await q.query(`ALTER TABLE knowledge_chunks ADD COLUMN embedding_vector vector`);
       // The local embedder (384), and the usual sizes of provider models (768, 1024, 1536). HNSW indexes at most 2,000 dimensions.
+      // m = 24 and ef_construction = 100 rather than pgvector's 16 and 64: at 100,000 chunks and ef_search 200 the
+      // default graph found 0.91 of the true top 10 for short queries, this one 0.95 (docs/benchmarks/knowledge.md).
       for (const dimension of [384, 768, 1024, 1536]) {
         await q.query(
           `CREATE INDEX knowledge_chunks_hnsw_${dimension} ON knowledge_chunks
-           USING hnsw ((embedding_vector::vector(${dimension})) vector_cosine_ops) WITH (m = 16, ef_construction = 64)
+           USING hnsw ((embedding_vector::vector(${dimension})) vector_cosine_ops) WITH (m = 24, ef_construction = 100)
            WHERE dimension = ${dimension}`,
         );
       }

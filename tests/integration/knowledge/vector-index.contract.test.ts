@@ -21,14 +21,19 @@ const inMemory: Variant = [
   async () => ({ index: new InMemoryVectorIndex(), anApplication: async () => randomUUID(), aDocument: async () => randomUUID(), close: async () => undefined }),
 ];
 
-const onDatabase = (kind: (typeof DATABASE_KINDS)[number], strategy: 'exact' | 'pgvector'): Variant => [
+const onDatabase = (kind: (typeof DATABASE_KINDS)[number], strategy: 'exact' | 'pgvector' | 'pgvector-hnsw-only'): Variant => [
   `${strategy} on ${kind}`,
   async () => {
     const db = await openTestDatabase(kind);
     const ds = db.dataSource;
-    if (strategy === 'pgvector' && !(await hasPgvectorColumn(ds))) throw new Error('PGlite should have pgvector installed by the migration');
+    if (strategy !== 'exact' && !(await hasPgvectorColumn(ds))) throw new Error('PGlite should have pgvector installed by the migration');
+    const index =
+      strategy === 'exact'
+        ? new ExactScanVectorIndex(ds)
+        : // Small sets are searched exactly by default; `exactBelow: 0` makes every query walk the HNSW index.
+          await PgvectorVectorIndex.open(ds, strategy === 'pgvector-hnsw-only' ? { exactBelow: 0 } : {});
     return {
-      index: strategy === 'pgvector' ? await PgvectorVectorIndex.open(ds) : new ExactScanVectorIndex(ds),
+      index,
       anApplication: async () => (await anApplicationRow(ds)).applicationId,
       aDocument: (applicationId) => aDocumentRow(ds, applicationId),
       close: () => db.close(),
@@ -41,6 +46,7 @@ const variants: Variant[] = [
   ...DATABASE_KINDS.map((kind) => onDatabase(kind, 'exact')),
   // pgvector is in PGlite; the test PostgreSQL server has no such extension.
   onDatabase('pglite', 'pgvector'),
+  onDatabase('pglite', 'pgvector-hnsw-only'),
 ];
 
 const SPACE = 'local:local-hash-384';
