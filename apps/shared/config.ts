@@ -28,6 +28,8 @@ export interface AppConfig {
   publicBaseUrl?: string;
   /** Requests per minute one client address may make to the unauthenticated auth endpoints. */
   authRateLimitPerMinute: number;
+  /** How long cached reads (users, applications, default configs, plans) are trusted; 0 turns the cache off. */
+  cacheTtlMs: number;
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: env.SMTP_URL ? url('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:']) : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL ? url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : undefined,
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
+    cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
     generatedSecrets,
   };
 }
@@ -117,6 +120,13 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive whole number`);
+  return value;
+}
+
+function wholeNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number (0 or more)`);
   return value;
 }
 

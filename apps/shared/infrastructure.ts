@@ -2,6 +2,9 @@ import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { systemClock, type Clock } from '../../core/shared/clock.port';
+import type { Cache } from '../../core/shared/cache.port';
+import { MemoryCache } from '../../adapters/cache/memory.cache';
+import { RedisInvalidatedCache } from '../../adapters/cache/redis-invalidated.cache';
 import { openDatabase, type Database } from '../../adapters/persistence/data-source';
 import { createLogger, type Logger } from '../../adapters/logging/logger';
 import type { AppConfig } from './config';
@@ -13,6 +16,8 @@ export interface Infrastructure {
   database: Database;
   dataSource: DataSource;
   redis?: Redis;
+  /** Cached reads shared by the apps of the process; invalidations reach other instances through Redis. */
+  cache: Cache;
   clock: Clock;
   close(): Promise<void>;
 }
@@ -33,14 +38,19 @@ export async function createInfrastructure(
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis error'));
+  const cache: Cache = redis
+    ? new RedisInvalidatedCache(redis, { ttlMs: config.cacheTtlMs, onError: (err) => logger.warn({ err: { message: err.message } }, 'cache invalidation channel error') })
+    : new MemoryCache({ ttlMs: config.cacheTtlMs });
   return {
     config,
     logger,
     database,
     dataSource: database.dataSource,
     redis,
+    cache,
     clock: systemClock,
     async close() {
+      await cache.close?.();
       redis?.disconnect();
       await database.close();
     },

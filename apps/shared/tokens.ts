@@ -4,6 +4,7 @@ export const TOKENS = {
   Logger: Symbol.for('Logger'),
   DataSource: Symbol.for('DataSource'),
   Clock: Symbol.for('Clock'),
+  Cache: Symbol.for('Cache'),
   Redis: Symbol.for('Redis'),
   RateLimiter: Symbol.for('RateLimiter'),
   HealthChecks: Symbol.for('HealthChecks'),

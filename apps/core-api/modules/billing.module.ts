@@ -14,6 +14,7 @@ import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.t
 import { TOKENS } from '../../shared/tokens';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
+import { CachedSubscriptionRepository } from '../../../adapters/cache/cached-repositories';
 
 export const BILLING_TOKENS = {
   SubscriptionRepository: Symbol.for('SubscriptionRepository'),
@@ -28,7 +29,7 @@ export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => c.get(KeysAndQuotaPo
 export const billingModule: AppModule = {
   name: 'billing',
   bind(c: Container) {
-    provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)));
+    provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     provide(c, BILLING_TOKENS.UsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
     const deps = (get: <T>(id: symbol) => T) => ({

@@ -10,6 +10,7 @@ import { SetDefaultPromptTemplateUseCase } from '../../../core/prompts/use-cases
 import { UpdatePromptTemplateUseCase } from '../../../core/prompts/use-cases/update-prompt-template.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
 import { TOKENS } from '../../shared/tokens';
+import { CachedPromptTemplateRepository } from '../../../adapters/cache/cached-repositories';
 
 export const PROMPT_TOKENS = {
   PromptTemplateRepository: Symbol.for('PromptTemplateRepository'),
@@ -19,7 +20,7 @@ export const PROMPT_TOKENS = {
 export const promptsModule: AppModule = {
   name: 'prompts',
   bind(c: Container) {
-    provide(c, PROMPT_TOKENS.PromptTemplateRepository, (get) => new TypeOrmPromptTemplateRepository(get(TOKENS.DataSource)));
+    provide(c, PROMPT_TOKENS.PromptTemplateRepository, (get) => new CachedPromptTemplateRepository(new TypeOrmPromptTemplateRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     const deps = (get: <T>(id: symbol) => T) => ({
       applications: get<never>(TOKENS.ApplicationRepository),
       templates: get<never>(PROMPT_TOKENS.PromptTemplateRepository),

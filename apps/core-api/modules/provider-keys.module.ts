@@ -8,6 +8,7 @@ import { ValidateProviderKeyUseCase } from '../../../core/provider-keys/use-case
 import { provide, type AppModule } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { TOKENS } from '../../shared/tokens';
+import { CachedProviderKeyRepository } from '../../../adapters/cache/cached-repositories';
 
 export const PROVIDER_KEY_TOKENS = {
   ProviderKeyRepository: Symbol.for('ProviderKeyRepository'),
@@ -17,7 +18,7 @@ export const PROVIDER_KEY_TOKENS = {
 export const providerKeysModule: AppModule = {
   name: 'provider-keys',
   bind(c: Container) {
-    provide(c, PROVIDER_KEY_TOKENS.ProviderKeyRepository, (get) => new TypeOrmProviderKeyRepository(get(TOKENS.DataSource)));
+    provide(c, PROVIDER_KEY_TOKENS.ProviderKeyRepository, (get) => new CachedProviderKeyRepository(new TypeOrmProviderKeyRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     const deps = (get: <T>(id: symbol) => T) => ({
       keys: get<never>(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
       secretBox: get<never>(TOKENS.SecretBox),

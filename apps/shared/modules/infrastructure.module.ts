@@ -24,6 +24,7 @@ export function infrastructureModule(infra: Infrastructure, options: Infrastruct
       c.bind(TOKENS.Logger).toConstantValue(infra.logger);
       c.bind(TOKENS.DataSource).toConstantValue(infra.dataSource);
       c.bind(TOKENS.Clock).toConstantValue(infra.clock);
+      c.bind(TOKENS.Cache).toConstantValue(infra.cache);
       if (infra.redis) c.bind(TOKENS.Redis).toConstantValue(infra.redis);
       c.bind(TOKENS.RateLimiter).toConstantValue(new FlexibleRateLimiter({ redis: infra.redis, keyPrefix: 'rl' }));
       c.bind(TOKENS.SecretBox).toConstantValue(new AesGcmSecretBox({ key: config.encryptionKey, previousKeys: config.previousEncryptionKeys }));

@@ -96,6 +96,7 @@ describe('login and registration: limited per client address', () => {
       second.listening.server.closeAllConnections();
     });
     await second.listening.app.stop();
+    await second.infra.cache.close?.();
     second.infra.redis?.disconnect(); // its database is the first stack's, closed with it
     await stack.close();
   });

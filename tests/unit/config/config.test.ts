@@ -12,6 +12,8 @@ describe('configuration', () => {
     expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, aiServicePort: 3001, marketplacePort: 3002, logLevel: 'info' });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
+    expect(config.cacheTtlMs).toBe(10_000);
+    expect(loadConfig({ DATA_DIR: fresh(), CACHE_TTL_MS: '0' }).cacheTtlMs).toBe(0);
   });
 
   it('generates development secrets once into DATA_DIR with mode 0600 and says which', () => {
@@ -42,6 +44,8 @@ describe('configuration', () => {
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL must be a URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ PROVIDER_A_BASE_URL: 'ftp://x' }, 'PROVIDER_A_BASE_URL must use http: or https:'],
+    [{ CACHE_TTL_MS: '-1' }, 'CACHE_TTL_MS must be a whole number (0 or more)'],
+    [{ CACHE_TTL_MS: 'ten' }, 'CACHE_TTL_MS must be a whole number (0 or more)'],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: fresh(), ...env })).toThrow(new ConfigError(message));
   });

@@ -1,0 +1,258 @@
+import type { ProviderId } from '../../core/ai/domain/provider-id';
+import type { Application } from '../../core/applications/domain/application';
+import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../core/applications/ports/application-repository.port';
+import type { PlanTier, SubscriptionStatus } from '../../core/billing/domain/plans';
+import type { Subscription } from '../../core/billing/domain/subscription';
+import type { SubscriptionRepository } from '../../core/billing/ports/subscription-repository.port';
+import type { KnowledgeDocument } from '../../core/knowledge/domain/knowledge-document';
+import type { EmbeddingGroup, KnowledgeDocumentRepository, NewKnowledgeDocument } from '../../core/knowledge/ports/knowledge-document-repository.port';
+import type { ModelConfig } from '../../core/model-configs/domain/model-config';
+import type { ModelConfigChanges, ModelConfigRepository, NewModelConfig } from '../../core/model-configs/ports/model-config-repository.port';
+import type { PromptTemplate } from '../../core/prompts/domain/prompt-template';
+import type { NewPromptTemplate, PromptTemplateChanges, PromptTemplateRepository } from '../../core/prompts/ports/prompt-template-repository.port';
+import type { ProviderKey } from '../../core/provider-keys/domain/provider-key';
+import type { NewProviderKey, ProviderKeyRepository } from '../../core/provider-keys/ports/provider-key-repository.port';
+import type { Cache } from '../../core/shared/cache.port';
+import type { OwnerLimit } from '../../core/shared/owner-limit';
+import type { User } from '../../core/users/domain/user';
+import type { NewUser, UserRepository } from '../../core/users/ports/user-repository.port';
+
+/*
+ * Read-through caching of what every chat turn and authenticated request reads (SPEC 4.3's path runs
+ * them all): each decorator caches the hot read of its repository and invalidates it on every write
+ * that goes through it, which is every write there is (the tables have no other writers). Regions:
+ * `user`, `app`, `sub`, `pk` (which providers a user has keys for: the fact, never the key), `mc`
+ * (default model config per application), `pt` (default prompt template), `kd` (ready documents).
+ */
+
+export class CachedUserRepository implements UserRepository {
+  constructor(private readonly inner: UserRepository, private readonly cache: Cache) {}
+
+  create(user: NewUser): Promise<User> {
+    return this.inner.create(user);
+  }
+  findById(id: string): Promise<User | null> {
+    return this.cache.getOrLoad(`user:${id}`, () => this.inner.findById(id));
+  }
+  findByEmail(email: string): Promise<User | null> {
+    return this.inner.findByEmail(email);
+  }
+  async update(id: string, changes: Parameters<UserRepository['update']>[1]): Promise<User | null> {
+    try {
+      return await this.inner.update(id, changes);
+    } finally {
+      await this.cache.invalidate(`user:${id}`);
+    }
+  }
+  async delete(id: string): Promise<void> {
+    try {
+      await this.inner.delete(id);
+    } finally {
+      // The cascade took the user's applications, subscription and keys with it.
+      await this.cache.invalidate(`user:${id}`, `sub:${id}`, `pk:${id}`);
+      await this.cache.invalidateRegion('app');
+    }
+  }
+}
+
+export class CachedApplicationRepository implements ApplicationRepository {
+  constructor(private readonly inner: ApplicationRepository, private readonly cache: Cache) {}
+
+  create(app: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
+    return this.inner.create(app, limit);
+  }
+  findById(id: string): Promise<Application | null> {
+    return this.cache.getOrLoad(`app:${id}`, () => this.inner.findById(id));
+  }
+  findBySlug(slug: string): Promise<Application | null> {
+    return this.inner.findBySlug(slug);
+  }
+  listByOwner(ownerId: string, offset: number, limit: number) {
+    return this.inner.listByOwner(ownerId, offset, limit);
+  }
+  countByOwner(ownerId: string): Promise<number> {
+    return this.inner.countByOwner(ownerId);
+  }
+  async update(id: string, changes: ApplicationChanges): Promise<Application> {
+    try {
+      return await this.inner.update(id, changes);
+    } finally {
+      await this.cache.invalidate(`app:${id}`);
+    }
+  }
+  async delete(id: string): Promise<void> {
+    try {
+      await this.inner.delete(id);
+    } finally {
+      await this.cache.invalidate(`app:${id}`, `mc:${id}`, `pt:${id}`, `kd:${id}`);
+    }
+  }
+}
+
+export class CachedSubscriptionRepository implements SubscriptionRepository {
+  constructor(private readonly inner: SubscriptionRepository, private readonly cache: Cache) {}
+
+  ensure(userId: string): Promise<Subscription | null> {
+    return this.cache.getOrLoad(`sub:${userId}`, () => this.inner.ensure(userId));
+  }
+  async change(userId: string, change: { plan: PlanTier; status: SubscriptionStatus; startedAt: Date }): Promise<Subscription | null> {
+    try {
+      return await this.inner.change(userId, change);
+    } finally {
+      await this.cache.invalidate(`sub:${userId}`);
+    }
+  }
+}
+
+/** Skips the key lookup of users who have no key for the provider (most turns on a paid plan). */
+export class CachedProviderKeyRepository implements ProviderKeyRepository {
+  constructor(private readonly inner: ProviderKeyRepository, private readonly cache: Cache) {}
+
+  async save(key: NewProviderKey, now: Date): Promise<ProviderKey> {
+    try {
+      return await this.inner.save(key, now);
+    } finally {
+      await this.cache.invalidate(`pk:${key.userId}`);
+    }
+  }
+  async find(userId: string, provider: ProviderId): Promise<ProviderKey | null> {
+    const providers = await this.cache.getOrLoad(`pk:${userId}`, async () => (await this.inner.listByUser(userId)).map((k) => k.provider));
+    return providers.includes(provider) ? this.inner.find(userId, provider) : null;
+  }
+  listByUser(userId: string): Promise<ProviderKey[]> {
+    return this.inner.listByUser(userId);
+  }
+  async delete(userId: string, provider: ProviderId): Promise<boolean> {
+    try {
+      return await this.inner.delete(userId, provider);
+    } finally {
+      await this.cache.invalidate(`pk:${userId}`);
+    }
+  }
+  markValidated(userId: string, provider: ProviderId, at: Date): Promise<void> {
+    return this.inner.markValidated(userId, provider, at);
+  }
+  markUsed(userId: string, provider: ProviderId, at: Date): Promise<void> {
+    return this.inner.markUsed(userId, provider, at);
+  }
+}
+
+/** Writes name a config, not its application: they invalidate every application's cached default. */
+export class CachedModelConfigRepository implements ModelConfigRepository {
+  constructor(private readonly inner: ModelConfigRepository, private readonly cache: Cache) {}
+
+  create(config: NewModelConfig): Promise<ModelConfig> {
+    return this.changing(() => this.inner.create(config));
+  }
+  findWithOwner(id: string) {
+    return this.inner.findWithOwner(id);
+  }
+  listByApplication(applicationId: string, offset: number, limit: number): Promise<ModelConfig[]> {
+    return this.inner.listByApplication(applicationId, offset, limit);
+  }
+  findDefault(applicationId: string): Promise<ModelConfig | null> {
+    return this.cache.getOrLoad(`mc:${applicationId}`, () => this.inner.findDefault(applicationId));
+  }
+  update(id: string, changes: ModelConfigChanges): Promise<ModelConfig> {
+    return this.changing(() => this.inner.update(id, changes));
+  }
+  setDefault(id: string): Promise<ModelConfig> {
+    return this.changing(() => this.inner.setDefault(id));
+  }
+  delete(id: string): Promise<'deleted' | 'default' | 'missing'> {
+    return this.changing(() => this.inner.delete(id));
+  }
+  private async changing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      await this.cache.invalidateRegion('mc');
+    }
+  }
+}
+
+export class CachedPromptTemplateRepository implements PromptTemplateRepository {
+  constructor(private readonly inner: PromptTemplateRepository, private readonly cache: Cache) {}
+
+  create(template: NewPromptTemplate): Promise<PromptTemplate> {
+    return this.changing(() => this.inner.create(template));
+  }
+  findWithOwner(id: string) {
+    return this.inner.findWithOwner(id);
+  }
+  listByApplication(applicationId: string, offset: number, limit: number): Promise<PromptTemplate[]> {
+    return this.inner.listByApplication(applicationId, offset, limit);
+  }
+  findDefault(applicationId: string): Promise<PromptTemplate | null> {
+    return this.cache.getOrLoad(`pt:${applicationId}`, () => this.inner.findDefault(applicationId));
+  }
+  update(id: string, changes: PromptTemplateChanges): Promise<PromptTemplate> {
+    return this.changing(() => this.inner.update(id, changes));
+  }
+  setDefault(id: string, isDefault: boolean): Promise<PromptTemplate> {
+    return this.changing(() => this.inner.setDefault(id, isDefault));
+  }
+  delete(id: string): Promise<void> {
+    return this.changing(() => this.inner.delete(id));
+  }
+  private async changing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      await this.cache.invalidateRegion('pt');
+    }
+  }
+}
+
+/** Ready documents per application, read by every chat turn to decide whether to retrieve at all. */
+export class CachedKnowledgeDocumentRepository implements KnowledgeDocumentRepository {
+  constructor(private readonly inner: KnowledgeDocumentRepository, private readonly cache: Cache) {}
+
+  create(document: NewKnowledgeDocument): Promise<KnowledgeDocument> {
+    return this.inner.create(document);
+  }
+  findById(id: string): Promise<KnowledgeDocument | null> {
+    return this.inner.findById(id);
+  }
+  findWithOwner(id: string) {
+    return this.inner.findWithOwner(id);
+  }
+  listByApplication(applicationId: string, offset: number, limit: number) {
+    return this.inner.listByApplication(applicationId, offset, limit);
+  }
+  readyGroups(applicationId: string): Promise<EmbeddingGroup[]> {
+    return this.cache.getOrLoad(`kd:${applicationId}`, () => this.inner.readyGroups(applicationId));
+  }
+  listProcessing(before: Date): Promise<KnowledgeDocument[]> {
+    return this.inner.listProcessing(before);
+  }
+  startRun(id: string): Promise<number | null> {
+    return this.inner.startRun(id);
+  }
+  setProgress(id: string, progress: number): Promise<boolean> {
+    return this.inner.setProgress(id, progress);
+  }
+  markReady(id: string, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean> {
+    return this.changing(() => this.inner.markReady(id, result));
+  }
+  markError(id: string, reason: string): Promise<boolean> {
+    return this.changing(() => this.inner.markError(id, reason));
+  }
+  storageKeysByApplication(applicationId: string): Promise<string[]> {
+    return this.inner.storageKeysByApplication(applicationId);
+  }
+  storageKeysByOwner(ownerId: string): Promise<string[]> {
+    return this.inner.storageKeysByOwner(ownerId);
+  }
+  delete(id: string): Promise<KnowledgeDocument | null> {
+    return this.changing(() => this.inner.delete(id));
+  }
+  /** Only a document becoming ready or leaving the ready set changes the groups; writes name a document, not its application. */
+  private async changing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      await this.cache.invalidateRegion('kd');
+    }
+  }
+}

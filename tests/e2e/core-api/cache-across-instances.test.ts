@@ -1,0 +1,98 @@
+import { createCoreApi } from '../../../apps/core-api/core-api.container';
+import { createInfrastructure, type Infrastructure } from '../../../apps/shared/infrastructure';
+import { listen, type Listening } from '../../../apps/shared/serve';
+import { createLogger } from '../../../adapters/logging/logger';
+import { TestClient } from '../../support/http-client';
+import { FAST_HASHING, PLATFORM_KEYS, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+if (!REDIS_URL) process.stdout.write('note: TEST_REDIS_URL is not set; the cache-across-instances tests are skipped\n');
+
+async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Each core API instance keeps what chat turns read (plan, own keys, default config, application) in
+ * its own memory. A change made through one instance must reach the others: they hear it over Redis.
+ */
+(REDIS_URL ? describe : describe.skip)('cached reads across two core API instances on Redis', () => {
+  let stack: TestStack;
+  let second: { infra: Infrastructure; listening: Listening; client: TestClient };
+
+  beforeAll(async () => {
+    // A long time to live: only the invalidations can make the second instance see a change in time.
+    stack = await startCoreApi({ providers: true, env: { REDIS_URL, CACHE_TTL_MS: '600000' } });
+    const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
+    const listening = await listen(await createCoreApi(infra, { passwordHashing: FAST_HASHING }), '127.0.0.1', 0);
+    second = { infra, listening, client: new TestClient(listening.url) };
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => {
+      second.listening.server.close(() => resolve());
+      second.listening.server.closeAllConnections();
+    });
+    await second.listening.app.stop();
+    await second.infra.cache.close?.();
+    second.infra.redis?.disconnect(); // its database is the first stack's, closed with it
+    await stack.close();
+  });
+
+  it('a plan, an own key and a default config changed on one instance apply to turns on the other', async () => {
+    const owner = await userWithApplication(stack.client);
+    const conversation = await second.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token });
+    expect(conversation.status).toBe(201);
+    const say = () => second.client.post(`/api/conversations/${conversation.body.id}/messages`, { content: 'hello' }, { token: owner.token });
+
+    // Free without a key: refused, and the second instance now holds the Free plan and "no keys".
+    expect((await say()).status).toBe(402);
+
+    await stack.setPlan(owner.user.id, 'pro');
+    const afterUpgrade = await eventually(say, (res) => res.status === 200);
+    expect(afterUpgrade.status).toBe(200);
+    expect(stack.emulator!.requests.at(-1)!.apiKey).toBe(PLATFORM_KEYS.provider_a);
+
+    const ownKey = 'sk-proj-OwnKeyA-cache0across0instances';
+    expect((await stack.client.put('/api/provider-keys/provider_a', { apiKey: ownKey }, { token: owner.token })).status).toBe(200);
+    await eventually(
+      async () => (await say(), stack.emulator!.requests.at(-1)!.apiKey),
+      (key) => key === ownKey,
+    );
+    expect(stack.emulator!.requests.at(-1)!.apiKey).toBe(ownKey);
+
+    const config = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Precise', provider: 'provider_a', modelId: 'gpt-4o' }, { token: owner.token });
+    expect(config.status).toBe(201);
+    await eventually(
+      async () => (await say(), stack.emulator!.requests.at(-1)!.body.model),
+      (model) => model === 'gpt-4o',
+    );
+    expect(stack.emulator!.requests.at(-1)!.body.model).toBe('gpt-4o');
+  });
+
+  it('an application renamed or deleted on one instance is seen so on the other', async () => {
+    const owner = await userWithApplication(stack.client);
+    expect((await second.client.get(`/api/applications/${owner.app.id}`, { token: owner.token })).body.name).toBe('Chat App');
+
+    expect((await stack.client.put(`/api/applications/${owner.app.id}`, { name: 'Renamed' }, { token: owner.token })).status).toBe(200);
+    const renamed = await eventually(() => second.client.get(`/api/applications/${owner.app.id}`, { token: owner.token }), (res) => res.body.name === 'Renamed');
+    expect(renamed.body.name).toBe('Renamed');
+
+    expect((await stack.client.delete(`/api/applications/${owner.app.id}`, { token: owner.token })).status).toBe(204);
+    const gone = await eventually(() => second.client.get(`/api/applications/${owner.app.id}`, { token: owner.token }), (res) => res.status === 404);
+    expect(gone.status).toBe(404);
+  });
+
+  it('a deleted account stops working on the other instance', async () => {
+    const owner = await userWithApplication(stack.client);
+    expect((await second.client.get('/api/users/me', { token: owner.token })).status).toBe(200);
+    expect((await stack.client.delete('/api/users/me', { token: owner.token, body: { password: owner.password } })).status).toBe(204);
+    const after = await eventually(() => second.client.get('/api/users/me', { token: owner.token }), (res) => res.status === 401);
+    expect(after.status).toBe(401);
+  });
+});
