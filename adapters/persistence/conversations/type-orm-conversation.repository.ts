@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Conversation, Message, MessageSource } from '../../../core/conversations/domain/conversation';
-import type { ConversationRepository, NewConversation, NewMessage } from '../../../core/conversations/ports/conversation-repository.port';
+import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn } from '../../../core/conversations/ports/conversation-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
 import { one, rows } from '../sql';
 
@@ -140,20 +140,30 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return toMessage(row!);
   }
 
-  async recentTurns(conversationId: string, limit: number, maxChars: number) {
-    // Only the two columns a prompt needs, and only as many rows as fit: rows are parsed on every turn.
-    return rows<{ role: Message['role']; content: string }>(
+  async beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
+    // One round trip for the three things every turn starts with. The history is read from the
+    // statement's snapshot, so it never includes the message the same statement stores.
+    const row = await one<ConversationRow & { history: Turn[] | string }>(
       this.db,
-      `SELECT role, content FROM (
-         SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
-           FROM messages
-          WHERE conversation_id = $1 AND status <> 'failed' AND content <> ''
-          ORDER BY seq DESC LIMIT $2
-       ) recent
-       WHERE running - length(content) < $3
-       ORDER BY seq`,
-      [conversationId, limit, maxChars],
+      `WITH conv AS (SELECT * FROM conversations WHERE id = $1),
+            open AS (SELECT id FROM conv WHERE status <> 'archived'),
+            touched AS (UPDATE conversations SET updated_at = now() WHERE id IN (SELECT id FROM open)),
+            stored AS (INSERT INTO messages (conversation_id, role, content, status) SELECT id, 'user', $4, 'complete' FROM open RETURNING id),
+            recent AS (
+              SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
+                FROM messages
+               WHERE conversation_id IN (SELECT id FROM open) AND status <> 'failed' AND content <> ''
+               ORDER BY seq DESC LIMIT $2)
+       SELECT conv.*,
+              (SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY seq), '[]'::json)
+                 FROM recent WHERE running - length(content) < $3) AS history,
+              (SELECT count(*) FROM stored) AS stored
+         FROM conv`,
+      [conversationId, limit, maxChars, content],
     );
+    if (!row) return null;
+    const history = typeof row.history === 'string' ? (JSON.parse(row.history) as Turn[]) : row.history;
+    return { conversation: toConversation(row), history: row.status === 'archived' ? [] : history };
   }
 
   async messages(conversationId: string): Promise<Message[]> {

@@ -38,10 +38,6 @@ const HISTORY_LIMIT = 100;
 export async function prepareChat(deps: ChatEngineDeps, conversationId: string, input: ChatMessageRequest): Promise<PreparedChat> {
   if (typeof input?.content !== 'string' || input.content.trim() === '') throw ValidationError.field('content', 'content is required');
   if (input.content.length > MAX_CONTENT) throw ValidationError.field('content', `content must be at most ${MAX_CONTENT} characters`);
-  const conversation = isUuid(conversationId) ? await deps.conversations.findById(conversationId) : null;
-  if (!conversation) throw new NotFoundError('Conversation');
-  if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');
-
   const { provider: providerId, model, settings } = resolveModelSettings(
     input.provider ?? deps.defaultProvider ?? 'provider_a',
     input.model,
@@ -53,8 +49,11 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   const system = [settings.systemPrompt, input.context].filter((s): s is string => !!s && s.trim() !== '').join('\n\n') || undefined;
   const contextWindow = findModel(providerId, model)?.contextWindow ?? 8192;
   const budget = Math.max(256, contextWindow - settings.maxTokens - estimateTokens(system ?? '') - 64);
-  const history = await deps.conversations.recentTurns(conversation.id, HISTORY_LIMIT, budget * 4);
-  await deps.conversations.addMessage({ conversationId: conversation.id, role: 'user', content: input.content, status: 'complete' });
+  // Finding the conversation, storing the user's message and reading the history are one statement.
+  const begun = isUuid(conversationId) ? await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4) : null;
+  if (!begun) throw new NotFoundError('Conversation');
+  const { conversation, history } = begun;
+  if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');
   const turns = fitHistory([...history, { role: 'user' as const, content: input.content }], budget);
   return {
     conversation,

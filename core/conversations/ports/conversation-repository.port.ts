@@ -23,6 +23,22 @@ export interface NewMessage {
   sources?: MessageSource[] | null;
 }
 
+/** A message of the history a prompt is built from. */
+export interface Turn {
+  role: MessageRole;
+  content: string;
+}
+
+export interface BegunTurn {
+  conversation: Conversation;
+  /**
+   * The history a prompt needs, oldest first, before the message just stored: role and text of the
+   * latest messages that have text (failed answers left out), at most `limit` of them and about
+   * `maxChars` characters in all. Empty for an archived conversation.
+   */
+  history: Turn[];
+}
+
 /** Conversations and their messages. */
 export interface ConversationRepository {
   create(conversation: NewConversation): Promise<Conversation>;
@@ -35,9 +51,9 @@ export interface ConversationRepository {
   /** Appends a message and touches the conversation's `updated_at`. */
   addMessage(message: NewMessage): Promise<Message>;
   /**
-   * The history a prompt needs, oldest first: role and text of the latest messages that have text
-   * (failed answers left out), at most `limit` of them and about `maxChars` characters in all.
+   * Starts a turn in one step: the conversation (null when there is none) and, unless it is archived,
+   * the user's message stored (touching `updated_at`) with the history that came before it.
    */
-  recentTurns(conversationId: string, limit: number, maxChars: number): Promise<{ role: MessageRole; content: string }[]>;
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null>;
   messages(conversationId: string): Promise<Message[]>;
 }
