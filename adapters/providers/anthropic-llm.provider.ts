@@ -4,6 +4,7 @@ import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../cor
 import { UpstreamError } from '../../core/shared/errors';
 import { alternatingTurns, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
+import { nodeHttpFetch } from '../clients/node-http-fetch';
 
 /**
  * provider_b: the Anthropic Messages API through `@anthropic-ai/sdk`. The API version this SDK speaks
@@ -70,7 +71,7 @@ export class AnthropicLlmProvider implements LlmProvider {
    * refusing non-streaming calls with a large max_tokens; our own deadline normally fires first.
    */
   private client(apiKey: string): Anthropic {
-    return new Anthropic({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, timeout: this.options.timeoutMs });
+    return new Anthropic({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, timeout: this.options.timeoutMs, fetch: nodeHttpFetch });
   }
 
   private body(request: ChatRequest): Omit<MessageCreateParamsBase, 'stream'> {

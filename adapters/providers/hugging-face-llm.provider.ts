@@ -3,6 +3,7 @@ import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../cor
 import { estimatedUsage, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
 import { HttpStatusError } from './provider-errors';
+import { nodeHttpFetch } from '../clients/node-http-fetch';
 
 /** Where chat goes when no endpoint is configured: the Inference Providers router. */
 export const HUGGING_FACE_ROUTER_URL = 'https://router.huggingface.co/v1';
@@ -70,7 +71,7 @@ export class HuggingFaceLlmProvider implements LlmProvider {
   }
 
   private client(apiKey: string): InferenceClient {
-    return new InferenceClient(apiKey, this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {});
+    return new InferenceClient(apiKey, { fetch: nodeHttpFetch, ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) });
   }
 
   /** The same rule the SDK applies to chat: `…/v1` gets `/models`, anything else `/v1/models`. */

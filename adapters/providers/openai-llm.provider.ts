@@ -4,6 +4,7 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../core/ai/ports/llm-provider.port';
 import { estimatedUsage, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
+import { nodeHttpFetch } from '../clients/node-http-fetch';
 
 /** provider_a: the OpenAI Chat Completions API through the `openai` SDK. */
 export class OpenAiLlmProvider implements LlmProvider {
@@ -56,7 +57,7 @@ export class OpenAiLlmProvider implements LlmProvider {
 
   /** A client per call: the key belongs to the request (a user's own or the platform's). */
   private client(apiKey: string): OpenAI {
-    return new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0 });
+    return new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: nodeHttpFetch });
   }
 
   private body(request: ChatRequest): Omit<ChatCompletionCreateParamsBase, 'stream'> {

@@ -46,9 +46,14 @@ export class ProviderCall {
 
   /** Releases the call; a request still running (the consumer stopped reading) is cancelled. */
   end(): void {
+    this.release();
+    if (!this.controller.signal.aborted) this.controller.abort();
+  }
+
+  /** Releases a call whose request has settled: nothing is left to cancel (aborting costs a DOMException). */
+  private release(): void {
     clearTimeout(this.timer);
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
-    if (!this.controller.signal.aborted) this.controller.abort();
   }
 
   /** SDK streams end quietly when their signal aborts; this says why the stream stopped. */
@@ -71,7 +76,7 @@ export class ProviderCall {
     } catch (error) {
       throw this.failure(error);
     } finally {
-      this.end();
+      this.release();
     }
   }
 

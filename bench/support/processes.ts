@@ -12,7 +12,8 @@ export function startServerProcess<T>(script: string, env: Record<string, string
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [],
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there when it exits.
+    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [],
   });
   return new Promise((resolve, reject) => {
     child.once('message', (info) => resolve({ child, info: info as T }));
