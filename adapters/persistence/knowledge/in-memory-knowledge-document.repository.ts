@@ -68,6 +68,16 @@ export class InMemoryKnowledgeDocumentRepository implements KnowledgeDocumentRep
     return this.change(id, { status: 'error', error: reason.slice(0, 1000) });
   }
 
+  async storageKeysByApplication(applicationId: string): Promise<string[]> {
+    return [...this.documents.values()].filter((d) => d.applicationId === applicationId).map((d) => d.storageKey);
+  }
+
+  async storageKeysByOwner(ownerId: string): Promise<string[]> {
+    const keys: string[] = [];
+    for (const d of this.documents.values()) if ((await this.applications.findById(d.applicationId))?.ownerId === ownerId) keys.push(d.storageKey);
+    return keys;
+  }
+
   async delete(id: string) {
     const d = this.documents.get(id);
     this.documents.delete(id);

@@ -137,6 +137,20 @@ export class TypeOrmKnowledgeDocumentRepository implements KnowledgeDocumentRepo
     return (await affected(this.db, `UPDATE knowledge_documents SET status = 'error', error = $2, ${TOUCH} WHERE id = $1 AND status = 'processing'`, [id, reason.slice(0, 1000)])) > 0;
   }
 
+  async storageKeysByApplication(applicationId: string): Promise<string[]> {
+    const found = await rows<{ storage_key: string }>(this.db, `SELECT storage_key FROM knowledge_documents WHERE application_id = $1`, [applicationId]);
+    return found.map((r) => r.storage_key);
+  }
+
+  async storageKeysByOwner(ownerId: string): Promise<string[]> {
+    const found = await rows<{ storage_key: string }>(
+      this.db,
+      `SELECT d.storage_key FROM knowledge_documents d JOIN applications a ON a.id = d.application_id WHERE a.owner_id = $1`,
+      [ownerId],
+    );
+    return found.map((r) => r.storage_key);
+  }
+
   async delete(id: string): Promise<KnowledgeDocument | null> {
     const row = await one<Row>(this.db, `DELETE FROM knowledge_documents WHERE id = $1 RETURNING *`, [id]);
     return row && toDocument(row);

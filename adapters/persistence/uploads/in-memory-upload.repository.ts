@@ -23,6 +23,10 @@ export class InMemoryUploadRepository implements UploadRepository {
     return { items: mine.slice(offset, offset + limit).map((u) => structuredClone(u)), total: mine.length };
   }
 
+  async storageKeysByOwner(ownerId: string): Promise<string[]> {
+    return [...this.uploads.values()].filter((u) => u.ownerId === ownerId).map((u) => u.storageKey);
+  }
+
   async delete(id: string): Promise<boolean> {
     return this.uploads.delete(id);
   }

@@ -51,6 +51,10 @@ export class TypeOrmUploadRepository implements UploadRepository {
     return { items: items.map(toUpload), total: count?.n ?? 0 };
   }
 
+  async storageKeysByOwner(ownerId: string): Promise<string[]> {
+    return (await rows<{ storage_key: string }>(this.db, `SELECT storage_key FROM uploads WHERE owner_id = $1`, [ownerId])).map((r) => r.storage_key);
+  }
+
   async delete(id: string): Promise<boolean> {
     return (await affected(this.db, `DELETE FROM uploads WHERE id = $1`, [id])) > 0;
   }

@@ -25,6 +25,7 @@ import { UpdateProfileUseCase } from '../../../core/users/use-cases/update-profi
 import { provide, type AppModule } from '../../shared/app-module';
 import type { AppConfig } from '../../shared/config';
 import { TOKENS } from '../../shared/tokens';
+import { storedFilesCleanup } from './stored-files';
 
 
 /** Users, authentication and sessions (SPEC 4.1, 5). */
@@ -64,7 +65,7 @@ export const accountsModule: AppModule = {
     provide(c, ConfirmPasswordResetUseCase, (get) => new ConfirmPasswordResetUseCase(resetDeps(get)));
     provide(c, GetCurrentUserUseCase, (get) => new GetCurrentUserUseCase(session(get)));
     provide(c, UpdateProfileUseCase, (get) => new UpdateProfileUseCase(session(get)));
-    provide(c, DeleteAccountUseCase, (get) => new DeleteAccountUseCase(session(get)));
+    provide(c, DeleteAccountUseCase, (get) => new DeleteAccountUseCase({ ...session(get), storedFiles: storedFilesCleanup(c, get) }));
 
     provide(c, TOKENS.AuthMiddleware, (get) => bearerAuth(get(AuthenticateUseCase)));
     provide(c, TOKENS.AddressLimitMiddleware, (get) => {

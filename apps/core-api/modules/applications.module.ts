@@ -11,6 +11,7 @@ import { UpdateApplicationUseCase } from '../../../core/applications/use-cases/u
 import { provide, type AppModule } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
 import { TOKENS } from '../../shared/tokens';
+import { storedFilesCleanup } from './stored-files';
 
 
 /** Applications (SPEC 4.2). */
@@ -30,7 +31,7 @@ export const applicationsModule: AppModule = {
     provide(c, ListApplicationsUseCase, (get) => new ListApplicationsUseCase(deps(get)));
     provide(c, GetApplicationUseCase, (get) => new GetApplicationUseCase(deps(get)));
     provide(c, UpdateApplicationUseCase, (get) => new UpdateApplicationUseCase(deps(get)));
-    provide(c, DeleteApplicationUseCase, (get) => new DeleteApplicationUseCase(deps(get)));
+    provide(c, DeleteApplicationUseCase, (get) => new DeleteApplicationUseCase({ ...deps(get), storedFiles: storedFilesCleanup(c, get) }));
     provide(c, SelectThemeUseCase, (get) => new SelectThemeUseCase(deps(get)));
     provide(c, CustomizeThemeUseCase, (get) => new CustomizeThemeUseCase(deps(get)));
   },

@@ -1,13 +1,25 @@
 import type { Actor } from '../../shared/actor';
+import type { StoredFilesCleanup } from '../../uploads/use-cases/stored-files-cleanup';
 import type { ApplicationRepository } from '../ports/application-repository.port';
 import { findOwnedApplication } from './find-owned-application';
 
-/** Deletes one of the caller's applications and, by cascade, its conversations, configs and documents. */
+export interface DeleteApplicationDeps {
+  applications: ApplicationRepository;
+  /** The application's stored files (knowledge sources), removed after its rows; none kept when absent. */
+  storedFiles?: Pick<StoredFilesCleanup, 'forApplication'>;
+}
+
+/**
+ * Deletes one of the caller's applications and, by cascade, its conversations, configs and documents;
+ * then the documents' stored files. A file that cannot be removed is reported, never an error here.
+ */
 export class DeleteApplicationUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository }) {}
+  constructor(private readonly deps: DeleteApplicationDeps) {}
 
   async execute(id: string, actor: Actor): Promise<void> {
     const app = await findOwnedApplication(this.deps.applications, id, actor);
+    const removeFiles = await this.deps.storedFiles?.forApplication(app.id);
     await this.deps.applications.delete(app.id);
+    await removeFiles?.();
   }
 }

@@ -32,6 +32,10 @@ export interface KnowledgeDocumentRepository {
   setProgress(id: string, progress: number): Promise<boolean>;
   markReady(id: string, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean>;
   markError(id: string, reason: string): Promise<boolean>;
+  /** Where the FileStore keeps the sources of the application's documents (removed with the application). */
+  storageKeysByApplication(applicationId: string): Promise<string[]>;
+  /** The same for every application of the owner (removed with the account). */
+  storageKeysByOwner(ownerId: string): Promise<string[]>;
   /** Deletes the document (its chunks go with it); the deleted row, or null when there was none. */
   delete(id: string): Promise<KnowledgeDocument | null>;
 }

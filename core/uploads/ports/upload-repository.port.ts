@@ -8,6 +8,8 @@ export interface UploadRepository {
   findById(id: string): Promise<Upload | null>;
   /** The owner's uploads, newest first. */
   listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: Upload[]; total: number }>;
+  /** Where the FileStore keeps every upload of the owner (to remove the files with the account). */
+  storageKeysByOwner(ownerId: string): Promise<string[]>;
   /** Deletes the row; true when there was one. */
   delete(id: string): Promise<boolean>;
 }

@@ -3,13 +3,24 @@ import type { PasswordHasher } from '../../auth/ports/password-hasher.port';
 import type { Actor } from '../../shared/actor';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { str, validate } from '../../shared/validation';
+import type { StoredFilesCleanup } from '../../uploads/use-cases/stored-files-cleanup';
 import type { UserRepository } from '../ports/user-repository.port';
 
 const schema = yup.object({ password: str().required('password is required to delete the account').max(256) });
 
-/** Deletes the caller's account and everything it owns, after checking the current password. */
+export interface DeleteAccountDeps {
+  users: UserRepository;
+  hasher: PasswordHasher;
+  /** The account's stored files (uploads, knowledge sources), removed after its rows; none kept when absent. */
+  storedFiles?: Pick<StoredFilesCleanup, 'forAccount'>;
+}
+
+/**
+ * Deletes the caller's account and everything it owns, after checking the current password: the rows by
+ * cascade, then the files they named. A file that cannot be removed is reported, never an error here.
+ */
 export class DeleteAccountUseCase {
-  constructor(private readonly deps: { users: UserRepository; hasher: PasswordHasher }) {}
+  constructor(private readonly deps: DeleteAccountDeps) {}
 
   async execute(input: unknown, actor: Actor): Promise<void> {
     const { password } = await validate(schema, input);
@@ -18,6 +29,8 @@ export class DeleteAccountUseCase {
     if (!(await this.deps.hasher.verify(user.passwordHash, password))) {
       throw ValidationError.field('password', 'password is incorrect');
     }
+    const removeFiles = await this.deps.storedFiles?.forAccount(user.id);
     await this.deps.users.delete(user.id);
+    await removeFiles?.();
   }
 }

@@ -113,6 +113,16 @@ describe.each(variants)('KnowledgeDocumentRepository contract (%s)', (_name, ope
     expect(await subject.documents.readyGroups((await subject.anApplication()).applicationId)).toEqual([]);
   });
 
+  it("names the stored files of an application's documents, and of all the owner's applications", async () => {
+    const { applicationId, userId } = await subject.anApplication();
+    const other = await subject.anApplication();
+    const keys = [(await subject.documents.create(aNewDocument(applicationId))).storageKey, (await subject.documents.create(aNewDocument(applicationId))).storageKey];
+    const otherKey = (await subject.documents.create(aNewDocument(other.applicationId))).storageKey;
+    expect((await subject.documents.storageKeysByApplication(applicationId)).sort()).toEqual([...keys].sort());
+    expect((await subject.documents.storageKeysByOwner(userId)).sort()).toEqual([...keys].sort());
+    expect(await subject.documents.storageKeysByOwner(other.userId)).toEqual([otherKey]);
+  });
+
   it('lists processing documents unchanged since a moment', async () => {
     const { applicationId } = await subject.anApplication();
     const stale = await subject.documents.create(aNewDocument(applicationId));

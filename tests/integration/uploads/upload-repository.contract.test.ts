@@ -49,6 +49,13 @@ describe.each(variants)('UploadRepository contract (%s)', (_name, open) => {
     expect(await subject.uploads.findById(created.id)).toEqual(created);
   });
 
+  it("names the stored files of the owner's uploads only", async () => {
+    const ownerId = await subject.aUser();
+    const mine = [(await subject.uploads.create(anUpload(ownerId))).storageKey, (await subject.uploads.create(anUpload(ownerId))).storageKey];
+    await subject.uploads.create(anUpload(await subject.aUser()));
+    expect((await subject.uploads.storageKeysByOwner(ownerId)).sort()).toEqual([...mine].sort());
+  });
+
   it("lists only the owner's uploads, newest first, paged", async () => {
     const ownerId = await subject.aUser();
     const older = await subject.uploads.create(anUpload(ownerId, { fileName: 'older.txt' }));
