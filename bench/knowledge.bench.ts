@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../adapters/persistence/data-source
 import { embeddingSpace } from '../core/knowledge/domain/knowledge-document';
 import { topKBySimilarity } from '../core/knowledge/domain/vector-math';
 import type { VectorIndex } from '../core/knowledge/ports/vector-index.port';
+import { platformEmbeddingKeys } from '../core/knowledge/use-cases/owner-embedding-keys';
 import { ProcessDocumentUseCase } from '../core/knowledge/use-cases/process-document.use-case';
 
 /**
@@ -106,7 +107,7 @@ async function ingestion(): Promise<void> {
     const documents = new TypeOrmKnowledgeDocumentRepository(ds);
     const files = new InMemoryFileStore();
     const index = await PgvectorVectorIndex.open(ds);
-    const process = new ProcessDocumentUseCase({ documents, files, index, embedders: { get: () => embedder }, keys: { keyFor: async () => null } });
+    const process = new ProcessDocumentUseCase({ documents, files, index, embedders: { get: () => embedder }, keys: platformEmbeddingKeys(() => undefined) });
     const applicationId = await anApplication(ds);
 
     // Documents of about 1 MB of paragraphs, processed one after another as the job queue would.

@@ -1,5 +1,5 @@
 import { GoogleGenerativeAI } from '@google/generative-ai';
-import type { Embedder } from '../../core/knowledge/ports/embedder.port';
+import type { EmbedOptions, Embedder } from '../../core/knowledge/ports/embedder.port';
 import { batches, finishVectors, keyFor, type EmbedderOptions } from './embedding-vectors';
 import { ProviderCall } from './provider-call';
 
@@ -23,7 +23,7 @@ export class GeminiEmbedder implements Embedder {
     this.dimension = options.dimension ?? this.nativeDimension ?? 768;
   }
 
-  async embed(texts: string[], options: { apiKey?: string; signal?: AbortSignal } = {}): Promise<number[][]> {
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
     const apiKey = keyFor('provider_c', this.options, options.apiKey);
     const call = new ProviderCall('provider_c', this.options.timeoutMs, apiKey, options.signal);

@@ -1,8 +1,9 @@
 import { InferenceClient } from '@huggingface/inference';
-import type { Embedder } from '../../core/knowledge/ports/embedder.port';
+import type { EmbedOptions, Embedder } from '../../core/knowledge/ports/embedder.port';
 import { UpstreamError } from '../../core/shared/errors';
 import { batches, finishVectors, keyFor, type EmbedderOptions } from './embedding-vectors';
 import { ProviderCall } from './provider-call';
+import { nodeHttpFetch } from '../clients/node-http-fetch';
 
 const NATIVE_DIMENSIONS: Record<string, number> = {
   'sentence-transformers/all-MiniLM-L6-v2': 384,
@@ -28,12 +29,12 @@ export class HuggingFaceEmbedder implements Embedder {
     this.dimension = options.dimension ?? this.nativeDimension ?? 384;
   }
 
-  async embed(texts: string[], options: { apiKey?: string; signal?: AbortSignal } = {}): Promise<number[][]> {
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
     const apiKey = keyFor('provider_d', this.options, options.apiKey);
     const call = new ProviderCall('provider_d', this.options.timeoutMs, apiKey, options.signal);
     return call.run(async (signal) => {
-      const client = new InferenceClient(apiKey, this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {});
+      const client = new InferenceClient(apiKey, { fetch: nodeHttpFetch, ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) });
       const route = this.options.baseUrl ? {} : { provider: 'hf-inference' as const };
       // Text-embeddings endpoints truncate Matryoshka models to `dimensions`; sent only when asked for.
       const reduced = this.options.dimension !== undefined && this.options.dimension !== this.nativeDimension ? { dimensions: this.dimension } : {};

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
-import type { Embedder } from '../../core/knowledge/ports/embedder.port';
+import type { EmbedOptions, Embedder } from '../../core/knowledge/ports/embedder.port';
 import { batches, finishVectors, keyFor, type EmbedderOptions } from './embedding-vectors';
 import { ProviderCall } from './provider-call';
+import { nodeHttpFetch } from '../clients/node-http-fetch';
 
 const NATIVE_DIMENSIONS: Record<string, number> = {
   'text-embedding-3-small': 1536,
@@ -23,12 +24,12 @@ export class OpenAiEmbedder implements Embedder {
     this.dimension = options.dimension ?? this.nativeDimension ?? 1536;
   }
 
-  async embed(texts: string[], options: { apiKey?: string; signal?: AbortSignal } = {}): Promise<number[][]> {
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
     const apiKey = keyFor('provider_a', this.options, options.apiKey);
     const call = new ProviderCall('provider_a', this.options.timeoutMs, apiKey, options.signal);
     return call.run(async (signal) => {
-      const client = new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0 });
+      const client = new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: nodeHttpFetch });
       // Only the text-embedding-3 models take `dimensions`; ask for it only when it differs from the native size.
       const dimensions = this.options.dimension !== undefined && this.options.dimension !== this.nativeDimension ? { dimensions: this.dimension } : {};
       const vectors: number[][] = [];
@@ -38,6 +39,8 @@ export class OpenAiEmbedder implements Embedder {
         const response = await client.embeddings.create({ model: this.model, input, ...dimensions }, { signal });
         const ordered = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
         vectors.push(...finishVectors('provider_a', ordered, batch.length, this.dimension));
+        const tokens = response.usage?.total_tokens ?? response.usage?.prompt_tokens;
+        if (typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 0) options.onUsage?.(tokens);
         call.touch();
       }
       return vectors;

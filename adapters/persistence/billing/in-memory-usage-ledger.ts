@@ -14,7 +14,7 @@ export class InMemoryUsageLedger implements UsageLedger {
     const c = this.row(r.userId, r.period);
     if (r.messageLimit !== null && c.messagesUsed >= r.messageLimit) return { ok: false, exceeded: 'messages', usage: { ...c } };
     if (r.tokenLimit !== null && c.tokensUsed + c.tokensReserved >= r.tokenLimit) return { ok: false, exceeded: 'tokens', usage: { ...c } };
-    c.messagesUsed += 1;
+    c.messagesUsed += r.messages ?? 1;
     c.tokensReserved += r.tokens;
     return { ok: true };
   }
@@ -29,7 +29,7 @@ export class InMemoryUsageLedger implements UsageLedger {
       if (s.includedTokens !== null) c.overageTokens += Math.max(0, Math.min(used, c.tokensUsed + used - s.includedTokens));
       c.tokensUsed += used;
     }
-    if (!s.ok) c.messagesUsed = Math.max(0, c.messagesUsed - 1);
+    if (!s.ok) c.messagesUsed = Math.max(0, c.messagesUsed - (s.messages ?? 1));
   }
 
   private row(userId: string, period: BillingPeriod): UsageCounters {

@@ -40,12 +40,12 @@ export class TypeOrmUsageLedger implements UsageLedger {
       one<Row>(
         this.db,
         `UPDATE usage_counters
-            SET messages_used = messages_used + 1, tokens_reserved = tokens_reserved + $3::bigint
+            SET messages_used = messages_used + $6::int, tokens_reserved = tokens_reserved + $3::bigint
           WHERE user_id = $1 AND period_start = $2
             AND ($4::bigint IS NULL OR messages_used < $4::bigint)
             AND ($5::bigint IS NULL OR tokens_used + tokens_reserved < $5::bigint)
           RETURNING ${COUNTERS}`,
-        [r.userId, r.period.start, r.tokens, r.messageLimit, r.tokenLimit],
+        [r.userId, r.period.start, r.tokens, r.messageLimit, r.tokenLimit, r.messages ?? 1],
       );
     if (await take()) return { ok: true };
     // The period's first chat creates its row (or a concurrent one did); then the same conditional step.
@@ -69,9 +69,9 @@ export class TypeOrmUsageLedger implements UsageLedger {
          own_key_tokens = own_key_tokens + CASE WHEN $5::boolean THEN $4::bigint ELSE 0 END,
          overage_tokens = overage_tokens + CASE WHEN $5::boolean OR $6::bigint IS NULL THEN 0
            ELSE GREATEST(0, LEAST($4::bigint, tokens_used + $4::bigint - $6::bigint)) END,
-         messages_used = CASE WHEN $7::boolean THEN messages_used ELSE GREATEST(0, messages_used - 1) END
+         messages_used = CASE WHEN $7::boolean THEN messages_used ELSE GREATEST(0, messages_used - $8::int) END
        WHERE user_id = $1 AND period_start = $2`,
-      [s.userId, s.period.start, s.reservedTokens, used, s.ownKey, s.includedTokens, s.ok],
+      [s.userId, s.period.start, s.reservedTokens, used, s.ownKey, s.includedTokens, s.ok, s.messages ?? 1],
     );
   }
 }

@@ -20,7 +20,7 @@ import { GetDocumentUseCase } from '../../../core/knowledge/use-cases/get-docume
 import { KnowledgeRetrievalPolicy } from '../../../core/knowledge/use-cases/knowledge-retrieval.policy';
 import { KnowledgeRetriever } from '../../../core/knowledge/use-cases/knowledge-retriever';
 import { ListDocumentsUseCase } from '../../../core/knowledge/use-cases/list-documents.use-case';
-import { OwnerEmbeddingKeys } from '../../../core/knowledge/use-cases/owner-embedding-keys';
+import { OwnerEmbeddingKeys, platformEmbeddingKeys } from '../../../core/knowledge/use-cases/owner-embedding-keys';
 import { failureReason, PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
 import { ResumeDocumentsUseCase } from '../../../core/knowledge/use-cases/resume-documents.use-case';
 import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
@@ -141,7 +141,7 @@ function jobQueue(get: Getter, options: KnowledgeModuleOptions): JobQueue {
   return new InProcessJobQueue(reportError);
 }
 
-/** Own keys and plans come from their areas when the app has them; otherwise only the platform's keys. */
+/** Own keys, plans and usage come from their areas when the app has them; otherwise only the platform's keys. */
 function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
   const config = get<AppConfig>(TOKENS.Config);
   const platformKey = (provider: ProviderId) => config.providerKeys[provider] || undefined;
@@ -150,11 +150,12 @@ function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
       keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
       secretBox: get(TOKENS.SecretBox),
       subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+      usage: get(BILLING_TOKENS.UsageLedger),
       clock: get(TOKENS.Clock),
       platformKey,
     });
   }
-  return { keyFor: async (_owner, provider) => platformKey(provider) ?? null };
+  return platformEmbeddingKeys(platformKey);
 }
 
 /** Only the error's message reaches the log: provider errors never carry keys, and stacks add nothing here. */

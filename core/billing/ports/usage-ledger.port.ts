@@ -10,6 +10,8 @@ export interface UsageReservation {
   tokenLimit: number | null;
   /** Refuse when the period already has this many messages; null: no message limit. */
   messageLimit: number | null;
+  /** Messages the call counts: 1 for a chat turn (the default), 0 for an embedding call. */
+  messages?: 0 | 1;
 }
 
 export type ReservationResult = { ok: true } | { ok: false; exceeded: 'messages' | 'tokens'; usage: UsageCounters };
@@ -26,6 +28,8 @@ export interface UsageSettlement {
   ownKey: boolean;
   /** Tokens past this count as overage; null: never. */
   includedTokens: number | null;
+  /** The messages `reserve` counted (default 1); a failed call gives them back. */
+  messages?: 0 | 1;
 }
 
 /**
@@ -34,7 +38,7 @@ export interface UsageSettlement {
  */
 export interface UsageLedger {
   current(userId: string, period: BillingPeriod): Promise<UsageCounters>;
-  /** Counts one message and holds `tokens`, unless that would pass a limit. */
+  /** Counts the call's message (one unless `messages` says 0) and holds `tokens`, unless that would pass a limit. */
   reserve(reservation: UsageReservation): Promise<ReservationResult>;
   /** Releases the hold and records what was used, with the overage it makes. */
   settle(settlement: UsageSettlement): Promise<void>;

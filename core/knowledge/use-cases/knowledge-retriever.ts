@@ -1,4 +1,3 @@
-import type { ProviderId } from '../../ai/domain/provider-id';
 import { UnavailableError } from '../../shared/errors';
 import { MIN_RELEVANCE, RELATIVE_CUTOFF, type RetrievedChunk } from '../domain/retrieval';
 import { embeddingSpace } from '../domain/knowledge-document';
@@ -6,7 +5,7 @@ import type { EmbedderRegistry } from '../ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
 import type { EmbeddingGroup, KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
 import type { VectorIndex } from '../ports/vector-index.port';
-import { embedTexts } from './embed-texts';
+import { embedForOwner } from './embed-texts';
 
 export interface RetrieveOptions {
   limit: number;
@@ -45,12 +44,14 @@ export class KnowledgeRetriever {
 
   private async searchGroup(app: { id: string; ownerId: string }, group: EmbeddingGroup, text: string, options: RetrieveOptions): Promise<RetrievedChunk[]> {
     const embedder = this.deps.embedders.get(group.provider, group.model);
-    let apiKey: string | undefined;
-    if (group.provider !== 'local') {
-      apiKey = (await this.deps.keys.keyFor(app.ownerId, group.provider as ProviderId)) ?? undefined;
-      if (!apiKey) throw new UnavailableError(`No API key is available for ${group.provider}, which embedded some of these documents`);
-    }
-    const [vector] = await embedTexts(embedder, [text], { apiKey, dimension: group.dimension, signal: options.signal });
+    const [vector] = await embedForOwner(embedder, [text], {
+      keys: this.deps.keys,
+      ownerId: app.ownerId,
+      provider: group.provider,
+      dimension: group.dimension,
+      signal: options.signal,
+      noKey: () => new UnavailableError(`No API key is available for ${group.provider}, which embedded some of these documents`),
+    });
     const names = new Map(group.documents.map((d) => [d.id, d.fileName]));
     const found = await this.deps.index.search({
       applicationId: app.id,

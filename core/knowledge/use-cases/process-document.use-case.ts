@@ -1,4 +1,3 @@
-import type { ProviderId } from '../../ai/domain/provider-id';
 import { isAppError } from '../../shared/errors';
 import type { FileStore } from '../../uploads/ports/file-store.port';
 import { chunkText, type Chunk } from '../domain/chunker';
@@ -8,7 +7,7 @@ import type { EmbedderRegistry } from '../ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
 import type { VectorIndex } from '../ports/vector-index.port';
-import { embedTexts } from './embed-texts';
+import { embedForOwner } from './embed-texts';
 
 export const PROCESS_DOCUMENT_JOB = 'knowledge.process-document';
 export interface ProcessDocumentJob {
@@ -58,10 +57,7 @@ export class ProcessDocumentUseCase {
     const { documents, index } = this.deps;
     const chunks = await this.chunksOf(document);
     const embedder = permanent(() => this.deps.embedders.get(document.embeddingProvider, document.embeddingModel));
-    const apiKey = document.embeddingProvider === 'local' ? undefined : ((await this.deps.keys.keyFor(ownerId, document.embeddingProvider as ProviderId)) ?? undefined);
-    if (document.embeddingProvider !== 'local' && !apiKey) {
-      throw new PermanentFailure(`No API key is available for ${document.embeddingProvider} any more; save your own key and upload the document again`);
-    }
+    const noKey = () => new PermanentFailure(`No API key is available for ${document.embeddingProvider} any more; save your own key and upload the document again`);
     if (!(await documents.setProgress(document.id, PARSED))) return;
 
     const target = { documentId: document.id, applicationId: document.applicationId, space: embeddingSpace(document.embeddingProvider, embedder.model) };
@@ -72,7 +68,9 @@ export class ProcessDocumentUseCase {
     await index.removeDocument(document.id);
     for (let start = 0; start < chunks.length; start += batchSize) {
       const batch = chunks.slice(start, start + batchSize);
-      const vectors = await embedTexts(embedder, batch.map((c) => c.content), { apiKey, signal, dimension }).catch(refusedKeyIsPermanent);
+      // Each batch takes its key (and, on the platform's key, its share of the owner's plan) for itself.
+      const owner = { keys: this.deps.keys, ownerId, provider: document.embeddingProvider, signal, dimension, noKey };
+      const vectors = await embedForOwner(embedder, batch.map((c) => c.content), owner).catch(refusedKeyIsPermanent);
       dimension ??= vectors[0]!.length;
       try {
         await index.add(target, batch.map((c, i) => ({ chunkIndex: c.index, content: c.content, tokenCount: c.tokenCount, vector: vectors[i]! })));
@@ -109,8 +107,13 @@ function permanent<T>(work: () => T): T {
   }
 }
 
-/** A provider that refuses the key or the request will refuse it again; anything else may pass on retry. */
+/**
+ * A provider that refuses the key or the request will refuse it again, and a plan that refuses platform
+ * usage (or whose tokens are used up) stays so until the owner acts; anything else may pass on retry.
+ */
 function refusedKeyIsPermanent(error: unknown): never {
+  if (error instanceof PermanentFailure) throw error;
+  if (isAppError(error) && error.kind === 'payment_required') throw new PermanentFailure(error.message);
   if (isAppError(error) && error.kind === 'upstream_failure' && 'status' in error && (error.status === 400 || error.status === 401)) {
     throw new PermanentFailure(`Embedding failed: ${error.message}`);
   }

@@ -105,6 +105,18 @@ describe.each(variants)('billing repositories (%s)', (_name, open) => {
       expect(await v.usage.current(user.id, period)).toMatchObject({ tokensUsed: 0, tokensReserved: 0, messagesUsed: 0 });
     });
 
+    it('holds and counts the tokens of a call that counts no message (an embedding call), failed or not', async () => {
+      const user = await v.newUser();
+      await v.usage.reserve({ userId: user.id, period, tokens: 1, tokenLimit: null, messageLimit: 1 });
+      const embed = () => v.usage.reserve({ userId: user.id, period, tokens: 40, tokenLimit: 1_000, messageLimit: null, messages: 0 });
+      expect(await embed()).toEqual({ ok: true });
+      expect(await v.usage.current(user.id, period)).toMatchObject({ tokensReserved: 41, messagesUsed: 1 });
+      await v.usage.settle({ userId: user.id, period, reservedTokens: 40, usedTokens: 37, ok: true, ownKey: false, includedTokens: 1_000, messages: 0 });
+      expect(await embed()).toEqual({ ok: true });
+      await v.usage.settle({ userId: user.id, period, reservedTokens: 40, usedTokens: 5, ok: false, ownKey: false, includedTokens: 1_000, messages: 0 });
+      expect(await v.usage.current(user.id, period)).toMatchObject({ tokensUsed: 42, tokensReserved: 1, messagesUsed: 1 });
+    });
+
     it('counts own-key tokens apart, never as quota or overage', async () => {
       const user = await v.newUser();
       await v.usage.reserve({ userId: user.id, period, tokens: 0, tokenLimit: null, messageLimit: null });

@@ -5,7 +5,8 @@ import { InMemoryApplicationRepository } from '../../../adapters/persistence/in-
 import { InMemoryKnowledgeDocumentRepository } from '../../../adapters/persistence/knowledge/in-memory-knowledge-document.repository';
 import { InMemoryVectorIndex } from '../../../adapters/persistence/knowledge/in-memory.vector-index';
 import type { EmbeddingProvider } from '../../../core/knowledge/domain/knowledge-document';
-import type { Embedder } from '../../../core/knowledge/ports/embedder.port';
+import type { EmbedOptions, Embedder } from '../../../core/knowledge/ports/embedder.port';
+import type { EmbeddingKeySource } from '../../../core/knowledge/ports/embedding-key-source.port';
 import { KnowledgeRetriever } from '../../../core/knowledge/use-cases/knowledge-retriever';
 import { failureReason, PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
 import { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
@@ -20,7 +21,7 @@ export class ScriptedEmbedder implements Embedder {
   failWith?: Error;
   private readonly local = new LocalHashingEmbedder();
 
-  async embed(texts: string[], options: { apiKey?: string } = {}): Promise<number[][]> {
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
     this.calls.push({ texts, apiKey: options.apiKey });
     if (this.failWith) throw this.failWith;
     return this.local.embed(texts);
@@ -43,7 +44,15 @@ export async function knowledgeWorld(options: { attempts?: number } = {}) {
       throw ValidationError.field('embeddingProvider', `no ${provider} in this world${model ? ` (${model})` : ''}`);
     },
   };
-  const keys = { keyFor: async (ownerId: string, provider: string) => ownKeys.get(`${ownerId}:${provider}`) ?? null };
+  // Own keys only: never metered (plans and their metering are tested with OwnerEmbeddingKeys).
+  const keyFor = async (ownerId: string, provider: string) => ownKeys.get(`${ownerId}:${provider}`) ?? null;
+  const keys: EmbeddingKeySource = {
+    keyFor,
+    open: async (ownerId, provider) => {
+      const apiKey = await keyFor(ownerId, provider);
+      return apiKey ? { apiKey, ownKey: true, settle: async () => {} } : null;
+    },
+  };
   const deps = { applications, documents, index, files, queue, embedders, keys };
   const process = new ProcessDocumentUseCase({ ...deps, batchSize: 4 });
   const app = await applications.create({ ownerId: 'owner-1', name: 'Shop', description: '', slug: 'shop', allowedOrigins: [] });

@@ -104,12 +104,17 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
     [{ chunkSize: '400', chunkOverlap: '300' }, 'chunkOverlap'],
     [{ embeddingProvider: 'provider_b' }, 'embeddingProvider'],
     [{ embeddingProvider: 'local', embeddingModel: 'other-model' }, 'embeddingModel'],
-    [{ embeddingProvider: 'provider_c' }, 'embeddingProvider'],
   ])('answers 400 for fields %j', async (fields, path) => {
     const withApp = 'applicationId' === path ? fields : { applicationId: owner.app.id, ...fields };
     const res = await uploadDocument(stack.client, owner.token, withApp as Record<string, string>, { name: 'a.txt', text: 'words' });
     expect(res.status).toBe(400);
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it('answers 402 for a provider embedder on the Free plan without an own key, like chat (SPEC 8)', async () => {
+    const res = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id, embeddingProvider: 'provider_c' }, { name: 'a.txt', text: 'words' });
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/own provider_c key/) });
   });
 
   it('answers 400 for a search without a query or with a bad limit', async () => {
