@@ -1,5 +1,6 @@
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../core/shared/errors';
+import type { OwnerLimit } from '../../core/shared/owner-limit';
 
 /** Anything that runs SQL: the data source or a transaction's manager. */
 export type Sql = Pick<DataSource | EntityManager, 'query'>;
@@ -38,6 +39,29 @@ export async function affected(db: Sql, sql: string, params: unknown[] = []): Pr
   if (pool) return (await pool.query(sql, params)).rowCount ?? 0;
   const result = (await db.query(sql, params)) as unknown;
   return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+/**
+ * Inserts within an owner's limit (a plan limit): in one transaction that first takes a per-owner
+ * advisory lock for `scope`, then runs `countSql` (`$1` = the owner, answering `n`) and, below
+ * `limit.max`, `insert`; at or past it nothing is stored and `limit.exceeded()` is thrown. Concurrent
+ * creations of one owner take the lock in turn and each counts after the previous one committed (the
+ * lock is released only at commit), so the limit holds exactly, on PostgreSQL and PGlite alike. Without
+ * a limit, `insert` runs on its own.
+ */
+export async function insertWithinLimit<T>(
+  db: DataSource,
+  limit: OwnerLimit | null | undefined,
+  owner: { scope: string; ownerId: string; countSql: string },
+  insert: (sql: Sql) => Promise<T>,
+): Promise<T> {
+  if (!limit) return insert(db);
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${owner.scope}:${owner.ownerId}`]);
+    const held = (await one<{ n: number }>(tx, owner.countSql, [owner.ownerId]))?.n ?? 0;
+    if (held >= limit.max) throw limit.exceeded();
+    return insert(tx);
+  });
 }
 
 const UNIQUE_VIOLATION = '23505';

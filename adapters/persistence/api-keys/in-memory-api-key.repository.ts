@@ -3,6 +3,7 @@ import type { ApiKey } from '../../../core/api-keys/domain/api-key';
 import type { ApiKeyRepository, ApiKeyUsage, NewApiKey } from '../../../core/api-keys/ports/api-key-repository.port';
 import type { ApplicationRepository } from '../../../core/applications/ports/application-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
+import type { OwnerLimit } from '../../../core/shared/owner-limit';
 
 /** API keys in a map, for unit tests; `hashes` shows what a store would hold. */
 export class InMemoryApiKeyRepository implements ApiKeyRepository {
@@ -11,11 +12,13 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
 
   constructor(private readonly applications?: ApplicationRepository) {}
 
-  async create(k: NewApiKey): Promise<ApiKey> {
+  async create(k: NewApiKey, limit?: OwnerLimit | null): Promise<ApiKey> {
     if (k.applicationId) {
       const app = await this.applications?.findById(k.applicationId);
       if (!app || app.ownerId !== k.ownerId) throw new NotFoundError('Application');
     }
+    // Counted and stored with no await in between: atomic on the one thread.
+    if (limit && this.activeOf(k.ownerId) >= limit.max) throw limit.exceeded();
     // Creation times are strictly increasing so "newest first" is stable within one millisecond.
     const stored = {
       id: randomUUID(),
@@ -48,6 +51,10 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   }
 
   async countActiveByOwner(ownerId: string) {
+    return this.activeOf(ownerId);
+  }
+
+  private activeOf(ownerId: string): number {
     return [...this.keys.values()].filter((k) => k.ownerId === ownerId && !k.revokedAt).length;
   }
 

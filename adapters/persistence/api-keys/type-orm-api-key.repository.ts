@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { ApiKey } from '../../../core/api-keys/domain/api-key';
 import type { ApiKeyRepository, ApiKeyUsage, NewApiKey } from '../../../core/api-keys/ports/api-key-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
-import { affected, one, rows } from '../sql';
+import type { OwnerLimit } from '../../../core/shared/owner-limit';
+import { affected, insertWithinLimit, one, rows } from '../sql';
 
 interface Row {
   id: string;
@@ -38,15 +39,21 @@ const toKey = (r: Row): ApiKey => ({
 export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly db: DataSource) {}
 
-  async create(k: NewApiKey): Promise<ApiKey> {
-    // The scope check and the insert are one statement: an application deleted meanwhile cannot slip in.
-    const row = await one<Row>(
+  async create(k: NewApiKey, limit?: OwnerLimit | null): Promise<ApiKey> {
+    const row = await insertWithinLimit(
       this.db,
-      `INSERT INTO api_keys (owner_id, application_id, name, key_hash, key_prefix, key_hint, rate_limit)
-       SELECT $1, $2::uuid, $3, $4, $5, $6, $7
-       WHERE $2::uuid IS NULL OR EXISTS (SELECT 1 FROM applications WHERE id = $2::uuid AND owner_id = $1)
-       RETURNING ${COLUMNS}`,
-      [k.ownerId, k.applicationId, k.name, k.keyHash, k.keyPrefix, k.keyHint, k.rateLimit],
+      limit,
+      { scope: 'api_keys', ownerId: k.ownerId, countSql: `SELECT count(*)::int AS n FROM api_keys WHERE owner_id = $1 AND revoked_at IS NULL` },
+      // The scope check and the insert are one statement: an application deleted meanwhile cannot slip in.
+      (sql) =>
+        one<Row>(
+          sql,
+          `INSERT INTO api_keys (owner_id, application_id, name, key_hash, key_prefix, key_hint, rate_limit)
+           SELECT $1, $2::uuid, $3, $4, $5, $6, $7
+           WHERE $2::uuid IS NULL OR EXISTS (SELECT 1 FROM applications WHERE id = $2::uuid AND owner_id = $1)
+           RETURNING ${COLUMNS}`,
+          [k.ownerId, k.applicationId, k.name, k.keyHash, k.keyPrefix, k.keyHint, k.rateLimit],
+        ),
     );
     if (!row) throw new NotFoundError('Application');
     return toKey(row);

@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { Application, ThemeCustomization } from '../../../core/applications/domain/application';
 import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../../core/applications/ports/application-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
-import { one, rows, uniquely } from '../sql';
+import type { OwnerLimit } from '../../../core/shared/owner-limit';
+import { insertWithinLimit, one, rows, uniquely } from '../sql';
 
 interface Row {
   id: string;
@@ -44,14 +45,20 @@ const slugTaken = () => 'This slug is already taken';
 export class TypeOrmApplicationRepository implements ApplicationRepository {
   constructor(private readonly db: DataSource) {}
 
-  async create(app: NewApplication): Promise<Application> {
+  async create(app: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
     const row = await uniquely(
       () =>
-        one<Row>(
+        insertWithinLimit(
           this.db,
-          `INSERT INTO applications (owner_id, name, description, slug, allowed_origins)
-           VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *`,
-          [app.ownerId, app.name, app.description, app.slug, JSON.stringify(app.allowedOrigins)],
+          limit,
+          { scope: 'applications', ownerId: app.ownerId, countSql: `SELECT count(*)::int AS n FROM applications WHERE owner_id = $1` },
+          (sql) =>
+            one<Row>(
+              sql,
+              `INSERT INTO applications (owner_id, name, description, slug, allowed_origins)
+               VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *`,
+              [app.ownerId, app.name, app.description, app.slug, JSON.stringify(app.allowedOrigins)],
+            ),
         ),
       slugTaken,
     );

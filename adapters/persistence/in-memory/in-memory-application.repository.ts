@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Application } from '../../../core/applications/domain/application';
 import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../../core/applications/ports/application-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
+import type { OwnerLimit } from '../../../core/shared/owner-limit';
 
 export class InMemoryApplicationRepository implements ApplicationRepository {
   readonly apps = new Map<string, Application>();
 
-  async create(a: NewApplication): Promise<Application> {
+  async create(a: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
+    // Counted and stored with no await in between: atomic on the one thread.
+    if (limit && [...this.apps.values()].filter((x) => x.ownerId === a.ownerId).length >= limit.max) throw limit.exceeded();
     this.assertFreeSlug(a.slug);
     const now = new Date();
     const app: Application = { id: randomUUID(), ...a, themeId: null, themeCustomization: {}, createdAt: now, updatedAt: now };

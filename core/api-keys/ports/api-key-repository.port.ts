@@ -1,3 +1,4 @@
+import type { OwnerLimit } from '../../shared/owner-limit';
 import type { ApiKey } from '../domain/api-key';
 
 export interface NewApiKey {
@@ -19,8 +20,11 @@ export interface ApiKeyUsage {
 
 /** API keys, stored by the digest of the raw key. */
 export interface ApiKeyRepository {
-  /** Throws NotFoundError('Application') when `applicationId` is set and is not an application of the owner. */
-  create(key: NewApiKey): Promise<ApiKey>;
+  /**
+   * Throws NotFoundError('Application') when `applicationId` is set and is not an application of the owner.
+   * With `limit`, the owner's active (not revoked) keys are counted and the new one stored in one step.
+   */
+  create(key: NewApiKey, limit?: OwnerLimit | null): Promise<ApiKey>;
   findById(id: string): Promise<ApiKey | null>;
   findByHash(keyHash: string): Promise<ApiKey | null>;
   /** The owner's keys, newest first. */

@@ -3,6 +3,7 @@ import type { ApplicationRepository } from '../../applications/ports/application
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
 import type { KeyHasher } from '../../shared/key-hasher.port';
+import type { OwnerLimit } from '../../shared/owner-limit';
 import { num, str, validate } from '../../shared/validation';
 import { API_KEY_PREFIX, generateRawApiKey, keyHintOf, RATE_LIMIT_RANGE, toApiKeyView, type CreatedApiKeyView } from '../domain/api-key';
 import type { ApiKeyRepository } from '../ports/api-key-repository.port';
@@ -18,8 +19,11 @@ const schema = yup.object({
     .max(max, `rateLimit must be a whole number of requests per minute from ${min} to ${max}`),
 });
 
-/** Optional check run before creating (the plan's API-key limit plugs in here). */
-export type ApiKeyQuotaGuard = (actor: Actor) => Promise<void>;
+/**
+ * Optional: how many active API keys the actor may hold (the plan's limit plugs in here); null for no
+ * limit. The repository enforces it atomically with the insert, so concurrent creations cannot pass it.
+ */
+export type ApiKeyQuotaGuard = (actor: Actor) => Promise<OwnerLimit | null>;
 
 /**
  * Creates an API key scoped to one of the caller's applications (or, without `applicationId`, to all
@@ -33,7 +37,7 @@ export class CreateApiKeyUseCase {
   async execute(input: unknown, actor: Actor): Promise<CreatedApiKeyView> {
     const body = await validate(schema, input);
     const application = body.applicationId ? await findOwnedApplication(this.deps.applications, body.applicationId, actor) : null;
-    await this.deps.guard?.(actor);
+    const limit = (await this.deps.guard?.(actor)) ?? null;
     const raw = generateRawApiKey();
     const key = await this.deps.keys.create({
       ownerId: actor.userId,
@@ -43,7 +47,7 @@ export class CreateApiKeyUseCase {
       keyPrefix: API_KEY_PREFIX,
       keyHint: keyHintOf(raw),
       rateLimit: body.rateLimit ?? RATE_LIMIT_RANGE.default,
-    });
+    }, limit);
     return { ...toApiKeyView(key), key: raw };
   }
 }

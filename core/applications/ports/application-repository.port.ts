@@ -1,3 +1,4 @@
+import type { OwnerLimit } from '../../shared/owner-limit';
 import type { Application, ThemeCustomization } from '../domain/application';
 
 export interface NewApplication {
@@ -19,7 +20,8 @@ export type ApplicationChanges = Partial<{
 
 /** Applications. `create`/`update` throw ConflictError when the slug is taken. */
 export interface ApplicationRepository {
-  create(app: NewApplication): Promise<Application>;
+  /** With `limit`, the owner's applications are counted and the new one stored in one step (see OwnerLimit). */
+  create(app: NewApplication, limit?: OwnerLimit | null): Promise<Application>;
   findById(id: string): Promise<Application | null>;
   findBySlug(slug: string): Promise<Application | null>;
   listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: Application[]; total: number }>;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import { ConflictError } from '../../shared/errors';
+import type { OwnerLimit } from '../../shared/owner-limit';
 import { validate } from '../../shared/validation';
 import { slugify, toApplicationView, type ApplicationView } from '../domain/application';
 import { allowedOriginsField, descriptionField, nameField, slugField } from '../domain/application-fields';
@@ -14,8 +15,11 @@ const schema = yup.object({
   allowedOrigins: allowedOriginsField(),
 });
 
-/** Optional check run before creating (plan limits plug in here). */
-export type ApplicationQuotaGuard = (actor: Actor) => Promise<void>;
+/**
+ * Optional: how many applications the actor may hold (the plan's limit plugs in here); null for no
+ * limit. The repository enforces it atomically with the insert, so concurrent creations cannot pass it.
+ */
+export type ApplicationQuotaGuard = (actor: Actor) => Promise<OwnerLimit | null>;
 
 /** Creates an application with a platform-unique slug (the caller's, or one derived from the name). */
 export class CreateApplicationUseCase {
@@ -23,14 +27,14 @@ export class CreateApplicationUseCase {
 
   async execute(input: unknown, actor: Actor): Promise<ApplicationView> {
     const body = await validate(schema, input);
-    await this.deps.guard?.(actor);
+    const limit = (await this.deps.guard?.(actor)) ?? null;
     const base = { ownerId: actor.userId, name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
-    if (body.slug) return toApplicationView(await this.deps.applications.create({ ...base, slug: body.slug }));
+    if (body.slug) return toApplicationView(await this.deps.applications.create({ ...base, slug: body.slug }, limit));
     const derived = slugify(body.name);
     for (let attempt = 0; attempt < 5; attempt++) {
       const slug = attempt === 0 ? derived : `${derived.slice(0, 50)}-${randomBytes(3).toString('hex')}`;
       try {
-        return toApplicationView(await this.deps.applications.create({ ...base, slug }));
+        return toApplicationView(await this.deps.applications.create({ ...base, slug }, limit));
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
       }

@@ -1,5 +1,6 @@
 import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent } from '../../ai/ports/chat-engine.port';
 import { estimateUsage } from '../../shared/tokens';
+import type { Conversation } from '../domain/conversation';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
 
 /**
@@ -18,10 +19,15 @@ export class ChatTurnRunner {
     return { configVersionId };
   }
 
-  async send(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal): Promise<ChatAnswer> {
+  /**
+   * `start`, for a turn that opens a new conversation (`turn.conversation` is then a draft without an
+   * id): creates it once every policy has admitted the turn, so a refused first turn leaves nothing behind.
+   */
+  async send(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, start?: () => Promise<Conversation>): Promise<ChatAnswer> {
     const plan = await this.prepare(turn, request);
     let answer: ChatAnswer;
     try {
+      if (start) turn = { ...turn, conversation: await start() };
       answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
@@ -32,10 +38,11 @@ export class ChatTurnRunner {
     return answer;
   }
 
-  async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+  async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, start?: () => Promise<Conversation>): Promise<AsyncIterable<ChatStreamEvent>> {
     const plan = await this.prepare(turn, request);
     let events: AsyncIterable<ChatStreamEvent>;
     try {
+      if (start) turn = { ...turn, conversation: await start() };
       events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });

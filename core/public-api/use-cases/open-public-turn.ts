@@ -25,17 +25,42 @@ export type PublicChatDeps = {
 };
 
 /**
+ * A public chat turn ready for the runner. For a new conversation, `turn.conversation` is a draft (no id)
+ * and `start` creates it: the runner calls it only once every policy (plan, keys, quota, message limit)
+ * has admitted the turn, so a refused first turn leaves no empty conversation behind.
+ */
+export interface PublicTurn {
+  turn: ChatTurn;
+  start?: () => Promise<Conversation>;
+  /** The conversation's id; for a new conversation, known once `start` has run. */
+  conversationId(): string;
+}
+
+/**
  * The turn a public chat request asks for: the application in the key's scope, and either the
  * conversation this same key started (`conversationId`) or a new one. Whose plan, keys and quota
  * apply is the application's owner's.
  */
-export async function openPublicTurn(deps: PublicChatDeps, input: unknown, caller: PublicCaller): Promise<ChatTurn> {
+export async function openPublicTurn(deps: PublicChatDeps, input: unknown, caller: PublicCaller): Promise<PublicTurn> {
   const body = await validate(schema, input);
   const application = await findScopedApplication(deps.applications, caller, body.applicationId);
-  const conversation = body.conversationId
-    ? await continued(deps.conversations, body.conversationId, caller, application.id)
-    : await started(deps, application, body.message, caller);
-  return { ownerId: application.ownerId, application, conversation, content: body.message, source: caller.source };
+  const turnOf = (conversation: Conversation): ChatTurn => ({
+    ownerId: application.ownerId,
+    application,
+    conversation,
+    content: body.message,
+    source: caller.source,
+  });
+  if (body.conversationId) {
+    const conversation = await continued(deps.conversations, body.conversationId, caller, application.id);
+    return { turn: turnOf(conversation), conversationId: () => conversation.id };
+  }
+  let conversation = await draft(deps, application, body.message, caller);
+  return {
+    turn: turnOf(conversation),
+    start: async () => (conversation = await started(deps, conversation)),
+    conversationId: () => conversation.id,
+  };
 }
 
 /** Only conversations started with this very key continue; any other is "not found". */
@@ -47,25 +72,31 @@ async function continued(conversations: ConversationRepository, id: string, call
   return conversation;
 }
 
-async function started(deps: PublicChatDeps, application: ChatTurn['application'], message: string, caller: PublicCaller): Promise<Conversation> {
+/** The conversation a first turn will open, not stored yet: what the policies see while they decide. */
+async function draft(deps: PublicChatDeps, application: ChatTurn['application'], message: string, caller: PublicCaller): Promise<Conversation> {
   const { configVersionId } = await deps.runner.assignOnCreate(application);
-  const view = await deps.engine.createConversation({
+  const now = new Date();
+  return {
+    id: '',
     applicationId: application.id,
     title: titleFrom(message),
+    status: 'active',
     source: caller.source,
     apiKeyId: caller.key.id,
     configVersionId,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+async function started(deps: PublicChatDeps, draft: Conversation): Promise<Conversation> {
+  const view = await deps.engine.createConversation({
+    applicationId: draft.applicationId,
+    title: draft.title,
+    source: draft.source,
+    apiKeyId: draft.apiKeyId,
+    configVersionId: draft.configVersionId,
   });
   const createdAt = new Date(view.createdAt);
-  return {
-    id: view.id,
-    applicationId: view.applicationId,
-    title: view.title,
-    status: view.status,
-    source: caller.source,
-    apiKeyId: caller.key.id,
-    configVersionId,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  return { ...draft, id: view.id, applicationId: view.applicationId, title: view.title, status: view.status, createdAt, updatedAt: createdAt };
 }

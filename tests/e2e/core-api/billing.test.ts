@@ -135,6 +135,42 @@ describe.each(DATABASE_KINDS)('core API: plans, usage and the token quota (%s)',
       expect((await usage(token)).usage.apiKeys).toBe(2);
     });
 
+    describe('20 concurrent creations at the plan limit', () => {
+      /** Fires `n` requests at once; the statuses, and the bodies of the refusals. */
+      const burst = async (n: number, request: (i: number) => Promise<{ status: number; body: { message?: string } }>) => {
+        const responses = await Promise.all(Array.from({ length: n }, (_, i) => request(i)));
+        return { created: responses.filter((r) => r.status === 201).length, refused: responses.filter((r) => r.status !== 201) };
+      };
+
+      it('create exactly 3 applications and refuse the other 17 with a 402 naming the limit', async () => {
+        const { access_token: token } = await registerUser(stack.client);
+        const { created, refused } = await burst(20, (i) => stack.client.post('/api/applications', { name: `Burst App ${i}` }, { token }));
+        expect(created).toBe(3);
+        expect(refused).toHaveLength(17);
+        for (const r of refused) {
+          expect(r.status).toBe(402);
+          expect(r.body).toEqual({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/Free plan allows 3 applications/) });
+        }
+        expect((await stack.client.get('/api/applications', { token })).body.total).toBe(3);
+        expect((await usage(token)).usage.applications).toBe(3);
+      });
+
+      it('create exactly 2 API keys and refuse the other 18 with a 402 naming the limit', async () => {
+        const owner = await userWithApplication(stack.client);
+        const { created, refused } = await burst(20, (i) =>
+          stack.client.post('/api/api-keys', { name: `Burst Key ${i}`, applicationId: i % 2 ? owner.app.id : null }, { token: owner.token }),
+        );
+        expect(created).toBe(2);
+        expect(refused).toHaveLength(18);
+        for (const r of refused) {
+          expect(r.status).toBe(402);
+          expect(r.body).toEqual({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/Free plan allows 2 API keys/) });
+        }
+        expect((await stack.client.get('/api/api-keys', { token: owner.token })).body).toHaveLength(2);
+        expect((await usage(owner.token)).usage.apiKeys).toBe(2);
+      });
+    });
+
     it('gets a 402 past 1,000 messages a month, even on an own key', async () => {
       const owner = await anOwner();
       await stack.client.put('/api/provider-keys/provider_a', { apiKey: OWN_KEY }, { token: owner.token });

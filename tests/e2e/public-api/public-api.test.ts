@@ -159,6 +159,50 @@ describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
     expect(stack.emulator!.requests).toEqual([]);
   });
 
+  describe('a refused first turn', () => {
+    const conversationsOf = async (o: { token: string; app: { id: string } }) =>
+      (await stack.client.get(`/api/conversations?applicationId=${o.app.id}`, { token: o.token })).body as { data: unknown[]; total: number };
+
+    it.each(['/api/v1/chat', '/api/public/chat', '/api/v1/chat/stream'])('leaves no conversation behind on %s (Free plan without an own key: 402)', async (path) => {
+      const free = await anOwnerWithKey(stack, { plan: 'free', appName: 'Free App' });
+      const body = { message: 'hi', applicationId: free.app.id };
+      const res = path.endsWith('/stream')
+        ? await postStream(`${stack.listening.url}${path}`, body, { 'X-API-Key': free.key.key })
+        : await chat(free.key.key, body, path);
+      expect(res.status).toBe(402);
+      expect(res.headers.get('x-conversation-id')).toBeNull();
+      expect(await conversationsOf(free)).toEqual(expect.objectContaining({ data: [], total: 0 }));
+      expect(stack.emulator!.requests).toEqual([]);
+    });
+
+    it('leaves no conversation behind past the monthly message limit, and continuing one is refused the same', async () => {
+      const paid = await anOwnerWithKey(stack, { plan: 'starter', appName: 'Busy App' });
+      const first = await chat(paid.key.key, { message: 'hello', applicationId: paid.app.id });
+      expect(first.status).toBe(200);
+      await stack.infra.dataSource.query(`UPDATE usage_counters SET messages_used = 10000 WHERE user_id = $1`, [paid.user.id]);
+      const refused = await chat(paid.key.key, { message: 'one more', applicationId: paid.app.id });
+      expect(refused.status).toBe(402);
+      expect(refused.body).toMatchObject({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/messages per month/) });
+      const again = await chat(paid.key.key, { message: 'one more', applicationId: paid.app.id, conversationId: first.body.conversationId });
+      expect(again.status).toBe(402);
+      const listed = await conversationsOf(paid);
+      expect(listed.total).toBe(1);
+      expect((listed.data[0] as { id: string }).id).toBe(first.body.conversationId);
+    });
+
+    it('still keeps the conversation and the user message when the provider itself fails', async () => {
+      const paid = await anOwnerWithKey(stack, { plan: 'pro', appName: 'Flaky App' });
+      stack.emulator!.behaviour.failStatus = 500;
+      const res = await chat(paid.key.key, { message: 'Are you there?', applicationId: paid.app.id });
+      expect(res.status).toBe(502);
+      const listed = await conversationsOf(paid);
+      expect(listed.total).toBe(1);
+      const id = (listed.data[0] as { id: string }).id;
+      const stored = await stack.client.get(`/api/conversations/${id}`, { token: paid.token });
+      expect(stored.body.messages[0]).toMatchObject({ role: 'user', content: 'Are you there?' });
+    });
+  });
+
   it("charges the application owner's plan and usage, whoever holds the key", async () => {
     const visitor = await registerUser(stack.client);
     const usage = async (token: string) => (await stack.client.get('/api/billing/usage', { token })).body.usage;

@@ -6,7 +6,8 @@ import { InMemoryUserRepository } from '../../../adapters/persistence/in-memory/
 import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
 import type { ApiKeyRepository, NewApiKey } from '../../../core/api-keys/ports/api-key-repository.port';
 import type { ApplicationRepository } from '../../../core/applications/ports/application-repository.port';
-import { NotFoundError } from '../../../core/shared/errors';
+import { NotFoundError, PaymentRequiredError } from '../../../core/shared/errors';
+import type { OwnerLimit } from '../../../core/shared/owner-limit';
 import type { UserRepository } from '../../../core/users/ports/user-repository.port';
 import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
 
@@ -70,6 +71,54 @@ describe.each(variants)('API key repository (%s)', (_name, open) => {
     expect(await repos.keys.findById(key.id)).toEqual(key);
     expect(await repos.keys.findByHash(input.keyHash)).toEqual(key);
     expect(await repos.keys.findByHash('no-such-digest')).toBeNull();
+  });
+
+  describe("an owner's limit", () => {
+    const limitOf = (max: number): OwnerLimit => ({ max, exceeded: () => new PaymentRequiredError(`at most ${max}`) });
+    const outcomes = (results: PromiseSettledResult<unknown>[]) => ({
+      stored: results.filter((r) => r.status === 'fulfilled').length,
+      refusals: results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as Error).constructor.name),
+    });
+
+    it('stores exactly the limit of active keys when 20 creations race, and counts revoked keys out', async () => {
+      const { user } = await anOwner();
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => repos.keys.create(aNewKey(user.id), limitOf(3))));
+      expect(outcomes(results)).toEqual({ stored: 3, refusals: Array(17).fill('PaymentRequiredError') });
+      expect(await repos.keys.countActiveByOwner(user.id)).toBe(3);
+      const [newest] = await repos.keys.listByOwner(user.id, 0, 1);
+      await repos.keys.revoke(newest!.id, new Date());
+      await repos.keys.create(aNewKey(user.id), limitOf(3));
+      await expect(repos.keys.create(aNewKey(user.id), limitOf(3))).rejects.toBeInstanceOf(PaymentRequiredError);
+    });
+
+    it("limits each owner on its own, and still refuses a scope outside the owner's applications", async () => {
+      const a = await anOwner();
+      const b = await anOwner();
+      const results = await Promise.allSettled([a, b, a, b, a, b].map((o) => repos.keys.create(aNewKey(o.user.id), limitOf(2))));
+      expect(outcomes(results).stored).toBe(4);
+      expect([await repos.keys.countActiveByOwner(a.user.id), await repos.keys.countActiveByOwner(b.user.id)]).toEqual([2, 2]);
+      const c = await anOwner();
+      await expect(repos.keys.create(aNewKey(c.user.id, { applicationId: a.app.id }), limitOf(2))).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('stores exactly the limit of applications when 20 creations race (the owner already holds one)', async () => {
+      const { user } = await anOwner();
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          repos.applications.create({ ownerId: user.id, name: `App ${i}`, description: '', slug: `race-${user.id.slice(0, 8)}-${i}`, allowedOrigins: [] }, limitOf(3)),
+        ),
+      );
+      expect(outcomes(results)).toEqual({ stored: 2, refusals: Array(18).fill('PaymentRequiredError') });
+      expect(await repos.applications.countByOwner(user.id)).toBe(3);
+    });
+
+    it('still reports a taken slug as a conflict under a limit', async () => {
+      const { user, app } = await anOwner();
+      await expect(
+        repos.applications.create({ ownerId: user.id, name: 'Again', description: '', slug: app.slug, allowedOrigins: [] }, limitOf(5)),
+      ).rejects.toMatchObject({ kind: 'conflict' });
+      expect(await repos.applications.countByOwner(user.id)).toBe(1);
+    });
   });
 
   it("refuses a scope that is not one of the owner's applications", async () => {

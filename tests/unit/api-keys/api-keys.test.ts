@@ -6,7 +6,7 @@ import { ApiKeyRateLimitedError } from '../../../core/api-keys/domain/api-key-ra
 import { API_KEY_CACHE_TTL_MS, ApiKeyLookup } from '../../../core/api-keys/use-cases/api-key-lookup';
 import { ApiKeyUsageTracker } from '../../../core/api-keys/use-cases/api-key-usage-tracker';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
-import { CreateApiKeyUseCase } from '../../../core/api-keys/use-cases/create-api-key.use-case';
+import { CreateApiKeyUseCase, type ApiKeyQuotaGuard } from '../../../core/api-keys/use-cases/create-api-key.use-case';
 import { DeleteApiKeyUseCase } from '../../../core/api-keys/use-cases/delete-api-key.use-case';
 import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
@@ -16,7 +16,7 @@ import { PaymentRequiredError, UnauthorizedError } from '../../../core/shared/er
 const anActor = (userId = '11111111-1111-4111-8111-111111111111'): Actor => ({ userId, role: 'developer' });
 
 /** The API-key use cases on in-memory adapters, with a clock the test moves. */
-function aSystem(options: { guard?: (actor: Actor) => Promise<void> } = {}) {
+function aSystem(options: { guard?: ApiKeyQuotaGuard } = {}) {
   let now = new Date('2026-01-01T00:00:00Z');
   const clock = { now: () => now };
   const applications = new InMemoryApplicationRepository();
@@ -59,6 +59,18 @@ describe('API keys', () => {
     await expect(s.create.execute({}, anActor())).rejects.toBeInstanceOf(PaymentRequiredError);
     expect(seen).toEqual([anActor()]);
     expect(s.keys.keys.size).toBe(0);
+  });
+
+  it("stores no more active keys than the plan's limit, even when the creations overlap", async () => {
+    const exceeded = () => new PaymentRequiredError('The Free plan allows 2 API keys');
+    const s = aSystem({ guard: async () => ({ max: 2, exceeded }) });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => s.create.execute({}, anActor())));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof PaymentRequiredError)).toBe(true);
+    const [first] = [...s.keys.keys.values()];
+    await s.revoke.execute(first!.id, anActor());
+    expect((await s.create.execute({}, anActor())).isActive).toBe(true);
+    expect(await s.keys.countActiveByOwner(anActor().userId)).toBe(2);
   });
 
   it('admits a key by its raw value and counts the request against its limit', async () => {

@@ -108,8 +108,10 @@ describe('listed origins', () => {
 function aChatSystem(policy?: ChatPolicy) {
   const conversations = new Map<string, Conversation>();
   const created: unknown[] = [];
+  let creationError: Error | undefined;
   const engine = {
     async createConversation(input: Parameters<ChatEngine['createConversation']>[0]) {
+      if (creationError) throw creationError;
       created.push(input);
       const c: Conversation = {
         id: randomUUID(), applicationId: input.applicationId, title: input.title ?? '', status: 'active', source: input.source ?? 'dashboard',
@@ -132,7 +134,12 @@ function aChatSystem(policy?: ChatPolicy) {
   const repository = { findById: async (id: string) => conversations.get(id) ?? null } as unknown as ConversationRepository;
   const applications = new InMemoryApplicationRepository();
   const runner = new ChatTurnRunner({ engine, policies: policy ? [policy] : [] });
-  return { applications, created, send: new SendPublicMessageUseCase({ applications, conversations: repository, engine, runner }) };
+  return {
+    applications,
+    created,
+    failCreation: (error: Error) => void (creationError = error),
+    send: new SendPublicMessageUseCase({ applications, conversations: repository, engine, runner }),
+  };
 }
 
 describe('public chat', () => {
@@ -145,13 +152,25 @@ describe('public chat', () => {
     expect(answer).toEqual({ conversationId: expect.any(String), message: expect.objectContaining({ content: 'echo: Hello there' }), usage: expect.any(Object), provider: 'provider_a', model: 'model-a' });
     expect(s.created).toEqual([{ applicationId: app.id, title: 'Hello there', source: 'widget', apiKeyId: key.id, configVersionId: null }]);
     expect(turns).toHaveLength(1);
-    expect(turns[0]).toMatchObject({ ownerId: OWNER, source: 'widget', content: 'Hello there', conversation: { id: answer.conversationId, apiKeyId: key.id } });
+    // The policies decide on the conversation still to be created (a draft, no id yet).
+    expect(turns[0]).toMatchObject({ ownerId: OWNER, source: 'widget', content: 'Hello there', conversation: { id: '', applicationId: app.id, apiKeyId: key.id } });
   });
 
-  it('lets a policy refuse the turn (the plan\'s quota) before the engine is asked', async () => {
+  it('lets a policy refuse the turn (the plan\'s quota) before the engine is asked, creating no conversation', async () => {
     const s = aChatSystem({ name: 'quota', prepare: async () => { throw new PaymentRequiredError('Quota exhausted'); } });
     const app = await s.applications.create({ ownerId: OWNER, name: 'Bot', description: '', slug: 'bot-app', allowedOrigins: [] });
     await expect(s.send.execute({ message: 'hi', applicationId: app.id }, caller(aKey()))).rejects.toBeInstanceOf(PaymentRequiredError);
+    expect(s.created).toEqual([]);
+  });
+
+  it('settles what the policies held when the conversation cannot be created', async () => {
+    const settled: unknown[] = [];
+    const s = aChatSystem({ name: 'quota', prepare: async () => undefined, settle: async (_turn, _plan, outcome) => void settled.push(outcome) });
+    const app = await s.applications.create({ ownerId: OWNER, name: 'Bot', description: '', slug: 'bot-app', allowedOrigins: [] });
+    const down = new Error('AI service unreachable');
+    s.failCreation(down);
+    await expect(s.send.execute({ message: 'hi', applicationId: app.id }, caller(aKey()))).rejects.toBe(down);
+    expect(settled).toEqual([{ ok: false, error: down }]);
   });
 
   it('continues only a conversation this very key started', async () => {
