@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Pool as PgPool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError } from '../../core/shared/errors';
 import type { OwnerLimit } from '../../core/shared/owner-limit';
@@ -6,7 +8,29 @@ import type { OwnerLimit } from '../../core/shared/owner-limit';
 export type Sql = Pick<DataSource | EntityManager, 'query'>;
 
 interface DriverPool {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(sql: string | { name: string; text: string; values: unknown[] }, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/** node-postgres pools (not the PGlite one) take named statements, which each connection parses and plans once. */
+const namedStatementPools = new WeakMap<object, boolean>();
+const statementNames = new Map<string, string>();
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+    if (statementNames.size < 10_000) statementNames.set(sql, name);
+  }
+  return name;
+}
+
+function run(pool: DriverPool, sql: string, params: unknown[]) {
+  let named = namedStatementPools.get(pool);
+  if (named === undefined) {
+    named = pool instanceof PgPool;
+    namedStatementPools.set(pool, named);
+  }
+  return named ? pool.query({ name: statementName(sql), text: sql, values: params }) : pool.query(sql, params);
 }
 
 /**
@@ -22,7 +46,7 @@ function poolOf(db: Sql): DriverPool | undefined {
 /** Rows of a SELECT, or of INSERT / UPDATE / DELETE … RETURNING. */
 export async function rows<T>(db: Sql, sql: string, params: unknown[] = []): Promise<T[]> {
   const pool = poolOf(db);
-  if (pool) return (await pool.query(sql, params)).rows as T[];
+  if (pool) return (await run(pool, sql, params)).rows as T[];
   const result = (await db.query(sql, params)) as unknown[];
   // TypeORM answers UPDATE and DELETE with `[rows, affectedCount]`; rows themselves are never arrays.
   if (result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
@@ -36,7 +60,7 @@ export async function one<T>(db: Sql, sql: string, params: unknown[] = []): Prom
 /** Affected-row count of an UPDATE or DELETE (TypeORM answers `[rows, count]` for those). */
 export async function affected(db: Sql, sql: string, params: unknown[] = []): Promise<number> {
   const pool = poolOf(db);
-  if (pool) return (await pool.query(sql, params)).rowCount ?? 0;
+  if (pool) return (await run(pool, sql, params)).rowCount ?? 0;
   const result = (await db.query(sql, params)) as unknown;
   return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
 }

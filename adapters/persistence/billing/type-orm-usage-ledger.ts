@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { BillingPeriod } from '../../../core/billing/domain/billing-period';
 import { NO_USAGE, type UsageCounters } from '../../../core/billing/domain/subscription';
 import type { ReservationResult, UsageLedger, UsageReservation, UsageSettlement } from '../../../core/billing/ports/usage-ledger.port';
-import { one } from '../sql';
+import { affected, one } from '../sql';
 
 interface Row {
   tokens_used: string | number;
@@ -62,7 +62,8 @@ export class TypeOrmUsageLedger implements UsageLedger {
 
   async settle(s: UsageSettlement): Promise<void> {
     const used = Math.max(0, Math.round(s.usedTokens));
-    await this.db.query(
+    await affected(
+      this.db,
       `UPDATE usage_counters SET
          tokens_reserved = GREATEST(0, tokens_reserved - $3::bigint),
          tokens_used = tokens_used + CASE WHEN $5::boolean THEN 0 ELSE $4::bigint END,
