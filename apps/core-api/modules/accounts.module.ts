@@ -26,6 +26,7 @@ import { provide, type AppModule } from '../../shared/app-module';
 import type { AppConfig } from '../../shared/config';
 import { TOKENS } from '../../shared/tokens';
 import { storedFilesCleanup } from './stored-files';
+import { CachedUserRepository } from '../../../adapters/cache/cached-repositories';
 
 
 /** Users, authentication and sessions (SPEC 4.1, 5). */
@@ -33,7 +34,7 @@ export const accountsModule: AppModule = {
   name: 'accounts',
   bind(c: Container) {
     const ds = (get: <T>(id: symbol) => T) => get<DataSource>(TOKENS.DataSource);
-    provide(c, TOKENS.UserRepository, (get) => new TypeOrmUserRepository(ds(get)));
+    provide(c, TOKENS.UserRepository, (get) => new CachedUserRepository(new TypeOrmUserRepository(ds(get)), get(TOKENS.Cache)));
     provide(c, TOKENS.RefreshTokenRepository, (get) => new TypeOrmRefreshTokenRepository(ds(get)));
     provide(c, TOKENS.PasswordResetRepository, (get) => new TypeOrmPasswordResetRepository(ds(get)));
     provide(c, TOKENS.Mailer, (get) => {

@@ -12,13 +12,14 @@ import { provide, type AppModule } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
 import { TOKENS } from '../../shared/tokens';
 import { storedFilesCleanup } from './stored-files';
+import { CachedApplicationRepository } from '../../../adapters/cache/cached-repositories';
 
 
 /** Applications (SPEC 4.2). */
 export const applicationsModule: AppModule = {
   name: 'applications',
   bind(c: Container) {
-    provide(c, TOKENS.ApplicationRepository, (get) => new TypeOrmApplicationRepository(get(TOKENS.DataSource)));
+    provide(c, TOKENS.ApplicationRepository, (get) => new CachedApplicationRepository(new TypeOrmApplicationRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     const deps = (get: <T>(id: symbol) => T) => ({ applications: get<never>(TOKENS.ApplicationRepository) });
     provide(c, CreateApplicationUseCase, (get) =>
       new CreateApplicationUseCase({

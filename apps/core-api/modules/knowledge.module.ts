@@ -35,6 +35,7 @@ import { BILLING_TOKENS } from './billing.module';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
 import { bindFileStore, UPLOAD_TOKENS } from './uploads.module';
+import { CachedKnowledgeDocumentRepository } from '../../../adapters/cache/cached-repositories';
 
 export const KNOWLEDGE_TOKENS = {
   DocumentRepository: Symbol.for('KnowledgeDocumentRepository'),
@@ -65,7 +66,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
     name: 'knowledge',
     bind(c: Container) {
       bindFileStore(c);
-      provide(c, KNOWLEDGE_TOKENS.DocumentRepository, (get) => new TypeOrmKnowledgeDocumentRepository(get(TOKENS.DataSource)));
+      provide(c, KNOWLEDGE_TOKENS.DocumentRepository, (get) => new CachedKnowledgeDocumentRepository(new TypeOrmKnowledgeDocumentRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
       provide(c, KNOWLEDGE_TOKENS.VectorIndex, (get) => new DeferredVectorIndex(() => openVectorIndex(get(TOKENS.DataSource))));
       provide(c, KNOWLEDGE_TOKENS.EmbedderRegistry, (get) => new ConfiguredEmbedderRegistry(get(TOKENS.Config)));
       provide(c, KNOWLEDGE_TOKENS.EmbeddingKeySource, (get) => embeddingKeys(c, get));
