@@ -8,6 +8,7 @@ import type { ListApplicationsUseCase } from '../../../core/applications/use-cas
 import type { SelectThemeUseCase } from '../../../core/applications/use-cases/select-theme.use-case';
 import type { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
 import { actorOf } from '../shared/auth.middleware';
+import { respondWithPage } from '../shared/paged-response';
 
 export function applicationsRouter(d: {
   auth: Middleware;
@@ -26,7 +27,7 @@ export function applicationsRouter(d: {
     ctx.body = await d.create.execute(ctx.request.body, actorOf(ctx));
   });
   r.get('/', async (ctx) => {
-    ctx.body = await d.list.execute(ctx.query, actorOf(ctx));
+    respondWithPage(ctx, await d.list.execute(ctx.query, actorOf(ctx)));
   });
   r.get('/:id', async (ctx) => {
     ctx.body = await d.get.execute(ctx.params.id!, actorOf(ctx));

@@ -7,6 +7,7 @@ import type { ListConversationsUseCase } from '../../../core/conversations/use-c
 import type { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
 import type { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { actorOf } from '../shared/auth.middleware';
+import { respondWithPage } from '../shared/paged-response';
 import { abortOnDisconnect, writeSse } from '../shared/sse';
 
 /** Conversations of the caller's applications (SPEC 4.3). */
@@ -22,7 +23,7 @@ export function conversationsRouter(d: {
   const r = new Router({ prefix: '/api/conversations' });
   r.use(d.auth);
   r.get('/', async (ctx) => {
-    ctx.body = await d.list.execute(ctx.query, actorOf(ctx));
+    respondWithPage(ctx, await d.list.execute(ctx.query, actorOf(ctx)));
   });
   r.post('/', async (ctx) => {
     ctx.status = 201;

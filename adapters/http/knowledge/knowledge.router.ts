@@ -7,6 +7,7 @@ import type { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/s
 import type { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
 import { MAX_UPLOAD_BYTES } from '../../../core/uploads/domain/file-type';
 import { actorOf } from '../shared/auth.middleware';
+import { respondWithPage } from '../shared/paged-response';
 import { formOf, multipartForm } from '../uploads/multipart';
 
 /** Knowledge base documents of the caller's applications (SPEC 2.11, 3, 4.12). */
@@ -26,9 +27,7 @@ export function knowledgeRouter(d: {
     ctx.body = await d.upload.execute(formOf(ctx), actorOf(ctx));
   });
   r.get('/', async (ctx) => {
-    const page = await d.list.execute(ctx.query, actorOf(ctx));
-    ctx.set('X-Total-Count', String(page.total));
-    ctx.body = page.data;
+    respondWithPage(ctx, await d.list.execute(ctx.query, actorOf(ctx)));
   });
   // Before `/:id`, which would otherwise take "search" for an id.
   r.get('/search', async (ctx) => {

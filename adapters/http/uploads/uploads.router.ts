@@ -7,6 +7,7 @@ import type { GetUploadUseCase } from '../../../core/uploads/use-cases/get-uploa
 import type { ListUploadsUseCase } from '../../../core/uploads/use-cases/list-uploads.use-case';
 import type { ReadUploadContentUseCase } from '../../../core/uploads/use-cases/read-upload-content.use-case';
 import { actorOf } from '../shared/auth.middleware';
+import { respondWithPage } from '../shared/paged-response';
 import { attachmentDisposition } from './content-disposition';
 import { formOf, multipartForm } from './multipart';
 
@@ -26,9 +27,7 @@ export function uploadsRouter(d: {
     ctx.body = await d.create.execute(formOf(ctx).file, actorOf(ctx));
   });
   r.get('/', async (ctx) => {
-    const page = await d.list.execute(ctx.query, actorOf(ctx));
-    ctx.set('X-Total-Count', String(page.total));
-    ctx.body = page.data;
+    respondWithPage(ctx, await d.list.execute(ctx.query, actorOf(ctx)));
   });
   r.get('/:id', async (ctx) => {
     ctx.body = await d.get.execute(ctx.params.id!, actorOf(ctx));

@@ -89,13 +89,13 @@ describe.each(cases)('chat through the core API (%s, engine %s)', (database, eng
     expect((await stack.client.post(`/api/conversations/${id}/stream`, { content: 'hi' }, { token })).status).toBe(404);
     expect((await stack.client.delete(`/api/conversations/${id}`, { token })).status).toBe(404);
     expect((await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token })).status).toBe(404);
-    expect((await stack.client.get('/api/conversations', { token })).body.total).toBe(0);
+    expect((await stack.client.get('/api/conversations', { token })).headers.get('x-total-count')).toBe('0');
   });
 
   it('lists the caller\u2019s conversations and archives one, refusing new messages to it', async () => {
     const id = await newConversation();
     const list = await stack.client.get(`/api/conversations?applicationId=${owner.app.id}`, { token: owner.token });
-    expect(list.body.data.map((c: { id: string }) => c.id)).toContain(id);
+    expect(list.body.map((c: { id: string }) => c.id)).toContain(id);
     expect((await stack.client.delete(`/api/conversations/${id}`, { token: owner.token })).status).toBe(204);
     expect((await stack.client.get(`/api/conversations/${id}`, { token: owner.token })).body.status).toBe('archived');
     expect((await stack.client.post(`/api/conversations/${id}/messages`, { content: 'hi' }, { token: owner.token })).status).toBe(400);

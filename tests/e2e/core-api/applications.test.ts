@@ -19,8 +19,8 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Support Bot', description: 'Better', allowedOrigins: ['https://shop.example.com'] });
     const list = await stack.client.get('/api/applications', { token });
-    expect(list.body).toMatchObject({ total: 1, page: 1, limit: 20 });
-    expect(list.body.data[0].id).toBe(id);
+    expect(list.headers.get('x-total-count')).toBe('1');
+    expect(list.body.map((a: { id: string }) => a.id)).toEqual([id]);
     expect((await stack.client.delete(`/api/applications/${id}`, { token })).status).toBe(204);
     expect((await stack.client.get(`/api/applications/${id}`, { token })).status).toBe(404);
   });
@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
     expect((await stack.client.put(`/api/applications/${id}`, { name: 'Mine now' }, { token })).status).toBe(404);
     expect((await stack.client.delete(`/api/applications/${id}`, { token })).status).toBe(404);
     expect((await stack.client.post(`/api/applications/${id}/theme`, { themeId: 'dark' }, { token })).status).toBe(404);
-    expect((await stack.client.get('/api/applications', { token })).body.total).toBe(0);
+    expect((await stack.client.get('/api/applications', { token })).body).toEqual([]);
     expect((await stack.client.get(`/api/applications/${id}`, { token: owner.access_token })).body.name).toBe('Private');
   });
 
@@ -71,8 +71,8 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
     const { access_token: token } = await registerUser(stack.client);
     for (let i = 0; i < 3; i++) await stack.client.post('/api/applications', { name: `App ${i}` }, { token });
     const page2 = await stack.client.get('/api/applications?page=2&limit=2', { token });
-    expect(page2.body).toMatchObject({ total: 3, page: 2, limit: 2 });
-    expect(page2.body.data).toHaveLength(1);
+    expect(page2.headers.get('x-total-count')).toBe('3');
+    expect(page2.body).toHaveLength(1);
     expect((await stack.client.get('/api/applications?limit=101', { token })).status).toBe(400);
   });
 

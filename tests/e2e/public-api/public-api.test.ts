@@ -160,8 +160,10 @@ describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
   });
 
   describe('a refused first turn', () => {
-    const conversationsOf = async (o: { token: string; app: { id: string } }) =>
-      (await stack.client.get(`/api/conversations?applicationId=${o.app.id}`, { token: o.token })).body as { data: unknown[]; total: number };
+    const conversationsOf = async (o: { token: string; app: { id: string } }) => {
+      const res = await stack.client.get(`/api/conversations?applicationId=${o.app.id}`, { token: o.token });
+      return { data: res.body as unknown[], total: Number(res.headers.get('x-total-count')) };
+    };
 
     it.each(['/api/v1/chat', '/api/public/chat', '/api/v1/chat/stream'])('leaves no conversation behind on %s (Free plan without an own key: 402)', async (path) => {
       const free = await anOwnerWithKey(stack, { plan: 'free', appName: 'Free App' });
