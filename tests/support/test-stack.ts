@@ -153,3 +153,27 @@ export async function registerUser(client: TestClient, overrides: Partial<{ emai
     email: string;
   };
 }
+
+/** Another core API instance in all but process: its own infrastructure (Redis connection, cache, limiter), the stack's database. */
+export interface SecondInstance {
+  client: TestClient;
+  close(): Promise<void>;
+}
+
+/** Starts a second core API on the stack's database and configuration (closed before the stack). */
+export async function startSecondCoreApi(stack: TestStack): Promise<SecondInstance> {
+  const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
+  const listening = await listen(await createCoreApi(infra, { passwordHashing: FAST_HASHING }), '127.0.0.1', 0);
+  return {
+    client: new TestClient(listening.url),
+    async close() {
+      await new Promise<void>((resolve) => {
+        listening.server.close(() => resolve());
+        listening.server.closeAllConnections();
+      });
+      await listening.app.stop();
+      await infra.cache.close?.();
+      infra.redis?.disconnect(); // the database is the stack's, closed with it
+    },
+  };
+}

@@ -1,9 +1,4 @@
-import { createCoreApi } from '../../../apps/core-api/core-api.container';
-import { createInfrastructure, type Infrastructure } from '../../../apps/shared/infrastructure';
-import { listen, type Listening } from '../../../apps/shared/serve';
-import { createLogger } from '../../../adapters/logging/logger';
-import { TestClient } from '../../support/http-client';
-import { FAST_HASHING, PLATFORM_KEYS, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
+import { PLATFORM_KEYS, startCoreApi, startSecondCoreApi, userWithApplication, type SecondInstance, type TestStack } from '../../support/test-stack';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 if (!REDIS_URL) process.stdout.write('note: TEST_REDIS_URL is not set; the cache-across-instances tests are skipped\n');
@@ -23,24 +18,16 @@ async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => bool
  */
 (REDIS_URL ? describe : describe.skip)('cached reads across two core API instances on Redis', () => {
   let stack: TestStack;
-  let second: { infra: Infrastructure; listening: Listening; client: TestClient };
+  let second: SecondInstance;
 
   beforeAll(async () => {
     // A long time to live: only the invalidations can make the second instance see a change in time.
     stack = await startCoreApi({ providers: true, env: { REDIS_URL, CACHE_TTL_MS: '600000' } });
-    const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
-    const listening = await listen(await createCoreApi(infra, { passwordHashing: FAST_HASHING }), '127.0.0.1', 0);
-    second = { infra, listening, client: new TestClient(listening.url) };
+    second = await startSecondCoreApi(stack);
   });
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => {
-      second.listening.server.close(() => resolve());
-      second.listening.server.closeAllConnections();
-    });
-    await second.listening.app.stop();
-    await second.infra.cache.close?.();
-    second.infra.redis?.disconnect(); // its database is the first stack's, closed with it
+    await second.close();
     await stack.close();
   });
 

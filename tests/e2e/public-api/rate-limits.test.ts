@@ -1,9 +1,5 @@
-import { createCoreApi } from '../../../apps/core-api/core-api.container';
-import { createInfrastructure, type Infrastructure } from '../../../apps/shared/infrastructure';
-import { listen, type Listening } from '../../../apps/shared/serve';
-import { createLogger } from '../../../adapters/logging/logger';
-import { TestClient, type TestResponse } from '../../support/http-client';
-import { FAST_HASHING, startCoreApi, type TestStack } from '../../support/test-stack';
+import type { TestResponse } from '../../support/http-client';
+import { startCoreApi, startSecondCoreApi, type SecondInstance, type TestStack } from '../../support/test-stack';
 import { anOwnerWithKey, createKey, withKey } from './public-api-support';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -82,22 +78,13 @@ describe('login and registration: limited per client address', () => {
 
 (REDIS_URL ? describe : describe.skip)('public API: one limit across two instances on Redis', () => {
   let stack: TestStack;
-  let second: { infra: Infrastructure; listening: Listening; client: TestClient };
+  let second: SecondInstance;
   beforeAll(async () => {
     stack = await startCoreApi({ env: { REDIS_URL } });
-    // A second core API process in all but name: its own Redis connection and limiter, the same database.
-    const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
-    const listening = await listen(await createCoreApi(infra, { passwordHashing: FAST_HASHING }), '127.0.0.1', 0);
-    second = { infra, listening, client: new TestClient(listening.url) };
+    second = await startSecondCoreApi(stack);
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => {
-      second.listening.server.close(() => resolve());
-      second.listening.server.closeAllConnections();
-    });
-    await second.listening.app.stop();
-    await second.infra.cache.close?.();
-    second.infra.redis?.disconnect(); // its database is the first stack's, closed with it
+    await second.close();
     await stack.close();
   });
 
