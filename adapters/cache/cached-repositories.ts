@@ -22,7 +22,8 @@ import type { NewUser, UserRepository } from '../../core/users/ports/user-reposi
  * them all): each decorator caches the hot read of its repository and invalidates it on every write
  * that goes through it, which is every write there is (the tables have no other writers). Regions:
  * `user`, `app`, `sub`, `pk` (which providers a user has keys for: the fact, never the key), `mc`
- * (default model config per application), `pt` (default prompt template), `kd` (ready documents).
+ * (default model config per application), `pt` (default prompt template), `kd` (ready documents),
+ * and `apikey` (public API keys by digest, read through ApiKeyLookup).
  */
 
 export class CachedUserRepository implements UserRepository {
@@ -51,6 +52,7 @@ export class CachedUserRepository implements UserRepository {
       // The cascade took the user's applications, subscription and keys with it.
       await this.cache.invalidate(`user:${id}`, `sub:${id}`, `pk:${id}`);
       await this.cache.invalidateRegion('app');
+      await this.cache.invalidateRegion('apikey');
     }
   }
 }
@@ -85,6 +87,8 @@ export class CachedApplicationRepository implements ApplicationRepository {
       await this.inner.delete(id);
     } finally {
       await this.cache.invalidate(`app:${id}`, `mc:${id}`, `pt:${id}`, `kd:${id}`);
+      // The application's own API keys went with it.
+      await this.cache.invalidateRegion('apikey');
     }
   }
 }

@@ -52,7 +52,7 @@ export class MemoryCache implements Cache {
     this.now = options.now ?? Date.now;
   }
 
-  async getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
+  async getOrLoad<T>(key: string, load: () => Promise<T>, options: { keep?: (value: T) => boolean } = {}): Promise<T> {
     if (this.options.ttlMs <= 0) return load();
     const region = regionOf(key);
     const entry = this.entries.get(key);
@@ -68,7 +68,8 @@ export class MemoryCache implements Cache {
     this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
     try {
       const value = freeze(await promise);
-      if (this.fresh(key, region, startedAt)) this.store(key, { value, expires: this.now() + this.options.ttlMs, startedAt });
+      const keep = options.keep?.(value) ?? true;
+      if (keep && this.fresh(key, region, startedAt)) this.store(key, { value, expires: this.now() + this.options.ttlMs, startedAt });
       return value;
     } finally {
       if (this.loading.get(key)?.promise === promise) this.loading.delete(key);

@@ -5,8 +5,11 @@
  * Never holds secrets: callers cache facts (a key exists), not the key.
  */
 export interface Cache {
-  /** The cached value for `key`, else `load()`'s answer, kept for the cache's time to live. */
-  getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * The cached value for `key`, else `load()`'s answer, kept for the cache's time to live unless
+   * `keep` says otherwise (e.g. not caching misses that anyone can provoke).
+   */
+  getOrLoad<T>(key: string, load: () => Promise<T>, options?: { keep?: (value: T) => boolean }): Promise<T>;
   /** Forgets the keys, here and on every other instance. */
   invalidate(...keys: string[]): Promise<void>;
   /** Forgets every key of the region (`region:…`), here and on every other instance. */

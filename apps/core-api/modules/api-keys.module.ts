@@ -27,7 +27,7 @@ export const apiKeysModule: AppModule = {
   bind(c: Container) {
     provide(c, API_KEY_TOKENS.ApiKeyRepository, (get) => new TypeOrmApiKeyRepository(get(TOKENS.DataSource)));
     const keys = (get: <T>(id: symbol) => T) => get<never>(API_KEY_TOKENS.ApiKeyRepository);
-    provide(c, ApiKeyLookup, (get) => new ApiKeyLookup({ keys: keys(get), clock: get(TOKENS.Clock) }));
+    provide(c, ApiKeyLookup, (get) => new ApiKeyLookup({ keys: keys(get), cache: get(TOKENS.Cache) }));
     provide(c, ApiKeyUsageTracker, (get) => new ApiKeyUsageTracker({ keys: keys(get) }));
     provide(c, CreateApiKeyUseCase, (get) =>
       new CreateApiKeyUseCase({

@@ -10,6 +10,6 @@ export class DeleteApiKeyUseCase {
   async execute(id: string, actor: Actor): Promise<void> {
     const key = await findOwnedApiKey(this.deps.keys, id, actor);
     await this.deps.keys.delete(key.id);
-    this.deps.lookup.forget(key.id);
+    await this.deps.lookup.forget();
   }
 }

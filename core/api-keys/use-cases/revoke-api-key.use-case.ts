@@ -13,7 +13,7 @@ export class RevokeApiKeyUseCase {
   async execute(id: string, actor: Actor): Promise<ApiKeyView> {
     const key = await findOwnedApiKey(this.deps.keys, id, actor);
     const revoked = await this.deps.keys.revoke(key.id, this.deps.clock.now());
-    this.deps.lookup.forget(key.id);
+    await this.deps.lookup.forget();
     if (!revoked) throw new NotFoundError('API key');
     return toApiKeyView(revoked);
   }

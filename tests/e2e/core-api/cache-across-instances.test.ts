@@ -1,3 +1,4 @@
+import { anOwnerWithKey, withKey } from '../public-api/public-api-support';
 import { PLATFORM_KEYS, startCoreApi, startSecondCoreApi, userWithApplication, type SecondInstance, type TestStack } from '../../support/test-stack';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -73,6 +74,19 @@ async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => bool
     expect((await stack.client.delete(`/api/applications/${owner.app.id}`, { token: owner.token })).status).toBe(204);
     const gone = await eventually(() => second.client.get(`/api/applications/${owner.app.id}`, { token: owner.token }), (res) => res.status === 404);
     expect(gone.status).toBe(404);
+  });
+
+  it('an API key revoked or deleted on one instance is refused by the other at once', async () => {
+    const revoked = await anOwnerWithKey(stack);
+    const deleted = await anOwnerWithKey(stack);
+    for (const o of [revoked, deleted]) expect((await second.client.get('/api/v1/app', withKey(o.key.key))).status).toBe(200);
+
+    expect((await stack.client.post(`/api/api-keys/${revoked.key.id}/revoke`, undefined, { token: revoked.token })).status).toBe(200);
+    expect((await stack.client.delete(`/api/api-keys/${deleted.key.id}`, { token: deleted.token })).status).toBe(204);
+    for (const o of [revoked, deleted]) {
+      const refused = await eventually(() => second.client.get('/api/v1/app', withKey(o.key.key)), (res) => res.status === 401);
+      expect(refused.status).toBe(401);
+    }
   });
 
   it('a deleted account stops working on the other instance', async () => {

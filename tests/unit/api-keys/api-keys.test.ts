@@ -3,7 +3,8 @@ import { InMemoryApiKeyRepository } from '../../../adapters/persistence/api-keys
 import { InMemoryApplicationRepository } from '../../../adapters/persistence/in-memory/in-memory-application.repository';
 import { FlexibleRateLimiter } from '../../../adapters/rate-limit/flexible.rate-limiter';
 import { ApiKeyRateLimitedError } from '../../../core/api-keys/domain/api-key-rate-limited.error';
-import { API_KEY_CACHE_TTL_MS, ApiKeyLookup } from '../../../core/api-keys/use-cases/api-key-lookup';
+import { ApiKeyLookup } from '../../../core/api-keys/use-cases/api-key-lookup';
+import { MemoryCache } from '../../../adapters/cache/memory.cache';
 import { ApiKeyUsageTracker } from '../../../core/api-keys/use-cases/api-key-usage-tracker';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
 import { CreateApiKeyUseCase, type ApiKeyQuotaGuard } from '../../../core/api-keys/use-cases/create-api-key.use-case';
@@ -12,6 +13,8 @@ import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-ke
 import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
 import type { Actor } from '../../../core/shared/actor';
 import { PaymentRequiredError, UnauthorizedError } from '../../../core/shared/errors';
+
+const CACHE_TTL_MS = 10_000;
 
 const anActor = (userId = '11111111-1111-4111-8111-111111111111'): Actor => ({ userId, role: 'developer' });
 
@@ -22,7 +25,7 @@ function aSystem(options: { guard?: ApiKeyQuotaGuard } = {}) {
   const applications = new InMemoryApplicationRepository();
   const keys = new InMemoryApiKeyRepository(applications);
   const hasher = new Sha256KeyHasher();
-  const lookup = new ApiKeyLookup({ keys, clock });
+  const lookup = new ApiKeyLookup({ keys, cache: new MemoryCache({ ttlMs: CACHE_TTL_MS, now: () => now.getTime() }) });
   const usage = new ApiKeyUsageTracker({ keys });
   return {
     keys,
@@ -118,13 +121,13 @@ describe('API keys', () => {
     await expect(s.authenticate.execute(created.key)).rejects.toEqual(new UnauthorizedError('The API key is not valid'));
   });
 
-  it('notices a revocation made elsewhere once the cache entry expires', async () => {
+  it('notices a revocation made behind its back once the cache entry expires', async () => {
     const s = aSystem();
     const created = await s.create.execute({}, anActor());
     await s.authenticate.execute(created.key);
     await s.keys.revoke(created.id, new Date()); // as another instance would, behind this one's cache
     await expect(s.authenticate.execute(created.key)).resolves.toBeDefined();
-    s.advance(API_KEY_CACHE_TTL_MS + 1);
+    s.advance(CACHE_TTL_MS + 1);
     await expect(s.authenticate.execute(created.key)).rejects.toBeInstanceOf(UnauthorizedError);
   });
 

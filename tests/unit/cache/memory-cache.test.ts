@@ -107,6 +107,16 @@ describe('MemoryCache', () => {
     expect(await cache.getOrLoad('user:1', async () => 'back')).toBe('back');
   });
 
+  it('does not keep a value its caller says not to keep (a miss anyone can provoke)', async () => {
+    const cache = cacheOf();
+    const load = jest.fn(async () => null as string | null);
+    await cache.getOrLoad('apikey:unknown', load, { keep: (v) => v !== null });
+    await cache.getOrLoad('apikey:unknown', load, { keep: (v) => v !== null });
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(await cache.getOrLoad('apikey:known', async () => 'key', { keep: (v) => v !== null })).toBe('key');
+    expect(await cache.getOrLoad('apikey:known', async () => 'reloaded')).toBe('key');
+  });
+
   it('freezes cached values so no request can change what the next one reads', async () => {
     const cache = cacheOf();
     const value = await cache.getOrLoad('app:1', async () => ({ name: 'App', settings: { colours: ['#fff'] } }));
