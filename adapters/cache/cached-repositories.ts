@@ -12,6 +12,8 @@ import type { PromptTemplate } from '../../core/prompts/domain/prompt-template';
 import type { NewPromptTemplate, PromptTemplateChanges, PromptTemplateRepository } from '../../core/prompts/ports/prompt-template-repository.port';
 import type { ProviderKey } from '../../core/provider-keys/domain/provider-key';
 import type { NewProviderKey, ProviderKeyRepository } from '../../core/provider-keys/ports/provider-key-repository.port';
+import type { Conversation } from '../../core/conversations/domain/conversation';
+import type { BegunTurn, ConversationRepository, NewConversation, NewMessage } from '../../core/conversations/ports/conversation-repository.port';
 import type { Cache } from '../../core/shared/cache.port';
 import type { OwnerLimit } from '../../core/shared/owner-limit';
 import type { User } from '../../core/users/domain/user';
@@ -23,7 +25,8 @@ import type { NewUser, UserRepository } from '../../core/users/ports/user-reposi
  * that goes through it, which is every write there is (the tables have no other writers). Regions:
  * `user`, `app`, `sub`, `pk` (which providers a user has keys for: the fact, never the key), `mc`
  * (default model config per application), `pt` (default prompt template), `kd` (ready documents),
- * and `apikey` (public API keys by digest, read through ApiKeyLookup).
+ * `apikey` (public API keys by digest, read through ApiKeyLookup) and `conv` (a conversation with its
+ * owner, as a chat turn starts from it).
  */
 
 export class CachedUserRepository implements UserRepository {
@@ -51,8 +54,7 @@ export class CachedUserRepository implements UserRepository {
     } finally {
       // The cascade took the user's applications, subscription and keys with it.
       await this.cache.invalidate(`user:${id}`, `sub:${id}`, `pk:${id}`);
-      await this.cache.invalidateRegion('app');
-      await this.cache.invalidateRegion('apikey');
+      for (const region of ['app', 'apikey', 'conv']) await this.cache.invalidateRegion(region);
     }
   }
 }
@@ -87,8 +89,8 @@ export class CachedApplicationRepository implements ApplicationRepository {
       await this.inner.delete(id);
     } finally {
       await this.cache.invalidate(`app:${id}`, `mc:${id}`, `pt:${id}`, `kd:${id}`);
-      // The application's own API keys went with it.
-      await this.cache.invalidateRegion('apikey');
+      // The application's own API keys and its conversations went with it.
+      for (const region of ['apikey', 'conv']) await this.cache.invalidateRegion(region);
     }
   }
 }
@@ -258,5 +260,49 @@ export class CachedKnowledgeDocumentRepository implements KnowledgeDocumentRepos
     } finally {
       await this.cache.invalidateRegion('kd');
     }
+  }
+}
+
+/**
+ * The conversation a chat turn starts from, with its owner: the application, owner, key and A/B
+ * version never change, and archiving through this repository invalidates it. An archive made by
+ * another process's engine reaches the cache through Redis, or is refused by the engine meanwhile.
+ */
+export class CachedConversationRepository implements ConversationRepository {
+  constructor(private readonly inner: ConversationRepository, private readonly cache: Cache) {}
+
+  create(conversation: NewConversation): Promise<Conversation> {
+    return this.inner.create(conversation);
+  }
+  findById(id: string): Promise<Conversation | null> {
+    return this.inner.findById(id);
+  }
+  findWithOwner(id: string) {
+    return this.inner.findWithOwner(id);
+  }
+  findForTurn(id: string) {
+    return this.cache.getOrLoad(`conv:${id}`, () => this.inner.findForTurn(id), { keep: (found) => found !== null });
+  }
+  listByApplication(applicationId: string, offset: number, limit: number) {
+    return this.inner.listByApplication(applicationId, offset, limit);
+  }
+  listByOwner(ownerId: string, filter: { applicationId?: string }, offset: number, limit: number) {
+    return this.inner.listByOwner(ownerId, filter, offset, limit);
+  }
+  async archive(id: string): Promise<void> {
+    try {
+      await this.inner.archive(id);
+    } finally {
+      await this.cache.invalidate(`conv:${id}`);
+    }
+  }
+  addMessage(message: NewMessage) {
+    return this.inner.addMessage(message);
+  }
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
+    return this.inner.beginTurn(conversationId, content, limit, maxChars);
+  }
+  messages(conversationId: string) {
+    return this.inner.messages(conversationId);
   }
 }

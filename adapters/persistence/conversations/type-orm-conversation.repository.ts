@@ -98,6 +98,10 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return row && { conversation: toConversation(row), ownerId: row.owner_id };
   }
 
+  findForTurn(id: string): Promise<{ conversation: Conversation; ownerId: string } | null> {
+    return this.findWithOwner(id);
+  }
+
   async listByApplication(applicationId: string, offset: number, limit: number) {
     const [items, count] = await Promise.all([
       rows<ConversationRow>(this.db, `SELECT * FROM conversations WHERE application_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [applicationId, limit, offset]),

@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { CachedConversationRepository } from '../../../adapters/cache/cached-repositories';
 import { HttpChatEngine } from '../../../adapters/clients/http-chat-engine';
 import { TypeOrmConversationRepository } from '../../../adapters/persistence/conversations/type-orm-conversation.repository';
 import { createLlmProviderRegistry } from '../../../adapters/providers/provider-registry';
@@ -16,7 +17,7 @@ export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule 
   return {
     name: 'chat-engine',
     bind(c: Container) {
-      provide(c, CHAT_TOKENS.ConversationRepository, (get) => new TypeOrmConversationRepository(get(TOKENS.DataSource)));
+      provide(c, CHAT_TOKENS.ConversationRepository, (get) => new CachedConversationRepository(new TypeOrmConversationRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
       provide(c, CHAT_TOKENS.LlmProviderRegistry, (get) => {
         const config = get<AppConfig>(TOKENS.Config);
         return createLlmProviderRegistry({ baseUrls: config.providerBaseUrls, platformKeys: config.providerKeys, timeoutMs: config.providerTimeoutMs });

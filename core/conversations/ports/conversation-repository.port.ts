@@ -45,6 +45,11 @@ export interface ConversationRepository {
   findById(id: string): Promise<Conversation | null>;
   /** The conversation together with its application's owner, for ownership checks in one query. */
   findWithOwner(id: string): Promise<{ conversation: Conversation; ownerId: string } | null>;
+  /**
+   * As `findWithOwner`, for starting a chat turn: may answer from a cache, so `title`, `updatedAt` and
+   * `status` can lag behind (the engine refuses an archived conversation itself when it opens the turn).
+   */
+  findForTurn(id: string): Promise<{ conversation: Conversation; ownerId: string } | null>;
   listByApplication(applicationId: string, offset: number, limit: number): Promise<{ items: Conversation[]; total: number }>;
   listByOwner(ownerId: string, filter: { applicationId?: string }, offset: number, limit: number): Promise<{ items: Conversation[]; total: number }>;
   archive(id: string): Promise<void>;

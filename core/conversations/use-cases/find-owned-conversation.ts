@@ -11,8 +11,11 @@ export async function findOwnedConversation(
   deps: { conversations: ConversationRepository; applications: ApplicationRepository },
   id: unknown,
   actor: Actor,
+  /** A chat turn may start from the cached conversation (see ConversationRepository.findForTurn). */
+  purpose: 'read' | 'turn' = 'read',
 ): Promise<{ conversation: Conversation; application: Application }> {
-  const found = isUuid(id) ? await deps.conversations.findWithOwner(id) : null;
+  const find = (key: string) => (purpose === 'turn' ? deps.conversations.findForTurn(key) : deps.conversations.findWithOwner(key));
+  const found = isUuid(id) ? await find(id) : null;
   if (!found || found.ownerId !== actor.userId) throw new NotFoundError('Conversation');
   const application = await deps.applications.findById(found.conversation.applicationId);
   if (!application) throw new NotFoundError('Conversation');

@@ -65,7 +65,7 @@ export async function openPublicTurn(deps: PublicChatDeps, input: unknown, calle
 
 /** Only conversations started with this very key continue; any other is "not found". */
 async function continued(conversations: ConversationRepository, id: string, caller: PublicCaller, applicationId: string): Promise<Conversation> {
-  const conversation = isUuid(id) ? await conversations.findById(id) : null;
+  const conversation = isUuid(id) ? ((await conversations.findForTurn(id))?.conversation ?? null) : null;
   if (!conversation || conversation.apiKeyId !== caller.key.id || conversation.applicationId !== applicationId) {
     throw new NotFoundError('Conversation');
   }

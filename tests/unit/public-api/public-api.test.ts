@@ -131,7 +131,12 @@ function aChatSystem(policy?: ChatPolicy) {
       };
     },
   } as unknown as ChatEngine;
-  const repository = { findById: async (id: string) => conversations.get(id) ?? null } as unknown as ConversationRepository;
+  const repository = {
+    findForTurn: async (id: string) => {
+      const conversation = conversations.get(id);
+      return conversation ? { conversation, ownerId: 'owner' } : null;
+    },
+  } as unknown as ConversationRepository;
   const applications = new InMemoryApplicationRepository();
   const runner = new ChatTurnRunner({ engine, policies: policy ? [policy] : [] });
   return {
