@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { printTable, rowOf, type Row } from './support/format';
+import { cpuPerRequest } from './support/cpu';
 import { startServerProcess, stopAll } from './support/processes';
 
 /**
@@ -43,9 +44,13 @@ async function main() {
       const a = rowOf('(a) emulator direct', await load(direct, connections, DURATION_S));
       const b = rowOf('(b) bare Koa pass-through', await load(viaKoa, connections, DURATION_S));
       await load(full, connections, 2);
-      const c = rowOf('(c) core API -> AI service -> emulator', await load(full, connections, DURATION_S));
+      const measured = await cpuPerRequest(platform.child.pid!, !!process.env.BENCH_DATABASE_URL, () => load(full, connections, DURATION_S));
+      const c = rowOf('(c) core API -> AI service -> emulator', measured.result);
       results[connections] = [a, b, c];
       printTable(`POST a chat message, ${connections} concurrent client(s)`, [a, b, c], b);
+      // Where a turn's cost lands (Linux /proc): the platform process (core API and AI service) and, on a
+      // local PostgreSQL, the database server; other work on the machine is counted in the latter too.
+      console.log(`(c) CPU per request: platform process ${measured.serverMs.toFixed(2)} ms` + (process.env.BENCH_DATABASE_URL ? `, PostgreSQL server ${measured.postgresMs.toFixed(2)} ms` : ' (the embedded PGlite included)'));
     }
     const [, b32, c32] = results[32]!;
     console.log(`\nAt 32 clients the full path adds ${(c32!.p50 - b32!.p50).toFixed(2)} ms at p50 over the pass-through (target < 2 ms)` +
