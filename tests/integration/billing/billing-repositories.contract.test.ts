@@ -12,6 +12,8 @@ import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
 type Variant = {
   subscriptions: SubscriptionRepository;
   usage: UsageLedger;
+  /** A second ledger on the same store, as another process has (the in-memory store has one). */
+  otherUsage(): UsageLedger;
   /** A user and when they registered. */
   newUser(): Promise<{ id: string; registeredAt: Date }>;
   close(): Promise<void>;
@@ -22,9 +24,11 @@ const variants: Array<[string, () => Promise<Variant>]> = [
     'in-memory',
     async () => {
       const subscriptions = new InMemorySubscriptionRepository();
+      const ledger = new InMemoryUsageLedger();
       return {
         subscriptions,
-        usage: new InMemoryUsageLedger(),
+        usage: ledger,
+        otherUsage: () => ledger,
         newUser: async () => {
           const user = { id: randomUUID(), registeredAt: new Date('2026-01-05T08:00:00Z') };
           subscriptions.users.set(user.id, user.registeredAt);
@@ -42,6 +46,7 @@ const variants: Array<[string, () => Promise<Variant>]> = [
       return {
         subscriptions: new TypeOrmSubscriptionRepository(db.dataSource),
         usage: new TypeOrmUsageLedger(db.dataSource),
+        otherUsage: () => new TypeOrmUsageLedger(db.dataSource),
         newUser: async () => {
           const u = await users.create({ email: `${randomUUID()}@example.com`, displayName: 'U', role: 'developer', passwordHash: 'h' });
           return { id: u.id, registeredAt: u.createdAt };
@@ -168,6 +173,41 @@ describe.each(variants)('billing repositories (%s)', (_name, open) => {
       );
       expect(results.filter((r) => r.ok)).toHaveLength(10);
       expect(await v.usage.current(user.id, period)).toMatchObject({ tokensReserved: 1_000, messagesUsed: 10 });
+    });
+
+    it('decides a burst of reservations as it would decide them one after the other', async () => {
+      const user = await v.newUser();
+      const reserve = (tokens: number, tokenLimit: number | null) => v.usage.reserve({ userId: user.id, period, tokens, tokenLimit, messageLimit: null });
+      // Arriving together, the last three wait for the first and are then decided as one batch would be:
+      // the third is refused (1,200 held, limit 1,000), the fourth has no token limit.
+      const results = await Promise.all([reserve(600, 1_000), reserve(600, 1_000), reserve(10, 1_000), reserve(10, null)]);
+      expect(results.map((r) => r.ok)).toEqual([true, true, false, true]);
+      expect(results[2]).toMatchObject({ exceeded: 'tokens' });
+      expect(await v.usage.current(user.id, period)).toMatchObject({ tokensReserved: 1_210, messagesUsed: 3 });
+    });
+
+    it('counts overage in order when settlements under different allowances arrive together', async () => {
+      const user = await v.newUser();
+      await Promise.all(Array.from({ length: 4 }, () => v.usage.reserve({ userId: user.id, period, tokens: 100, tokenLimit: null, messageLimit: null })));
+      const settle = (includedTokens: number | null) =>
+        v.usage.settle({ userId: user.id, period, reservedTokens: 100, usedTokens: 400, ok: true, ownKey: false, includedTokens });
+      // One after the other: 0 -> 400 -> 800 (no overage), 800 -> 1,200 without allowance, then 400 past 1,000.
+      await Promise.all([settle(1_000), settle(1_000), settle(null), settle(1_000)]);
+      expect(await v.usage.current(user.id, period)).toMatchObject({ tokensUsed: 1_600, overageTokens: 400, tokensReserved: 0 });
+    });
+
+    it('takes exactly what is left when two processes reserve at once', async () => {
+      const user = await v.newUser();
+      const ledgers = [v.usage, v.otherUsage()];
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => ledgers[i % 2]!.reserve({ userId: user.id, period, tokens: 100, tokenLimit: 1_500, messageLimit: 12 })),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(12);
+      expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.exceeded === 'messages')).toBe(true);
+      await Promise.all(
+        results.filter((r) => r.ok).map((_, i) => ledgers[i % 2]!.settle({ userId: user.id, period, reservedTokens: 100, usedTokens: 150, ok: true, ownKey: false, includedTokens: 1_000 })),
+      );
+      expect(await v.usage.current(user.id, period)).toEqual({ tokensUsed: 1_800, tokensReserved: 0, overageTokens: 800, ownKeyTokens: 0, messagesUsed: 12 });
     });
 
     it('loses no count when 50 settlements run at once', async () => {
