@@ -1,4 +1,8 @@
 import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { printTable, rowOf, type Row } from './support/format';
 import { cpuPerRequest } from './support/cpu';
 import { startServerProcess, stopAll } from './support/processes';
@@ -18,11 +22,22 @@ const STREAM_RUNS = 30;
 async function main() {
   const emulator = await startServerProcess<{ url: string; baseUrls: Record<string, string> }>('support/emulator.server.ts', { BENCH_DELAY_MS: String(DELAY_MS) });
   const passthrough = await startServerProcess<{ url: string }>('support/passthrough.server.ts', { BENCH_UPSTREAM: emulator.info.baseUrls.provider_a! });
-  const platform = await startServerProcess<{ coreUrl: string; token: string; conversations: string[] }>('support/platform.server.ts', {
-    BENCH_PROVIDER_URLS: JSON.stringify(emulator.info.baseUrls),
-  });
   // Set BENCH_DATABASE_URL=postgres://… to run the platform on PostgreSQL instead of the embedded PGlite.
-  const children = [emulator.child, passthrough.child, platform.child];
+  // On PGlite the platform is one process, as `npm start` runs it (the embedded database allows one
+  // process). On PostgreSQL the AI service runs in a process of its own, as the apps are deployed apart
+  // (docker/compose.yaml), sharing the run's schema and DATA_DIR (for the generated service token).
+  const shared: Record<string, string> = { BENCH_PROVIDER_URLS: JSON.stringify(emulator.info.baseUrls) };
+  let aiService: Awaited<ReturnType<typeof startServerProcess<{ url: string }>>> | undefined;
+  if (process.env.BENCH_DATABASE_URL) {
+    shared.BENCH_DATA_DIR = mkdtempSync(join(tmpdir(), 'bench-platform-'));
+    shared.BENCH_SCHEMA = `bench_${randomBytes(4).toString('hex')}`;
+    aiService = await startServerProcess<{ url: string }>('support/ai-service.server.ts', shared);
+  }
+  const platform = await startServerProcess<{ coreUrl: string; token: string; conversations: string[] }>('support/platform.server.ts', {
+    ...shared,
+    ...(aiService ? { BENCH_AI_SERVICE_URL: aiService.info.url } : {}),
+  });
+  const children = [emulator.child, passthrough.child, platform.child, ...(aiService ? [aiService.child] : [])];
   try {
     const providerBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     const direct = { url: `${emulator.info.baseUrls.provider_a}/chat/completions`, headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-0000' }, body: providerBody };
@@ -44,13 +59,19 @@ async function main() {
       const a = rowOf('(a) emulator direct', await load(direct, connections, DURATION_S));
       const b = rowOf('(b) bare Koa pass-through', await load(viaKoa, connections, DURATION_S));
       await load(full, connections, 2);
-      const measured = await cpuPerRequest(platform.child.pid!, !!process.env.BENCH_DATABASE_URL, () => load(full, connections, DURATION_S));
+      const servers = [platform.child.pid!, ...(aiService ? [aiService.child.pid!] : [])];
+      const measured = await cpuPerRequest(servers, !!process.env.BENCH_DATABASE_URL, () => load(full, connections, DURATION_S));
       const c = rowOf('(c) core API -> AI service -> emulator', measured.result);
       results[connections] = [a, b, c];
       printTable(`POST a chat message, ${connections} concurrent client(s)`, [a, b, c], b);
-      // Where a turn's cost lands (Linux /proc): the platform process (core API and AI service) and, on a
-      // local PostgreSQL, the database server; other work on the machine is counted in the latter too.
-      console.log(`(c) CPU per request: platform process ${measured.serverMs.toFixed(2)} ms` + (process.env.BENCH_DATABASE_URL ? `, PostgreSQL server ${measured.postgresMs.toFixed(2)} ms` : ' (the embedded PGlite included)'));
+      // Where a turn's cost lands (Linux /proc): the platform's processes and, on a local PostgreSQL, the
+      // database server (its background processes included).
+      const [core, ai] = measured.serverMs;
+      console.log(
+        aiService
+          ? `(c) CPU per request: core API ${core!.toFixed(2)} ms, AI service ${ai!.toFixed(2)} ms, PostgreSQL server ${measured.postgresMs.toFixed(2)} ms`
+          : `(c) CPU per request: platform process ${core!.toFixed(2)} ms (the embedded PGlite included)`,
+      );
     }
     const [, b32, c32] = results[32]!;
     console.log(`\nAt 32 clients the full path adds ${(c32!.p50 - b32!.p50).toFixed(2)} ms at p50 over the pass-through (target < 2 ms)` +

@@ -25,18 +25,18 @@ export function cpuMs(pick: (pid: number, command: string) => boolean): number {
 }
 
 /**
- * Measures what a load run costs in CPU per request: the server process itself and, given, the local
+ * Measures what a load run costs in CPU per request: each server process and, given, the local
  * PostgreSQL server processes (their work for the run's statements).
  */
 export async function cpuPerRequest<T extends { requests: { total: number } }>(
-  serverPid: number,
+  serverPids: number[],
   withPostgres: boolean,
   run: () => Promise<T>,
-): Promise<{ result: T; serverMs: number; postgresMs: number }> {
-  const server = () => cpuMs((pid) => pid === serverPid);
+): Promise<{ result: T; serverMs: number[]; postgresMs: number }> {
+  const servers = () => serverPids.map((serverPid) => cpuMs((pid) => pid === serverPid));
   const postgres = () => (withPostgres ? cpuMs((_, command) => command.startsWith('postgres')) : 0);
-  const before = [server(), postgres()];
+  const [serversBefore, postgresBefore] = [servers(), postgres()];
   const result = await run();
   const n = Math.max(1, result.requests.total);
-  return { result, serverMs: (server() - before[0]!) / n, postgresMs: (postgres() - before[1]!) / n };
+  return { result, serverMs: servers().map((ms, i) => (ms - serversBefore[i]!) / n), postgresMs: (postgres() - postgresBefore) / n };
 }

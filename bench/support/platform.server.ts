@@ -15,7 +15,7 @@ import { listen } from '../../apps/shared/serve';
 void (async () => {
   const emulatorBase = JSON.parse(process.env.BENCH_PROVIDER_URLS!) as Record<string, string>;
   const env: Record<string, string> = {
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-platform-')),
+    DATA_DIR: process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'bench-platform-')),
     LOG_LEVEL: 'silent',
     ADMIN_EMAILS: 'bench-admin@example.com',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
@@ -26,9 +26,10 @@ void (async () => {
   };
   const config = loadConfig(env);
   // On PostgreSQL the run gets a schema of its own, dropped when the benchmark stops.
-  const schema = config.databaseUrl ? `bench_${randomBytes(4).toString('hex')}` : undefined;
+  const schema = config.databaseUrl ? (process.env.BENCH_SCHEMA ?? `bench_${randomBytes(4).toString('hex')}`) : undefined;
   const infra = await createInfrastructure(config, { schema });
-  const ai = await listen(await createAiService(infra), '127.0.0.1', 0);
+  // BENCH_AI_SERVICE_URL: an AI service running in a process of its own (ai-service.server.ts).
+  const ai = process.env.BENCH_AI_SERVICE_URL ? { url: process.env.BENCH_AI_SERVICE_URL } : await listen(await createAiService(infra), '127.0.0.1', 0);
   config.aiServiceUrl = process.env.BENCH_ENGINE === 'in-process' ? undefined : ai.url;
   const core = await listen(await createCoreApi(infra), '127.0.0.1', 0);
 

@@ -145,4 +145,4 @@ export class TypeOrmUsageLedger implements UsageLedger {
   }
 }
 
-const rowKey = (r: { userId: string; period: BillingPeriod }) => `${r.userId}|${r.period.start.toISOString()}`;
+const rowKey = (r: { userId: string; period: BillingPeriod }) => `${r.userId}|${r.period.start.getTime()}`;
