@@ -24,6 +24,8 @@ const DEFAULT_ISSUER = 'ai-app-platform';
 const DEFAULT_AUDIENCE = 'ai-app-platform:api';
 const MAX_TOKEN_LENGTH = 8192;
 const INVALID = 'Invalid or expired token';
+/** Verified access tokens remembered (see `verifyAccessToken`). */
+const VERIFIED_MAX = 10_000;
 
 /**
  * HS256 JWTs. The algorithm is pinned on sign and verify (no `none`, no algorithm switching); `typ`
@@ -40,6 +42,8 @@ export class JwtTokenService implements TokenService {
   readonly #issuer: string;
   readonly #audience: string;
   readonly #clock: Clock;
+  /** Access tokens already verified, with their claims and expiry (seconds), oldest first. */
+  readonly #verified = new Map<string, { claims: AccessClaims; exp: number }>();
 
   constructor(options: JwtTokenServiceOptions) {
     // Never echo the value: a near-miss secret is still a secret.
@@ -60,11 +64,24 @@ export class JwtTokenService implements TokenService {
     return this.sign('refresh', claims.userId, claims.tokenId, this.refreshTokenTtlSeconds, { fam: claims.familyId });
   }
 
+  /**
+   * Every authenticated request verifies its token, and a client sends the same one for its whole
+   * lifetime: what a token says never changes, so once verified it is remembered until it expires (the
+   * expiry is checked on every use, against the clock). A token that fails is never remembered.
+   */
   verifyAccessToken(token: string): AccessClaims {
+    const known = this.#verified.get(token);
+    if (known) {
+      if (known.exp > this.#clock.now().getTime() / 1000) return known.claims;
+      this.#verified.delete(token);
+    }
     const payload = this.verify(token, 'access');
     const role = payload.role;
     if (!isRole(role)) throw new UnauthorizedError(INVALID);
-    return { userId: payload.sub, role };
+    const claims: AccessClaims = Object.freeze({ userId: payload.sub, role });
+    if (this.#verified.size >= VERIFIED_MAX) this.#verified.delete(this.#verified.keys().next().value!);
+    this.#verified.set(token, { claims, exp: payload.exp });
+    return claims;
   }
 
   verifyRefreshToken(token: string): RefreshClaims {

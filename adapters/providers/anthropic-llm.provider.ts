@@ -5,6 +5,7 @@ import { UpstreamError } from '../../core/shared/errors';
 import { alternatingTurns, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
 import { nodeHttpFetch } from '../clients/node-http-fetch';
+import { SdkClients } from './sdk-clients';
 
 /**
  * provider_b: the Anthropic Messages API through `@anthropic-ai/sdk`. The API version this SDK speaks
@@ -67,11 +68,15 @@ export class AnthropicLlmProvider implements LlmProvider {
   }
 
   /**
-   * A client per call, as the key belongs to the request. An explicit timeout also stops the SDK
+   * One client per key, as the key belongs to the request. An explicit timeout also stops the SDK
    * refusing non-streaming calls with a large max_tokens; our own deadline normally fires first.
    */
+  private readonly clients = new SdkClients(
+    (apiKey) => new Anthropic({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, timeout: this.options.timeoutMs, fetch: nodeHttpFetch }),
+  );
+
   private client(apiKey: string): Anthropic {
-    return new Anthropic({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, timeout: this.options.timeoutMs, fetch: nodeHttpFetch });
+    return this.clients.get(apiKey);
   }
 
   private body(request: ChatRequest): Omit<MessageCreateParamsBase, 'stream'> {

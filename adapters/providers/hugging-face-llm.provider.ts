@@ -4,6 +4,7 @@ import { estimatedUsage, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
 import { HttpStatusError } from './provider-errors';
 import { nodeHttpFetch } from '../clients/node-http-fetch';
+import { SdkClients } from './sdk-clients';
 
 /** Where chat goes when no endpoint is configured: the Inference Providers router. */
 export const HUGGING_FACE_ROUTER_URL = 'https://router.huggingface.co/v1';
@@ -70,8 +71,13 @@ export class HuggingFaceLlmProvider implements LlmProvider {
     });
   }
 
+  /** One client per key, as the key belongs to the request. */
+  private readonly clients = new SdkClients(
+    (apiKey) => new InferenceClient(apiKey, { fetch: nodeHttpFetch, ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) }),
+  );
+
   private client(apiKey: string): InferenceClient {
-    return new InferenceClient(apiKey, { fetch: nodeHttpFetch, ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) });
+    return this.clients.get(apiKey);
   }
 
   /** The same rule the SDK applies to chat: `…/v1` gets `/models`, anything else `/v1/models`. */

@@ -4,6 +4,7 @@ import { UpstreamError } from '../../core/shared/errors';
 import { batches, finishVectors, keyFor, type EmbedderOptions } from './embedding-vectors';
 import { ProviderCall } from './provider-call';
 import { nodeHttpFetch } from '../clients/node-http-fetch';
+import { SdkClients } from './sdk-clients';
 
 const NATIVE_DIMENSIONS: Record<string, number> = {
   'sentence-transformers/all-MiniLM-L6-v2': 384,
@@ -23,6 +24,10 @@ export class HuggingFaceEmbedder implements Embedder {
   readonly dimension: number;
   private readonly nativeDimension: number | undefined;
 
+  private readonly clients = new SdkClients(
+    (apiKey) => new InferenceClient(apiKey, { fetch: nodeHttpFetch, ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) }),
+  );
+
   constructor(private readonly options: EmbedderOptions) {
     this.model = options.model ?? 'sentence-transformers/all-MiniLM-L6-v2';
     this.nativeDimension = NATIVE_DIMENSIONS[this.model];
@@ -34,7 +39,7 @@ export class HuggingFaceEmbedder implements Embedder {
     const apiKey = keyFor('provider_d', this.options, options.apiKey);
     const call = new ProviderCall('provider_d', this.options.timeoutMs, apiKey, options.signal);
     return call.run(async (signal) => {
-      const client = new InferenceClient(apiKey, { fetch: nodeHttpFetch, ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) });
+      const client = this.clients.get(apiKey);
       const route = this.options.baseUrl ? {} : { provider: 'hf-inference' as const };
       // Text-embeddings endpoints truncate Matryoshka models to `dimensions`; sent only when asked for.
       const reduced = this.options.dimension !== undefined && this.options.dimension !== this.nativeDimension ? { dimensions: this.dimension } : {};

@@ -5,10 +5,14 @@ import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../cor
 import { estimatedUsage, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
 import { nodeHttpFetch } from '../clients/node-http-fetch';
+import { SdkClients } from './sdk-clients';
 
 /** provider_a: the OpenAI Chat Completions API through the `openai` SDK. */
 export class OpenAiLlmProvider implements LlmProvider {
   readonly id = 'provider_a' as const;
+
+  /** The key belongs to the request (a user's own or the platform's): one client per key. */
+  private readonly clients = new SdkClients((apiKey) => new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: nodeHttpFetch }));
 
   constructor(private readonly options: ProviderOptions) {}
 
@@ -55,9 +59,8 @@ export class OpenAiLlmProvider implements LlmProvider {
     });
   }
 
-  /** A client per call: the key belongs to the request (a user's own or the platform's). */
   private client(apiKey: string): OpenAI {
-    return new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: nodeHttpFetch });
+    return this.clients.get(apiKey);
   }
 
   private body(request: ChatRequest): Omit<ChatCompletionCreateParamsBase, 'stream'> {

@@ -3,6 +3,7 @@ import type { EmbedOptions, Embedder } from '../../core/knowledge/ports/embedder
 import { batches, finishVectors, keyFor, type EmbedderOptions } from './embedding-vectors';
 import { ProviderCall } from './provider-call';
 import { nodeHttpFetch } from '../clients/node-http-fetch';
+import { SdkClients } from './sdk-clients';
 
 const NATIVE_DIMENSIONS: Record<string, number> = {
   'text-embedding-3-small': 1536,
@@ -18,6 +19,8 @@ export class OpenAiEmbedder implements Embedder {
   readonly dimension: number;
   private readonly nativeDimension: number | undefined;
 
+  private readonly clients = new SdkClients((apiKey) => new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: nodeHttpFetch }));
+
   constructor(private readonly options: EmbedderOptions) {
     this.model = options.model ?? 'text-embedding-3-small';
     this.nativeDimension = NATIVE_DIMENSIONS[this.model];
@@ -29,7 +32,7 @@ export class OpenAiEmbedder implements Embedder {
     const apiKey = keyFor('provider_a', this.options, options.apiKey);
     const call = new ProviderCall('provider_a', this.options.timeoutMs, apiKey, options.signal);
     return call.run(async (signal) => {
-      const client = new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: nodeHttpFetch });
+      const client = this.clients.get(apiKey);
       // Only the text-embedding-3 models take `dimensions`; ask for it only when it differs from the native size.
       const dimensions = this.options.dimension !== undefined && this.options.dimension !== this.nativeDimension ? { dimensions: this.dimension } : {};
       const vectors: number[][] = [];

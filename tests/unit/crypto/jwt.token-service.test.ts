@@ -82,6 +82,16 @@ describe('JwtTokenService', () => {
     expectRefused(() => service.verifyRefreshToken(refresh));
   });
 
+  it('answers a token it verified before from memory, and still refuses its forgeries and its kind swap', () => {
+    const access = tokens.issueAccessToken({ userId: 'user-1', role: 'admin' });
+    const first = tokens.verifyAccessToken(access);
+    expect(tokens.verifyAccessToken(access)).toEqual(first);
+    const [header, payload] = access.split('.');
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), role: 'admin', sub: 'user-2' })).toString('base64url')}.${access.split('.')[2]}`;
+    expectRefused(() => tokens.verifyAccessToken(forged));
+    expectRefused(() => tokens.verifyRefreshToken(access));
+  });
+
   it('refuses a token re-signed by hand with an expiry in the past', () => {
     const decoded = jwt.decode(tokens.issueAccessToken({ userId: 'user-1', role: 'user' })) as jwt.JwtPayload;
     const expired = jwt.sign({ ...decoded, iat: 1, exp: 2 }, SECRET, { algorithm: 'HS256' });
