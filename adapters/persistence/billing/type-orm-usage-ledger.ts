@@ -30,13 +30,13 @@ const COUNTERS = 'tokens_used, tokens_reserved, overage_tokens, own_key_tokens, 
  *
  * Every chat turn writes its user's row twice, so concurrent turns of one user queue on that row.
  * Writes to one row therefore go through a lane (`CoalescingLanes`): while one statement runs, the
- * reservations (or settlements) that arrive wait and then go as one statement. A batch of reservations
- * is admitted whole only when each of them would have been admitted in turn; otherwise they are taken
- * one by one, so a batch decides exactly what the same reservations would decide one after the other.
+ * reservations and settlements that arrive wait, then go together as one statement that applies the
+ * settlements and admits the reservations. A batch of reservations is admitted whole only when each of
+ * them would have been admitted in turn; otherwise they are taken one by one, so a batch decides exactly
+ * what the same calls would decide one after the other (its settlements first: they all overlapped).
  */
 export class TypeOrmUsageLedger implements UsageLedger {
-  private readonly reservations = new CoalescingLanes<UsageReservation, ReservationResult>((_, batch) => this.reserveBatch(batch));
-  private readonly settlements = new CoalescingLanes<UsageSettlement, void>((_, batch) => this.settleBatch(batch));
+  private readonly writes = new CoalescingLanes<Write, ReservationResult | undefined>((_, batch) => this.write(batch));
 
   constructor(private readonly db: DataSource) {}
 
@@ -45,53 +45,83 @@ export class TypeOrmUsageLedger implements UsageLedger {
     return row ? toCounters(row) : { ...NO_USAGE };
   }
 
-  reserve(r: UsageReservation): Promise<ReservationResult> {
-    return this.reservations.submit(rowKey(r), r);
+  async reserve(r: UsageReservation): Promise<ReservationResult> {
+    return (await this.writes.submit(rowKey(r), { reserve: r }))!;
   }
 
-  settle(s: UsageSettlement): Promise<void> {
-    return this.settlements.submit(rowKey(s), s);
+  async settle(s: UsageSettlement): Promise<void> {
+    await this.writes.submit(rowKey(s), { settle: s });
   }
 
-  private async reserveBatch(batch: UsageReservation[]): Promise<ReservationResult[]> {
-    if (batch.length > 1 && (await this.take(batch))) return batch.map(() => ({ ok: true }));
+  /** One batch of one row's writes, answered in order: reservations get their result, settlements nothing. */
+  private async write(batch: Write[]): Promise<Array<ReservationResult | undefined>> {
+    const reservations = batch.flatMap((w) => ('reserve' in w ? [w.reserve] : []));
+    const runs = runsOf(batch.flatMap((w) => ('settle' in w ? [w.settle] : [])));
+    // Settlements under another allowance than the last ones (a plan changed meanwhile) go first, apart.
+    for (const run of runs.slice(0, -1)) await this.apply(run, []);
+    const admitted = await this.apply(runs.at(-1) ?? [], reservations);
     const results: ReservationResult[] = [];
-    for (const r of batch) results.push(await this.reserveOne(r));
-    return results;
+    if (admitted) results.push(...reservations.map((): ReservationResult => ({ ok: true })));
+    else for (const r of reservations) results.push(await this.reserveOne(r));
+    return batch.map((w) => ('reserve' in w ? results.shift() : undefined));
+  }
+
+  /**
+   * Applies the settlements (one run: the same included allowance) and takes the reservations whole,
+   * in one statement. The row is locked first and everything is computed from that version, so a
+   * concurrent writer elsewhere is simply waited for. Answers whether the reservations were taken
+   * (true when there are none); false also when the row does not exist yet.
+   */
+  private async apply(settlements: UsageSettlement[], reservations: UsageReservation[]): Promise<boolean> {
+    const { userId, period } = settlements[0] ?? reservations[0]!;
+    const settled = sumOf(settlements);
+    const taken = roomFor(reservations);
+    const row = await one<{ admitted: boolean }>(
+      this.db,
+      `WITH old AS (SELECT user_id, period_start, messages_used, tokens_used, tokens_reserved
+                      FROM usage_counters WHERE user_id = $1 AND period_start = $2 FOR UPDATE),
+            settled AS (SELECT user_id, period_start, tokens_used AS used_before,
+                               GREATEST(0, messages_used - $8::int) AS messages_used,
+                               tokens_used + $3::bigint AS tokens_used,
+                               GREATEST(0, tokens_reserved - $6::bigint) AS tokens_reserved
+                          FROM old),
+            decided AS (SELECT *, ($10::bigint IS NULL OR messages_used < $10::bigint)
+                                  AND ($11::bigint IS NULL OR tokens_used + tokens_reserved < $11::bigint) AS admitted
+                          FROM settled)
+       UPDATE usage_counters u SET
+              tokens_used = d.tokens_used,
+              own_key_tokens = u.own_key_tokens + $4::bigint,
+              overage_tokens = u.overage_tokens + CASE WHEN $5::bigint IS NULL THEN 0
+                ELSE GREATEST(0, d.tokens_used - $5::bigint) - GREATEST(0, d.used_before - $5::bigint) END,
+              tokens_reserved = d.tokens_reserved + CASE WHEN d.admitted THEN $7::bigint ELSE 0 END,
+              messages_used = d.messages_used + CASE WHEN d.admitted THEN $9::int ELSE 0 END
+         FROM decided d
+        WHERE u.user_id = d.user_id AND u.period_start = d.period_start
+       RETURNING d.admitted`,
+      [
+        userId, period.start, settled.quotaTokens, settled.ownKeyTokens, settlements[0]?.includedTokens ?? null, settled.reserved,
+        taken.tokens, settled.messagesBack, taken.messages, taken.messageRoom, taken.tokenRoom,
+      ],
+    );
+    return reservations.length === 0 || row?.admitted === true;
   }
 
   private async reserveOne(r: UsageReservation): Promise<ReservationResult> {
-    if (await this.take([r])) return { ok: true };
+    if (await this.take(r)) return { ok: true };
     // The period's first chat creates its row (or a concurrent one did); then the same conditional step.
     await this.db.query(
       `INSERT INTO usage_counters (user_id, period_start, period_end) VALUES ($1, $2, $3)
        ON CONFLICT (user_id, period_start) DO NOTHING`,
       [r.userId, r.period.start, r.period.end],
     );
-    if (await this.take([r])) return { ok: true };
+    if (await this.take(r)) return { ok: true };
     const usage = await this.current(r.userId, r.period);
     const messagesFull = r.messageLimit !== null && usage.messagesUsed >= r.messageLimit;
     return { ok: false, exceeded: messagesFull ? 'messages' : 'tokens', usage };
   }
 
-  /**
-   * Takes the reservations (all of one row) in one step, or none of them. Each is admitted when the row,
-   * as the ones before it in the batch leave it, is below its limits; so all are when the row is below
-   * the smallest of (limit - what the earlier ones add). The check stays a plain comparison on the row,
-   * which PostgreSQL re-evaluates on the newest version when concurrent writers queue on it.
-   */
-  private async take(batch: UsageReservation[]): Promise<boolean> {
-    const { userId, period } = batch[0]!;
-    let messages = 0;
-    let tokens = 0;
-    let messageRoom: number | null = null;
-    let tokenRoom: number | null = null;
-    for (const r of batch) {
-      if (r.messageLimit !== null) messageRoom = Math.min(messageRoom ?? Infinity, r.messageLimit - messages);
-      if (r.tokenLimit !== null) tokenRoom = Math.min(tokenRoom ?? Infinity, r.tokenLimit - tokens);
-      messages += r.messages ?? 1;
-      tokens += r.tokens;
-    }
+  /** One reservation, as a plain comparison on the row (re-evaluated on the newest version when writers queue). */
+  private async take(r: UsageReservation): Promise<boolean> {
     const updated = await affected(
       this.db,
       `UPDATE usage_counters
@@ -99,50 +129,55 @@ export class TypeOrmUsageLedger implements UsageLedger {
         WHERE user_id = $1 AND period_start = $2
           AND ($5::bigint IS NULL OR messages_used < $5::bigint)
           AND ($6::bigint IS NULL OR tokens_used + tokens_reserved < $6::bigint)`,
-      [userId, period.start, messages, tokens, messageRoom, tokenRoom],
+      [r.userId, r.period.start, r.messages ?? 1, r.tokens, r.messageLimit, r.tokenLimit],
     );
     return updated > 0;
   }
+}
 
-  /**
-   * One statement per run of settlements with the same included allowance (in practice one run, as a
-   * plan changes rarely), in their order. Overage adds up over a run: each call's overage is how far it
-   * moves max(0, used - included), so the run's is the move of them all together.
-   */
-  private async settleBatch(batch: UsageSettlement[]): Promise<void[]> {
-    for (let from = 0; from < batch.length; ) {
-      let to = from + 1;
-      while (to < batch.length && batch[to]!.includedTokens === batch[from]!.includedTokens) to++;
-      const group = batch.slice(from, to);
-      const includedTokens = group[0]!.includedTokens;
-      from = to;
-      let reserved = 0;
-      let quotaTokens = 0;
-      let ownKeyTokens = 0;
-      let messagesBack = 0;
-      for (const s of group) {
-        const used = Math.max(0, Math.round(s.usedTokens));
-        reserved += s.reservedTokens;
-        if (s.ownKey) ownKeyTokens += used;
-        else quotaTokens += used;
-        if (!s.ok) messagesBack += s.messages ?? 1;
-      }
-      const { userId, period } = group[0]!;
-      await affected(
-        this.db,
-        `UPDATE usage_counters SET
-           tokens_reserved = GREATEST(0, tokens_reserved - $3::bigint),
-           tokens_used = tokens_used + $4::bigint,
-           own_key_tokens = own_key_tokens + $5::bigint,
-           overage_tokens = overage_tokens + CASE WHEN $6::bigint IS NULL THEN 0
-             ELSE GREATEST(0, tokens_used + $4::bigint - $6::bigint) - GREATEST(0, tokens_used - $6::bigint) END,
-           messages_used = GREATEST(0, messages_used - $7::int)
-         WHERE user_id = $1 AND period_start = $2`,
-        [userId, period.start, reserved, quotaTokens, ownKeyTokens, includedTokens, messagesBack],
-      );
-    }
-    return batch.map(() => undefined);
+type Write = { reserve: UsageReservation } | { settle: UsageSettlement };
+
+/** Consecutive settlements under the same included allowance: overage adds up within a run (see `sumOf`). */
+function runsOf(settlements: UsageSettlement[]): UsageSettlement[][] {
+  const runs: UsageSettlement[][] = [];
+  for (const s of settlements) {
+    const last = runs.at(-1);
+    if (last && last[0]!.includedTokens === s.includedTokens) last.push(s);
+    else runs.push([s]);
   }
+  return runs;
+}
+
+/**
+ * What a run of settlements changes. Its overage is computed by the statement: each call's overage is
+ * how far it moves max(0, used - included), so the run's is the move of all its tokens together.
+ */
+function sumOf(settlements: UsageSettlement[]) {
+  const sum = { reserved: 0, quotaTokens: 0, ownKeyTokens: 0, messagesBack: 0 };
+  for (const s of settlements) {
+    const used = Math.max(0, Math.round(s.usedTokens));
+    sum.reserved += s.reservedTokens;
+    if (s.ownKey) sum.ownKeyTokens += used;
+    else sum.quotaTokens += used;
+    if (!s.ok) sum.messagesBack += s.messages ?? 1;
+  }
+  return sum;
+}
+
+/**
+ * What reservations take together, and the room the row needs for all of them: each is admitted when
+ * the row, as the ones before it leave it, is below its limits; so all are when the row is below the
+ * smallest of (limit - what the earlier ones add).
+ */
+function roomFor(reservations: UsageReservation[]) {
+  const taken = { messages: 0, tokens: 0, messageRoom: null as number | null, tokenRoom: null as number | null };
+  for (const r of reservations) {
+    if (r.messageLimit !== null) taken.messageRoom = Math.min(taken.messageRoom ?? Infinity, r.messageLimit - taken.messages);
+    if (r.tokenLimit !== null) taken.tokenRoom = Math.min(taken.tokenRoom ?? Infinity, r.tokenLimit - taken.tokens);
+    taken.messages += r.messages ?? 1;
+    taken.tokens += r.tokens;
+  }
+  return taken;
 }
 
 const rowKey = (r: { userId: string; period: BillingPeriod }) => `${r.userId}|${r.period.start.getTime()}`;

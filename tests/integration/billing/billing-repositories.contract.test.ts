@@ -210,6 +210,19 @@ describe.each(variants)('billing repositories (%s)', (_name, open) => {
       expect(await v.usage.current(user.id, period)).toEqual({ tokensUsed: 1_800, tokensReserved: 0, overageTokens: 800, ownKeyTokens: 0, messagesUsed: 12 });
     });
 
+    it('settles and admits correctly when settlements and reservations of two processes interleave', async () => {
+      const user = await v.newUser();
+      const ledgers = [v.usage, v.otherUsage()];
+      const reserve = (i: number) => ledgers[i % 2]!.reserve({ userId: user.id, period, tokens: 100, tokenLimit: 1_000, messageLimit: null });
+      expect((await Promise.all([0, 1, 2, 3, 4].map(reserve))).every((r) => r.ok)).toBe(true);
+      const settle = (i: number) =>
+        ledgers[i % 2]!.settle({ userId: user.id, period, reservedTokens: 100, usedTokens: 100, ok: true, ownKey: false, includedTokens: 10_000 });
+      // Whatever the order, 500 tokens are held or used when the new ones arrive: five more fit under 1,000.
+      const [, results] = await Promise.all([Promise.all([0, 1, 2, 3, 4].map(settle)), Promise.all(Array.from({ length: 10 }, (_, i) => reserve(i)))]);
+      expect(results.filter((r) => r.ok)).toHaveLength(5);
+      expect(await v.usage.current(user.id, period)).toEqual({ tokensUsed: 500, tokensReserved: 500, overageTokens: 0, ownKeyTokens: 0, messagesUsed: 10 });
+    });
+
     it('loses no count when 50 settlements run at once', async () => {
       const user = await v.newUser();
       await Promise.all(Array.from({ length: 50 }, () => v.usage.reserve({ userId: user.id, period, tokens: 40, tokenLimit: null, messageLimit: null })));
