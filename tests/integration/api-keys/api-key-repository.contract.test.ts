@@ -130,8 +130,12 @@ describe.each(variants)('API key repository (%s)', (_name, open) => {
 
   it('lists the owner\'s keys newest first, paged, and counts the active ones', async () => {
     const { user } = await anOwner();
+    // Apart in time: the embedded database's clock counts whole milliseconds, and ties have no order.
+    const later = () => new Promise((resolve) => setTimeout(resolve, 3));
     const a = await repos.keys.create(aNewKey(user.id));
+    await later();
     const b = await repos.keys.create(aNewKey(user.id));
+    await later();
     const c = await repos.keys.create(aNewKey(user.id));
     expect((await repos.keys.listByOwner(user.id, 0, 10)).map((k) => k.id)).toEqual([c.id, b.id, a.id]);
     expect((await repos.keys.listByOwner(user.id, 1, 1)).map((k) => k.id)).toEqual([b.id]);
