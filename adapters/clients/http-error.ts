@@ -7,11 +7,16 @@ import {
  * Rebuilds the core error an internal service answered with, so a remote port fails exactly like the
  * in-process one. `service` names it when the failure is the service's own.
  */
+const PROVIDER_REFUSAL = /^provider_[a-d] refused the request: /;
+
 export function errorFromResponse(service: string, status: number, body: unknown, retryAfter?: string | null): AppError {
   const b = (body ?? {}) as { message?: unknown; details?: unknown };
   const message = typeof b.message === 'string' ? b.message : `${service} answered ${status}`;
   switch (status) {
     case 400:
+      // A provider's own refusal, relayed: the provider was asked (and the failed answer stored), which a
+      // validation error would deny. The AI service words it as `toProviderError` does.
+      if (PROVIDER_REFUSAL.test(message)) return new UpstreamError(message, 400);
       return new ValidationError(message, Array.isArray(b.details) ? b.details : []);
     case 401:
       // The provider refused a key (relayed), or this service's token was refused (a deployment fault).

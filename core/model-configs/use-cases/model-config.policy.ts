@@ -85,7 +85,7 @@ const REFUSALS: ReadonlySet<ErrorKind> = new Set(['validation', 'not_found', 'pa
 
 /**
  * A failure counts as a failed request of the version only when the provider was asked (the engine
- * then stores a failed or interrupted answer). A provider's own 400 relayed by a remote engine reads
- * like a validation error and is not counted; that is the one known gap.
+ * then stores a failed or interrupted answer). A provider's own 400 is an upstream failure, also when a
+ * remote engine relays it.
  */
 const refusedBeforeProvider = (error: unknown): boolean => isAppError(error) && REFUSALS.has(error.kind);

@@ -342,6 +342,11 @@ describe.each(DATABASE_KINDS)('core API: model configs, A/B versions and ratings
       expect((await readSseEvents(streamed)).at(-1).type).toBe('done');
       stack.emulator!.behaviour.failStatus = 500;
       expect((await send(token, second, { content: 'This one fails' })).status).toBe(502);
+      // The provider's own refusal (400) is a failed request of the version too: the provider was asked.
+      stack.emulator!.behaviour.failStatus = 400;
+      const refused = await send(token, second, { content: 'This one is refused' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/^provider_a refused the request: /);
       stack.emulator!.behaviour.failStatus = undefined;
       await Promise.all([send(token, first, { content: 'Concurrent 1' }), send(token, second, { content: 'Concurrent 2' })]);
 
@@ -359,7 +364,7 @@ describe.each(DATABASE_KINDS)('core API: model configs, A/B versions and ratings
          FROM messages WHERE role = 'assistant' AND config_version_id = $1`,
         [v._id],
       );
-      expect(expected).toMatchObject({ requestCount: 7, errors: 1, userSatisfactionScore: 3.5 });
+      expect(expected).toMatchObject({ requestCount: 8, errors: 2, userSatisfactionScore: 3.5 });
       const metrics = (await stack.client.get(versions, { token })).body[0].metrics;
       expect(metrics.requestCount).toBe(expected.requestCount);
       expect(metrics.errorRate).toBeCloseTo(expected.errors / expected.requestCount, 4);
