@@ -20,7 +20,8 @@ export type OwnerEmbeddingKeysDeps = CurrentPlanDeps & {
 type Choice = { ownKey: string } | { platformKey: string; plan: CurrentPlan } | null;
 
 /**
- * Embedding keys by the chat's rules (SPEC 2.5, 8): the owner's active own key first, never metered;
+ * Embedding keys by the chat's rules (SPEC 2.5, 8): the owner's active own key first, never metered
+ * (its tokens are recorded apart, as own-key chat tokens are);
  * otherwise the platform's key, refused with a 402 on a plan without platform usage (Free), and on a
  * paid plan counted against the owner's tokens: the estimate is held before the call (refused with a
  * 402 when the plan's tokens are used up and it allows no overage) and settled with what was used.
@@ -37,7 +38,7 @@ export class OwnerEmbeddingKeys implements EmbeddingKeySource {
   async open(ownerId: string, provider: ProviderId, estimatedTokens: number): Promise<EmbeddingCallKey | null> {
     const choice = await this.choose(ownerId, provider);
     if (choice === null) return null;
-    if ('ownKey' in choice) return { apiKey: choice.ownKey, ownKey: true, settle: async () => {} };
+    if ('ownKey' in choice) return { apiKey: choice.ownKey, ownKey: true, settle: this.recordOwnKeyTokens(ownerId) };
 
     const { entitlements, period } = choice.plan;
     const included = entitlements.limits.includedTokens;
@@ -69,6 +70,23 @@ export class OwnerEmbeddingKeys implements EmbeddingKeySource {
           messages: 0,
         });
       },
+    };
+  }
+
+  /**
+   * An own key's tokens are never metered, but the usage view shows them apart (`ownKeyTokens`), as it
+   * does for chat on an own key: recorded after the call, with no hold and no limit.
+   */
+  private recordOwnKeyTokens(ownerId: string): EmbeddingCallKey['settle'] {
+    let settled = false;
+    return async (outcome) => {
+      const tokens = Math.max(0, Math.round(outcome.tokens));
+      if (settled || tokens === 0) return;
+      settled = true;
+      const { period } = await currentPlan(this.deps, ownerId);
+      // A hold of nothing, which also opens the period's usage row if this is its first call.
+      await this.deps.usage.reserve({ userId: ownerId, period, tokens: 0, tokenLimit: null, messageLimit: null, messages: 0 });
+      await this.deps.usage.settle({ userId: ownerId, period, reservedTokens: 0, usedTokens: tokens, ok: true, ownKey: true, includedTokens: null, messages: 0 });
     };
   }
 
