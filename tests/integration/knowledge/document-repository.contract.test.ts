@@ -135,6 +135,8 @@ describe.each(variants)('KnowledgeDocumentRepository contract (%s)', (_name, ope
   it('lists an application’s documents newest first, paged, and deletes one', async () => {
     const { applicationId } = await subject.anApplication();
     const first = await subject.documents.create(aNewDocument(applicationId, { fileName: 'first.md' }));
+    // Apart in time: the embedded database's clock counts whole milliseconds, and ties have no order.
+    await new Promise((r) => setTimeout(r, 3));
     const second = await subject.documents.create(aNewDocument(applicationId, { fileName: 'second.md' }));
     const page = await subject.documents.listByApplication(applicationId, 0, 1);
     expect(page).toMatchObject({ total: 2, items: [{ id: second.id }] });

@@ -67,6 +67,8 @@ describe.each(variants)('prompt template repository (%s)', (_name, open) => {
   it('updates only what changes and lists oldest first with paging', async () => {
     const app = await s.anApplication();
     const first = await aTemplate(app.id);
+    // Apart in time: the embedded database's clock counts whole milliseconds, and ties have no order.
+    await new Promise((r) => setTimeout(r, 3));
     const second = await aTemplate(app.id);
     expect(await s.templates.update(first.id, { content: '{{a}}', variables: ['a'] })).toMatchObject({ name: 'T', content: '{{a}}', variables: ['a'] });
     expect((await s.templates.listByApplication(app.id, 1, 1)).map((t) => t.id)).toEqual([second.id]);
