@@ -5,15 +5,23 @@
  * statements instead of N statements queueing on its row lock.
  *
  * `runBatch` answers one result per item, in order. When a batch of several fails, its items are
- * retried one by one, so a failure only reaches the item it belongs to.
+ * retried one by one, so a failure only reaches the item it belongs to; unless `retryAlone` is false,
+ * for a runner that may have written part of a batch before failing (a retry would write it twice):
+ * then every item of the batch fails with it.
  */
 export class CoalescingLanes<T, R> {
   private readonly lanes = new Map<string, Array<Waiting<T, R>>>();
 
+  private readonly maxBatch: number;
+  private readonly retryAlone: boolean;
+
   constructor(
     private readonly runBatch: (key: string, items: T[]) => Promise<R[]>,
-    private readonly maxBatch = 200,
-  ) {}
+    options: { maxBatch?: number; retryAlone?: boolean } = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 200;
+    this.retryAlone = options.retryAlone ?? true;
+  }
 
   submit(key: string, item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
@@ -41,8 +49,8 @@ export class CoalescingLanes<T, R> {
       const results = await this.runBatch(key, batch.map((w) => w.item));
       batch.forEach((w, i) => w.resolve(results[i]!));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error);
+      if (batch.length === 1 || !this.retryAlone) {
+        for (const w of batch) w.reject(error);
         return;
       }
       for (const w of batch) await this.settle(key, [w]);

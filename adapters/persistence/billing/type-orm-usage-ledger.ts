@@ -36,7 +36,8 @@ const COUNTERS = 'tokens_used, tokens_reserved, overage_tokens, own_key_tokens, 
  * what the same calls would decide one after the other (its settlements first: they all overlapped).
  */
 export class TypeOrmUsageLedger implements UsageLedger {
-  private readonly writes = new CoalescingLanes<Write, ReservationResult | undefined>((_, batch) => this.write(batch));
+  // No retry one by one: a batch that failed may already have applied its settlements.
+  private readonly writes = new CoalescingLanes<Write, ReservationResult | undefined>((_, batch) => this.write(batch), { retryAlone: false });
 
   constructor(private readonly db: DataSource) {}
 

@@ -1,7 +1,7 @@
 import { CoalescingLanes } from '../../../adapters/persistence/coalescing-lanes';
 
 /** A batch runner whose batches finish when the test says so. */
-function aRunner(fail: (item: number) => boolean = () => false) {
+function aRunner(fail: (item: number) => boolean = () => false, retryAlone = true) {
   const batches: Array<{ key: string; items: number[]; finish(): void }> = [];
   const lanes = new CoalescingLanes<number, number>(
     (key, items) =>
@@ -12,7 +12,7 @@ function aRunner(fail: (item: number) => boolean = () => false) {
           finish: () => (items.some(fail) ? reject(new Error(`failed: ${items.join(',')}`)) : resolve(items.map((n) => n * 10))),
         });
       }),
-    3,
+    { maxBatch: 3, retryAlone },
   );
   return { lanes, batches };
 }
@@ -55,6 +55,17 @@ describe('CoalescingLanes', () => {
       batches[i]!.finish();
     }
     expect(await Promise.all(results)).toEqual([10, 20, 'failed: 3', 40]);
+  });
+
+  it('fails the whole batch without retrying when told a batch may have been written in part', async () => {
+    const { lanes, batches } = aRunner((n) => n === 3, false);
+    const results = [1, 2, 3].map((n) => lanes.submit('row', n).catch((e: Error) => e.message));
+    await tick();
+    batches[0]!.finish();
+    await tick();
+    batches[1]!.finish();
+    expect(await Promise.all(results)).toEqual([10, 'failed: 2,3', 'failed: 2,3']);
+    expect(batches).toHaveLength(2);
   });
 
   it('starts afresh once a lane has emptied', async () => {
