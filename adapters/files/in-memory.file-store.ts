@@ -23,4 +23,8 @@ export class InMemoryFileStore implements FileStore {
   async delete(key: string): Promise<void> {
     this.files.delete(key);
   }
+
+  async deleteUnder(prefix: string): Promise<void> {
+    for (const key of [...this.files.keys()]) if (key.startsWith(`${prefix}/`)) this.files.delete(key);
+  }
 }

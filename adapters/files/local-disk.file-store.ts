@@ -45,6 +45,12 @@ export class LocalDiskFileStore implements FileStore {
     await rm(this.pathOf(key), { force: true });
   }
 
+  async deleteUnder(prefix: string): Promise<void> {
+    const path = this.pathOf(prefix);
+    if (path === this.root) throw new Error('Invalid storage key');
+    await rm(path, { recursive: true, force: true });
+  }
+
   private pathOf(key: string): string {
     if (!KEY.test(key)) throw new Error('Invalid storage key');
     return join(this.root, key);

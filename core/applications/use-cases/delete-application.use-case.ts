@@ -18,7 +18,7 @@ export class DeleteApplicationUseCase {
 
   async execute(id: string, actor: Actor): Promise<void> {
     const app = await findOwnedApplication(this.deps.applications, id, actor);
-    const removeFiles = await this.deps.storedFiles?.forApplication(app.id);
+    const removeFiles = await this.deps.storedFiles?.forApplication(app);
     await this.deps.applications.delete(app.id);
     await removeFiles?.();
   }

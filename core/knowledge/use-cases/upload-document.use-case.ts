@@ -16,6 +16,7 @@ import type { EmbedderRegistry } from '../ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
 import { PROCESS_DOCUMENT_JOB, type ProcessDocumentJob } from './process-document.use-case';
+import { documentsFolder } from '../../uploads/use-cases/stored-files-cleanup';
 
 /** Multipart fields arrive as text: a whole number written in digits is read as one. */
 const formInt = (name: string) =>
@@ -61,7 +62,8 @@ export class UploadDocumentUseCase {
       throw ValidationError.field('embeddingProvider', `No API key is available for ${provider}; save your own key for it or use "local"`);
     }
 
-    const storageKey = `knowledge/${newId()}.${format}`;
+    // Under the application's folder: deleting it (or the account) also removes a file whose row it never saw.
+    const storageKey = `${documentsFolder(app)}/${newId()}.${format}`;
     await this.deps.files.write(storageKey, input.file.bytes);
     let document;
     try {

@@ -14,4 +14,6 @@ export interface FileStore {
   stream(key: string): Promise<Readable>;
   /** Removes the file; nothing happens when there is none. */
   delete(key: string): Promise<void>;
+  /** Removes every file whose key starts with `prefix/` (a folder of keys); nothing happens when there is none. */
+  deleteUnder(prefix: string): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { cleanFileName, toUploadView, type UploadView } from '../domain/upload';
 import { detectFileType } from '../domain/file-type';
 import type { FileStore } from '../ports/file-store.port';
 import type { UploadRepository } from '../ports/upload-repository.port';
+import { uploadsFolder } from './stored-files-cleanup';
 
 /** A file as received: the client's name for it and its bytes (already bounded by the HTTP layer). */
 export interface ReceivedFile {
@@ -20,7 +21,8 @@ export class CreateUploadUseCase {
     if (!file) throw ValidationError.field('file', 'file is required (multipart field "file")');
     const fileName = cleanFileName(file.name);
     const type = detectFileType(file.bytes, fileName);
-    const storageKey = `files/${newId()}${type.extension}`;
+    // Under the owner's folder: deleting the account also removes a file whose row it never saw.
+    const storageKey = `${uploadsFolder(actor.userId)}/${newId()}${type.extension}`;
     await this.deps.files.write(storageKey, file.bytes);
     try {
       const upload = await this.deps.uploads.create({

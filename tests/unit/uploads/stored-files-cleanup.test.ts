@@ -8,7 +8,7 @@ import { DeleteApplicationUseCase } from '../../../core/applications/use-cases/d
 import type { Actor } from '../../../core/shared/actor';
 import { ValidationError } from '../../../core/shared/errors';
 import { CreateUploadUseCase } from '../../../core/uploads/use-cases/create-upload.use-case';
-import { StoredFilesCleanup } from '../../../core/uploads/use-cases/stored-files-cleanup';
+import { documentsFolder, StoredFilesCleanup, uploadsFolder } from '../../../core/uploads/use-cases/stored-files-cleanup';
 import { DeleteAccountUseCase } from '../../../core/users/use-cases/delete-account.use-case';
 
 const PASSWORD = 'correct horse battery';
@@ -39,7 +39,7 @@ async function world(files = new InMemoryFileStore()) {
   }
   /** A knowledge document's row and stored source, as the upload use case leaves them. */
   async function document(applicationId: string, name: string) {
-    const storageKey = `knowledge/${name}.txt`;
+    const storageKey = `${documentsFolder((await applications.findById(applicationId))!)}/${name}.txt`;
     await files.write(storageKey, Buffer.from(`text of ${name}`));
     await documents.create({
       applicationId, fileName: `${name}.txt`, format: 'txt', sizeBytes: 10, storageKey, chunkSize: 500, chunkOverlap: 50,
@@ -131,6 +131,26 @@ describe('deleting an account or an application removes its stored files', () =>
     };
     await expect(w.deleteAccount.execute({ password: PASSWORD }, alice)).resolves.toBeUndefined();
     expect(await w.users.findById(alice.userId)).toBeNull();
-    expect(w.reported).toEqual([{ error: expect.any(Error), summary: 'the stored files to remove could not be listed; they are left behind' }]);
+    expect(w.reported).toEqual([{ error: expect.any(Error), summary: 'the stored files to remove could not be listed; only their folders are removed' }]);
+  });
+
+  it('also removes a file stored while the deletion ran, whose row it never listed', async () => {
+    const w = await world();
+    const alice = await w.user('alice@example.com');
+    const shop = await w.app(alice, 'Shop');
+    const bob = await w.user('bob@example.com');
+    const bobs = await w.upload(bob, 'bob.txt');
+    // As if an upload and a document had been stored just after the keys were listed.
+    const lateUpload = `${uploadsFolder(alice.userId)}/late.png`;
+    const lateDocument = `${documentsFolder(shop)}/late.md`;
+    await w.files.write(lateUpload, Buffer.from('late'));
+    await w.files.write(lateDocument, Buffer.from('late'));
+    w.uploads.storageKeysByOwner = async () => [];
+
+    await w.deleteApplication.execute(shop.id, alice);
+    expect(w.files.files.has(lateDocument)).toBe(false);
+    expect(w.files.files.has(lateUpload)).toBe(true);
+    await w.deleteAccount.execute({ password: PASSWORD }, alice);
+    expect([...w.files.files.keys()]).toEqual([bobs]);
   });
 });

@@ -36,7 +36,8 @@ describe('uploads', () => {
     const view = await world.create.execute({ name: 'C:\\Users\\me\\notes.md', bytes: Buffer.from('# Notes') }, alice);
     expect(view).toMatchObject({ fileName: 'notes.md', mimeType: 'text/markdown', kind: 'markdown', size: 7 });
     const [key] = [...world.files.files.keys()];
-    expect(key).toMatch(/^files\/[0-9a-f-]{36}\.md$/);
+    // Under the owner's folder, so deleting the account removes it with the rest.
+    expect(key).toMatch(new RegExp(`^files/${alice.userId}/[0-9a-f-]{36}\\.md$`));
     const { upload, content } = await world.content.execute(view.id, alice);
     expect(upload.storageKey).toBe(key);
     expect(await readAll(content)).toBe('# Notes');

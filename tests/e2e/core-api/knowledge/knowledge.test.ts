@@ -216,7 +216,7 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
   it('deletes a document with its chunks and its stored source', async () => {
     const res = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id }, { name: 'temporary.md', text: 'Quasar widgets glow in the dark.' });
     await settled(stack.client, owner.token, res.body.id);
-    const sources = () => readdirSync(join(stack.config.dataDir, 'uploads', 'knowledge')).length;
+    const sources = () => readdirSync(join(stack.config.dataDir, 'uploads', 'knowledge'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
     const before = sources();
     expect((await search('quasar widgets glow')).body[0].documentId).toBe(res.body.id);
 

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import { createCoreApi } from '../../../../apps/core-api/core-api.container';
 import { createInfrastructure } from '../../../../apps/shared/infrastructure';
@@ -11,10 +11,14 @@ import { FAST_HASHING, registerUser, startCoreApi, testConfig, userWithApplicati
 import { settled, uploadDocument } from '../knowledge/knowledge-documents';
 import { SAMPLE_FILES, sendForm } from './send-form';
 
-/** Every stored file under DATA_DIR/uploads, as `files/<name>` and `knowledge/<name>`. */
+/** Every stored file under DATA_DIR/uploads, by its key (`files/<owner>/<name>`, `knowledge/<owner>/<app>/<name>`). */
 function storedFiles(dataDir: string): string[] {
   const root = join(dataDir, 'uploads');
-  return ['files', 'knowledge'].flatMap((dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).map((name) => `${dir}/${name}`) : [])).sort();
+  return ['files', 'knowledge']
+    .flatMap((dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true, withFileTypes: true }) : []))
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)))
+    .sort();
 }
 
 describe.each(DATABASE_KINDS)('core API: deleting an application or an account removes its stored files (%s)', (database) => {

@@ -13,7 +13,11 @@ describe('core API: uploads', () => {
   afterAll(() => stack.close());
 
   const upload = (name: string, bytes: Uint8Array | string, as = token) => sendForm(stack.client.baseUrl, '/api/uploads', { token: as, file: { name, bytes } });
-  const storedFiles = () => readdirSync(join(stack.config.dataDir, 'uploads', 'files'));
+  /** Stored file names, in their owners' folders (`files/<owner>/<name>`). */
+  const storedFiles = () =>
+    readdirSync(join(stack.config.dataDir, 'uploads', 'files'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
 
   it('stores a file, describes it, serves it back as an attachment and deletes it', async () => {
     const created = await upload('logo.png', SAMPLE_FILES.png);
