@@ -1,30 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAiService } from '../../apps/ai-service/ai-service.container';
 import { createCoreApi } from '../../apps/core-api/core-api.container';
 import { loadConfig } from '../../apps/shared/config';
 import { createInfrastructure } from '../../apps/shared/infrastructure';
 import { listen } from '../../apps/shared/serve';
+import { platformEnv } from './platform-env';
 
 /**
  * The whole path as `npm start` runs it: core API -> AI service -> provider, on the embedded database
  * in a fresh DATA_DIR, with a user, an application and `BENCH_CONVERSATIONS` conversations ready.
  */
 void (async () => {
-  const emulatorBase = JSON.parse(process.env.BENCH_PROVIDER_URLS!) as Record<string, string>;
-  const env: Record<string, string> = {
-    DATA_DIR: process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'bench-platform-')),
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAILS: 'bench-admin@example.com',
-    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-    PROVIDER_A_API_KEY: 'sk-bench-platform-0000',
-    PROVIDER_A_BASE_URL: emulatorBase.provider_a!,
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-  };
-  const config = loadConfig(env);
+  const config = loadConfig({ ...platformEnv(), ADMIN_EMAILS: 'bench-admin@example.com', AUTH_RATE_LIMIT_PER_MINUTE: '100000' });
   // On PostgreSQL the run gets a schema of its own, dropped when the benchmark stops.
   const schema = config.databaseUrl ? (process.env.BENCH_SCHEMA ?? `bench_${randomBytes(4).toString('hex')}`) : undefined;
   const infra = await createInfrastructure(config, { schema });

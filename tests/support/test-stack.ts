@@ -39,8 +39,8 @@ export interface TestStack {
   core: ComposedApp;
   listening: Listening;
   client: TestClient;
-  /** Puts a user on a plan through the admin endpoint (the stack's admin is ADMIN_EMAIL). */
-  setPlan(userId: string, plan: 'free' | 'starter' | 'pro' | 'enterprise'): Promise<void>;
+  /** Puts a user on a plan (and a subscription status) through the admin endpoint (the stack's admin is ADMIN_EMAIL). */
+  setPlan(userId: string, plan: 'free' | 'starter' | 'pro' | 'enterprise', status?: 'active' | 'trialing' | 'past_due' | 'canceled' | 'incomplete'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,19 +97,13 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     ai,
     emulator,
     client,
-    async setPlan(userId, plan) {
+    async setPlan(userId, plan, status) {
       adminToken ??= registerUser(client, { email: ADMIN_EMAIL }).then((s) => s.access_token);
-      const res = await client.put(`/api/admin/users/${userId}/plan`, { plan }, { token: await adminToken });
+      const res = await client.put(`/api/admin/users/${userId}/plan`, { plan, status }, { token: await adminToken });
       if (res.status !== 200) throw new Error(`set plan failed: ${res.status} ${res.text}`);
     },
     async close() {
-      for (const l of [listening, ai?.listening]) {
-        if (!l) continue;
-        await new Promise<void>((resolve) => {
-          l.server.close(() => resolve());
-          l.server.closeAllConnections();
-        });
-      }
+      for (const l of [listening, ai?.listening]) if (l) await stopListening(l);
       await core.stop();
       await ai?.app.stop();
       await infra.close();
@@ -160,6 +154,14 @@ export interface SecondInstance {
   close(): Promise<void>;
 }
 
+/** Stops a test's server at once: no new connections, open ones (kept-alive or streaming) cut. */
+export function stopListening(listening: Pick<Listening, 'server'>): Promise<void> {
+  return new Promise((resolve) => {
+    listening.server.close(() => resolve());
+    listening.server.closeAllConnections();
+  });
+}
+
 /** Starts a second core API on the stack's database and configuration (closed before the stack). */
 export async function startSecondCoreApi(stack: TestStack): Promise<SecondInstance> {
   const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
@@ -167,10 +169,7 @@ export async function startSecondCoreApi(stack: TestStack): Promise<SecondInstan
   return {
     client: new TestClient(listening.url),
     async close() {
-      await new Promise<void>((resolve) => {
-        listening.server.close(() => resolve());
-        listening.server.closeAllConnections();
-      });
+      await stopListening(listening);
       await listening.app.stop();
       await infra.cache.close?.();
       infra.redis?.disconnect(); // the database is the stack's, closed with it

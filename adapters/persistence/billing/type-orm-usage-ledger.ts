@@ -3,7 +3,7 @@ import type { BillingPeriod } from '../../../core/billing/domain/billing-period'
 import { NO_USAGE, type UsageCounters } from '../../../core/billing/domain/subscription';
 import type { ReservationResult, UsageLedger, UsageReservation, UsageSettlement } from '../../../core/billing/ports/usage-ledger.port';
 import { CoalescingLanes } from '../coalescing-lanes';
-import { affected, one } from '../sql';
+import { one } from '../sql';
 
 interface Row {
   tokens_used: string | number;
@@ -108,31 +108,17 @@ export class TypeOrmUsageLedger implements UsageLedger {
   }
 
   private async reserveOne(r: UsageReservation): Promise<ReservationResult> {
-    if (await this.take(r)) return { ok: true };
+    if (await this.apply([], [r])) return { ok: true };
     // The period's first chat creates its row (or a concurrent one did); then the same conditional step.
     await this.db.query(
       `INSERT INTO usage_counters (user_id, period_start, period_end) VALUES ($1, $2, $3)
        ON CONFLICT (user_id, period_start) DO NOTHING`,
       [r.userId, r.period.start, r.period.end],
     );
-    if (await this.take(r)) return { ok: true };
+    if (await this.apply([], [r])) return { ok: true };
     const usage = await this.current(r.userId, r.period);
     const messagesFull = r.messageLimit !== null && usage.messagesUsed >= r.messageLimit;
     return { ok: false, exceeded: messagesFull ? 'messages' : 'tokens', usage };
-  }
-
-  /** One reservation, as a plain comparison on the row (re-evaluated on the newest version when writers queue). */
-  private async take(r: UsageReservation): Promise<boolean> {
-    const updated = await affected(
-      this.db,
-      `UPDATE usage_counters
-          SET messages_used = messages_used + $3::int, tokens_reserved = tokens_reserved + $4::bigint
-        WHERE user_id = $1 AND period_start = $2
-          AND ($5::bigint IS NULL OR messages_used < $5::bigint)
-          AND ($6::bigint IS NULL OR tokens_used + tokens_reserved < $6::bigint)`,
-      [r.userId, r.period.start, r.messages ?? 1, r.tokens, r.messageLimit, r.tokenLimit],
-    );
-    return updated > 0;
   }
 }
 

@@ -114,7 +114,7 @@ async function preparedStatement(db: PGlite, sql: string): Promise<Prepared | un
   if (known || statements.size >= MAX_PREPARED) return known;
   const name = `pglite_${statements.size + 1}`;
   const { messages } = await db.execProtocol(
-    concat([protocol.serialize.parse({ name, text: sql, types: [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
+    Buffer.concat([protocol.serialize.parse({ name, text: sql, types: [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
     { syncToFs: false },
   );
   const params = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
@@ -135,7 +135,7 @@ async function runPrepared(db: PGlite, sql: string, prepared: Prepared, params: 
     return serialize ? serialize(value) : String(value);
   });
   const { messages } = await db.execProtocol(
-    concat([protocol.serialize.bind({ statement: prepared.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
+    Buffer.concat([protocol.serialize.bind({ statement: prepared.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
   );
   const rows: Record<string, unknown>[] = [];
   let affected = 0;
@@ -161,10 +161,6 @@ function affectedRows(commandTag: string): number {
   if (words[0] === 'INSERT') return Number.parseInt(words[2] ?? '0', 10);
   if (['UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0]!)) return Number.parseInt(words[1] ?? '0', 10);
   return 0;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  return Buffer.concat(parts);
 }
 
 function shape(sql: string, rows: unknown[], affected: number | undefined, fields: readonly { name: string; dataTypeID: number }[]): PgResult {

@@ -1,4 +1,4 @@
-import { PLATFORM_KEYS, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
+import { PLATFORM_KEYS, startCoreApi, stopListening, userWithApplication, type TestStack } from '../../support/test-stack';
 import { postStream, readSseEvents } from '../../support/sse';
 import { TestClient } from '../../support/http-client';
 
@@ -80,10 +80,7 @@ describe('core API health with the AI service', () => {
     try {
       const healthy = await stack.client.get('/api/health');
       expect(healthy.body).toMatchObject({ status: 'healthy', checks: { database: { status: 'up' }, 'ai-service': { status: 'up' } } });
-      await new Promise<void>((resolve) => {
-        stack.ai!.listening.server.close(() => resolve());
-        stack.ai!.listening.server.closeAllConnections();
-      });
+      await stopListening(stack.ai!.listening);
       const degraded = await stack.client.get('/api/health');
       expect(degraded.status).toBe(200);
       expect(degraded.body).toMatchObject({ status: 'degraded', checks: { 'ai-service': { status: 'down', error: 'unreachable' } } });

@@ -1,31 +1,25 @@
 import { countTokens } from '../../../support/emulator/synthetic';
 import { DATABASE_KINDS } from '../../../support/test-database';
-import { PLATFORM_KEYS, registerUser, startCoreApi, userWithApplication, type TestStack } from '../../../support/test-stack';
+import { PLATFORM_KEYS, startCoreApi, userWithApplication, type TestStack } from '../../../support/test-stack';
 import { DOCUMENTS, settled, uploadDocument } from './knowledge-documents';
 
 type Plan = 'free' | 'starter' | 'pro' | 'enterprise';
 type Status = 'active' | 'trialing';
-const ADMIN_EMAIL = 'metering-admin@example.com';
 
 // Embeddings on the platform's keys are counted against the owner's tokens like chat turns (SPEC 8).
 describe.each(DATABASE_KINDS)('core API: embedding calls and the token quota (%s)', (database) => {
   let stack: TestStack;
-  let adminToken: string;
   const db = (sql: string, params: unknown[] = []) => stack.infra.dataSource.query(sql, params);
 
   beforeAll(async () => {
-    stack = await startCoreApi({ database, providers: true, env: { ADMIN_EMAILS: ADMIN_EMAIL } });
-    adminToken = (await registerUser(stack.client, { email: ADMIN_EMAIL })).access_token;
+    stack = await startCoreApi({ database, providers: true });
   });
   afterAll(() => stack.close());
 
   const usage = async (token: string) => (await stack.client.get('/api/billing/usage', { token })).body.usage;
   const anOwner = async (plan: Plan, status?: Status) => {
     const owner = await userWithApplication(stack.client, { name: 'Docs' });
-    if (plan !== 'free' || status) {
-      const res = await stack.client.put(`/api/admin/users/${owner.user.id}/plan`, { plan, status }, { token: adminToken });
-      expect(res.status).toBe(200);
-    }
+    if (plan !== 'free' || status) await stack.setPlan(owner.user.id, plan, status);
     return owner;
   };
   const search = (owner: { token: string; app: { id: string } }, query: string) =>

@@ -9,7 +9,7 @@ import { createInfrastructure, type Infrastructure } from '../../../../apps/shar
 import { listen } from '../../../../apps/shared/serve';
 import { TestClient } from '../../../support/http-client';
 import { openTestDatabase } from '../../../support/test-database';
-import { FAST_HASHING, testConfig, userWithApplication } from '../../../support/test-stack';
+import { FAST_HASHING, stopListening, testConfig, userWithApplication } from '../../../support/test-stack';
 import { DOCUMENTS, settled, uploadDocument } from './knowledge-documents';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -23,10 +23,7 @@ async function startCore(infra: Infrastructure, jobPrefix: string) {
   return {
     client: new TestClient(listening.url),
     async stop() {
-      await new Promise<void>((resolve) => {
-        listening.server.close(() => resolve());
-        listening.server.closeAllConnections();
-      });
+      await stopListening(listening);
       await app.stop();
     },
   };

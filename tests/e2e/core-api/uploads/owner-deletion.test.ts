@@ -7,7 +7,7 @@ import { listen } from '../../../../apps/shared/serve';
 import { createLogger } from '../../../../adapters/logging/logger';
 import { TestClient } from '../../../support/http-client';
 import { DATABASE_KINDS, openTestDatabase } from '../../../support/test-database';
-import { FAST_HASHING, registerUser, startCoreApi, testConfig, userWithApplication, type TestStack } from '../../../support/test-stack';
+import { FAST_HASHING, registerUser, startCoreApi, stopListening, testConfig, userWithApplication, type TestStack } from '../../../support/test-stack';
 import { settled, uploadDocument } from '../knowledge/knowledge-documents';
 import { SAMPLE_FILES, sendForm } from './send-form';
 
@@ -137,12 +137,9 @@ describe('core API: a stored file that cannot be removed', () => {
       expect(log).not.toContain(config.dataDir);
       expect(log).not.toContain(owner.password);
       expect(log).not.toContain(owner.token);
-      for (const f of stored) expect(log).not.toContain(f.split('/')[1]!.split('.')[0]!);
+      for (const f of stored) expect(log).not.toContain(f.split('/').at(-1)!.split('.')[0]!);
     } finally {
-      await new Promise<void>((resolve) => {
-        listening.server.close(() => resolve());
-        listening.server.closeAllConnections();
-      });
+      await stopListening(listening);
       await core.stop();
       await infra.close();
       rmSync(config.dataDir, { recursive: true, force: true });
