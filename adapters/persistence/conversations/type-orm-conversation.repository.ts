@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Conversation, Message, MessageSource } from '../../../core/conversations/domain/conversation';
 import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn } from '../../../core/conversations/ports/conversation-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
+import { CoalescingLanes } from '../coalescing-lanes';
 import { one, rows } from '../sql';
 
 interface ConversationRow {
@@ -128,7 +130,63 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     await this.db.query(`UPDATE conversations SET status = 'archived', updated_at = now() WHERE id = $1`, [id]);
   }
 
-  async addMessage(m: NewMessage): Promise<Message> {
+  /**
+   * Every chat turn writes twice (the user's message, then the answer), so these writes go by group
+   * commit: while one statement runs, the turns that arrive meanwhile wait to go together in the next
+   * (`CoalescingLanes`), one statement for many turns under load and no wait when alone. A statement
+   * either applies whole or not at all, so a failed batch is retried one turn at a time and the failure
+   * reaches only its own turn.
+   */
+  private readonly appends = new CoalescingLanes<NewMessage, Message>((_, batch) => this.appendAll(batch), { maxBatch: 64 });
+  private readonly starts = new CoalescingLanes<TurnStart, BegunTurn | null>((_, batch) => this.startAll(batch), { maxBatch: 64 });
+
+  addMessage(m: NewMessage): Promise<Message> {
+    return this.appends.submit('', m);
+  }
+
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
+    return this.starts.submit('', { conversationId, content, limit, maxChars });
+  }
+
+  async messages(conversationId: string): Promise<Message[]> {
+    const found = await rows<MessageRow>(this.db, `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
+    return found.map(toMessage);
+  }
+
+  private async appendAll(batch: NewMessage[]): Promise<Message[]> {
+    if (batch.length === 1) return [await this.appendOne(batch[0]!)];
+    // Ids are made here so the stored rows can be matched to the batch's order; the conversations are
+    // locked in id order, so batches touching the same conversations never deadlock.
+    const ids = batch.map(() => randomUUID());
+    const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
+    const found = await rows<MessageRow>(
+      this.db,
+      `WITH req AS (
+              SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
+                                   $9::int[], $10::int[], $11::int[], $12::text[], $13::uuid[], $14::text[])
+                       WITH ORDINALITY AS r(id, conversation_id, role, content, status, provider, model, prompt_tokens,
+                                            completion_tokens, total_tokens, latency_ms, error, config_version_id, sources, ord)),
+            locked AS (SELECT id FROM conversations WHERE id IN (SELECT conversation_id FROM req) ORDER BY id FOR NO KEY UPDATE),
+            touched AS (UPDATE conversations c SET updated_at = now() FROM locked WHERE c.id = locked.id)
+       INSERT INTO messages (id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
+         total_tokens, latency_ms, error, config_version_id, sources)
+       SELECT id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
+              total_tokens, latency_ms, error, config_version_id, sources::jsonb
+         FROM req ORDER BY ord
+       RETURNING ${MESSAGE_COLUMNS}`,
+      [
+        ids, column((m) => m.conversationId), column((m) => m.role), column((m) => m.content), column((m) => m.status),
+        column((m) => m.provider ?? null), column((m) => m.model ?? null), column((m) => m.usage?.promptTokens ?? null),
+        column((m) => m.usage?.completionTokens ?? null), column((m) => m.usage?.totalTokens ?? null),
+        column((m) => m.latencyMs ?? null), column((m) => m.error ?? null), column((m) => m.configVersionId ?? null),
+        column((m) => (m.sources ? JSON.stringify(m.sources) : null)),
+      ],
+    );
+    const byId = new Map(found.map((r) => [r.id, r]));
+    return ids.map((id) => toMessage(byId.get(id)!));
+  }
+
+  private async appendOne(m: NewMessage): Promise<Message> {
     const row = await one<MessageRow>(
       this.db,
       `WITH touched AS (UPDATE conversations SET updated_at = now() WHERE id = $1)
@@ -144,7 +202,51 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return toMessage(row!);
   }
 
-  async beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
+  private async startAll(batch: TurnStart[]): Promise<Array<BegunTurn | null>> {
+    if (batch.length === 1) return [await this.startOne(batch[0]!)];
+    // Two turns of one conversation cannot share a statement: the second one's history must hold the
+    // first one's message. The first of each conversation goes now, the rest after it.
+    const seen = new Set<string>();
+    const now: number[] = [];
+    const later: number[] = [];
+    batch.forEach((t, i) => {
+      (seen.has(t.conversationId) ? later : now).push(i);
+      seen.add(t.conversationId);
+    });
+    const results: Array<BegunTurn | null> = new Array(batch.length).fill(null);
+    const found = await rows<ConversationRow & { ord: string; history: Turn[] | string }>(
+      this.db,
+      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[]) WITH ORDINALITY AS r(conversation_id, content, max_chars, max_count, ord)),
+            conv AS (SELECT c.*, req.ord, req.content AS new_content, req.max_chars, req.max_count
+                       FROM conversations c JOIN req ON req.conversation_id = c.id WHERE c.id = ANY($1::uuid[])),
+            locked AS (SELECT id FROM conversations WHERE id IN (SELECT id FROM conv WHERE status <> 'archived') ORDER BY id FOR NO KEY UPDATE),
+            touched AS (UPDATE conversations c SET updated_at = now() FROM locked WHERE c.id = locked.id),
+            stored AS (INSERT INTO messages (conversation_id, role, content, status)
+                       SELECT id, 'user', new_content, 'complete' FROM conv WHERE status <> 'archived' ORDER BY ord)
+       SELECT conv.id, conv.application_id, conv.title, conv.status, conv.source, conv.api_key_id, conv.config_version_id,
+              conv.created_at, conv.updated_at, conv.ord,
+              CASE WHEN conv.status = 'archived' THEN '[]'::json ELSE (
+                SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY seq), '[]'::json)
+                  FROM (SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
+                          FROM messages
+                         WHERE conversation_id = conv.id AND status <> 'failed' AND content <> ''
+                         ORDER BY seq DESC LIMIT conv.max_count) recent
+                 WHERE running - length(content) < conv.max_chars) END AS history
+         FROM conv`,
+      [
+        now.map((i) => batch[i]!.conversationId), now.map((i) => batch[i]!.content),
+        now.map((i) => batch[i]!.maxChars), now.map((i) => batch[i]!.limit),
+      ],
+    );
+    for (const row of found) results[now[Number(row.ord) - 1]!] = begun(row);
+    if (later.length > 0) {
+      const rest = await this.startAll(later.map((i) => batch[i]!));
+      later.forEach((i, k) => (results[i] = rest[k]!));
+    }
+    return results;
+  }
+
+  private async startOne({ conversationId, content, limit, maxChars }: TurnStart): Promise<BegunTurn | null> {
     // One round trip for the three things every turn starts with. The history is read from the
     // statement's snapshot, so it never includes the message the same statement stores.
     const row = await one<ConversationRow & { history: Turn[] | string }>(
@@ -165,13 +267,18 @@ export class TypeOrmConversationRepository implements ConversationRepository {
          FROM conv`,
       [conversationId, limit, maxChars, content],
     );
-    if (!row) return null;
-    const history = typeof row.history === 'string' ? (JSON.parse(row.history) as Turn[]) : row.history;
-    return { conversation: toConversation(row), history: row.status === 'archived' ? [] : history };
+    return row && begun(row);
   }
+}
 
-  async messages(conversationId: string): Promise<Message[]> {
-    const found = await rows<MessageRow>(this.db, `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
-    return found.map(toMessage);
-  }
+interface TurnStart {
+  conversationId: string;
+  content: string;
+  limit: number;
+  maxChars: number;
+}
+
+function begun(row: ConversationRow & { history: Turn[] | string }): BegunTurn {
+  const history = typeof row.history === 'string' ? (JSON.parse(row.history) as Turn[]) : row.history;
+  return { conversation: toConversation(row), history: row.status === 'archived' ? [] : history };
 }

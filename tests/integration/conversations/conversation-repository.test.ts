@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { TypeOrmApplicationRepository } from '../../../adapters/persistence/applications/type-orm-application.repository';
+import { TypeOrmConversationRepository } from '../../../adapters/persistence/conversations/type-orm-conversation.repository';
+import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
+import type { Database } from '../../../adapters/persistence/data-source';
+import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
+
+/**
+ * The turn writes (`beginTurn`, `addMessage`) go by group commit: concurrent calls share statements.
+ * Whatever the grouping, each call must get what it would get alone.
+ */
+describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind) => {
+  let db: Database;
+  let repo: TypeOrmConversationRepository;
+  let applicationId: string;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    const user = await new TypeOrmUserRepository(db.dataSource).create({ email: `${randomUUID()}@example.com`, displayName: 'U', role: 'developer', passwordHash: 'h' });
+    applicationId = (await new TypeOrmApplicationRepository(db.dataSource).create({ ownerId: user.id, name: 'A', description: '', slug: `a-${randomUUID()}`, allowedOrigins: [] })).id;
+    repo = new TypeOrmConversationRepository(db.dataSource);
+  });
+  afterAll(() => db.close());
+
+  const aConversation = async () => (await repo.create({ applicationId, title: 'T', source: 'dashboard' })).id;
+
+  it('begins a turn: the history before the stored message, oldest first, failed answers left out', async () => {
+    const id = await aConversation();
+    expect((await repo.beginTurn(id, 'one', 100, 10_000))!.history).toEqual([]);
+    await repo.addMessage({ conversationId: id, role: 'assistant', content: 'reply one', status: 'complete' });
+    await repo.addMessage({ conversationId: id, role: 'assistant', content: '', status: 'failed', error: 'boom' });
+    const begun = await repo.beginTurn(id, 'two', 100, 10_000);
+    expect(begun!.conversation.id).toBe(id);
+    expect(begun!.history).toEqual([{ role: 'user', content: 'one' }, { role: 'assistant', content: 'reply one' }]);
+    expect((await repo.messages(id)).map((m) => m.content)).toEqual(['one', 'reply one', '', 'two']);
+    // The count and character limits keep the latest messages.
+    expect((await repo.beginTurn(id, 'three', 2, 10_000))!.history.map((t) => t.content)).toEqual(['reply one', 'two']);
+    expect((await repo.beginTurn(id, 'four', 100, 5))!.history.map((t) => t.content)).toEqual(['three']);
+  });
+
+  it('answers null for an unknown conversation and stores nothing in an archived one', async () => {
+    expect(await repo.beginTurn(randomUUID(), 'x', 100, 1000)).toBeNull();
+    const id = await aConversation();
+    await repo.addMessage({ conversationId: id, role: 'user', content: 'before', status: 'complete' });
+    await repo.archive(id);
+    const begun = await repo.beginTurn(id, 'after', 100, 1000);
+    expect(begun).toMatchObject({ conversation: { id, status: 'archived' }, history: [] });
+    expect((await repo.messages(id)).map((m) => m.content)).toEqual(['before']);
+  });
+
+  it('concurrent turns each get their own conversation, history and stored message', async () => {
+    const ids = await Promise.all(Array.from({ length: 12 }, aConversation));
+    await Promise.all(ids.map((id, i) => repo.addMessage({ conversationId: id, role: 'assistant', content: `greeting ${i}`, status: 'complete' })));
+    const unknown = randomUUID();
+    const archived = await aConversation();
+    await repo.archive(archived);
+
+    const begun = await Promise.all([
+      ...ids.map((id, i) => repo.beginTurn(id, `question ${i}`, 100, 10_000)),
+      repo.beginTurn(unknown, 'lost', 100, 10_000),
+      repo.beginTurn(archived, 'refused', 100, 10_000),
+    ]);
+    ids.forEach((id, i) => {
+      expect(begun[i]!.conversation.id).toBe(id);
+      expect(begun[i]!.history).toEqual([{ role: 'assistant', content: `greeting ${i}` }]);
+    });
+    expect(begun[12]).toBeNull();
+    expect(begun[13]).toMatchObject({ conversation: { id: archived, status: 'archived' }, history: [] });
+    for (const [i, id] of ids.entries()) expect((await repo.messages(id)).map((m) => m.content)).toEqual([`greeting ${i}`, `question ${i}`]);
+    expect(await repo.messages(archived)).toEqual([]);
+  });
+
+  it('two concurrent turns of one conversation: the second sees the first', async () => {
+    const id = await aConversation();
+    const other = await aConversation();
+    // The first call runs alone; the two of one conversation arrive while it runs, so they share a batch.
+    const [, first, second] = await Promise.all([
+      repo.beginTurn(other, 'elsewhere', 100, 10_000),
+      repo.beginTurn(id, 'first', 100, 10_000),
+      repo.beginTurn(id, 'second', 100, 10_000),
+    ]);
+    expect(first!.history).toEqual([]);
+    expect(second!.history).toEqual([{ role: 'user', content: 'first' }]);
+    expect((await repo.messages(id)).map((m) => m.content)).toEqual(['first', 'second']);
+  });
+
+  it('concurrent answers are stored whole, each returned to its own caller, in call order within a conversation', async () => {
+    const ids = await Promise.all(Array.from({ length: 6 }, aConversation));
+    const version = randomUUID();
+    const written = await Promise.all(
+      ids.flatMap((id, i) => [
+        repo.addMessage({
+          conversationId: id,
+          role: 'assistant',
+          content: `answer ${i}`,
+          status: 'complete',
+          provider: 'provider_a',
+          model: 'gpt-4o-mini',
+          usage: { promptTokens: i, completionTokens: 2 * i, totalTokens: 3 * i },
+          latencyMs: 10 + i,
+          configVersionId: version,
+          sources: [{ documentId: `d${i}`, chunkIndex: i, score: 0.5 }],
+        }),
+        repo.addMessage({ conversationId: id, role: 'assistant', content: '', status: 'failed', error: `failure ${i}` }),
+      ]),
+    );
+    ids.forEach((id, i) => {
+      const [answer, failed] = [written[2 * i]!, written[2 * i + 1]!];
+      expect(answer).toMatchObject({
+        conversationId: id,
+        content: `answer ${i}`,
+        status: 'complete',
+        provider: 'provider_a',
+        model: 'gpt-4o-mini',
+        usage: { promptTokens: i, completionTokens: 2 * i, totalTokens: 3 * i },
+        latencyMs: 10 + i,
+        configVersionId: version,
+        sources: [{ documentId: `d${i}`, chunkIndex: i, score: 0.5 }],
+        error: null,
+      });
+      expect(failed).toMatchObject({ conversationId: id, content: '', status: 'failed', error: `failure ${i}`, usage: null, sources: null });
+    });
+    for (const [i, id] of ids.entries()) {
+      expect((await repo.messages(id)).map((m) => [m.id, m.status])).toEqual([[written[2 * i]!.id, 'complete'], [written[2 * i + 1]!.id, 'failed']]);
+    }
+  });
+
+  it('a write that fails fails alone: the others of its batch are stored', async () => {
+    const ids = await Promise.all(Array.from({ length: 4 }, aConversation));
+    const results = await Promise.allSettled([
+      ...ids.map((id) => repo.addMessage({ conversationId: id, role: 'assistant', content: 'kept', status: 'complete' })),
+      repo.addMessage({ conversationId: randomUUID(), role: 'assistant', content: 'orphan', status: 'complete' }),
+      ...ids.map((id) => repo.addMessage({ conversationId: id, role: 'assistant', content: 'kept too', status: 'complete' })),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([...ids.map(() => 'fulfilled'), 'rejected', ...ids.map(() => 'fulfilled')]);
+    for (const id of ids) expect((await repo.messages(id)).map((m) => m.content)).toEqual(['kept', 'kept too']);
+  });
+});
