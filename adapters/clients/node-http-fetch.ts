@@ -45,8 +45,78 @@ export const nodeHttpFetch: typeof fetch = async (input, init = {}) => {
     if (signal?.aborted) throw abortError(signal);
     throw Object.assign(new TypeError('fetch failed'), { cause: error });
   }
-  return new Response(Buffer.concat(chunks), init2);
+  return new BufferedResponse(Buffer.concat(chunks), init2);
 };
+
+/**
+ * A whole response body already in memory. A plain `Response` wraps its bytes in a web stream and
+ * reads them back through it; the SDKs only ask for `json()` or `text()`, so those read the bytes
+ * directly. Once anyone asks for `body`, a standard response over the same bytes takes over.
+ */
+export class BufferedResponse extends Response {
+  #bytes: Buffer<ArrayBuffer>;
+  #used = false;
+  #stream: Response | undefined;
+
+  constructor(bytes: Buffer<ArrayBuffer>, init: ResponseInit) {
+    super(null, init);
+    this.#bytes = bytes;
+  }
+
+  override get body(): Response['body'] {
+    return this.#streamed().body;
+  }
+
+  override get bodyUsed(): boolean {
+    return this.#stream ? this.#stream.bodyUsed : this.#used;
+  }
+
+  override async text(): Promise<string> {
+    return this.#stream ? this.#stream.text() : this.#take().toString('utf8');
+  }
+
+  override async json(): Promise<unknown> {
+    return this.#stream ? this.#stream.json() : JSON.parse(this.#take().toString('utf8'));
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#stream) return this.#stream.arrayBuffer();
+    const bytes = this.#take();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  }
+
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  override async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  override formData(): Promise<FormData> {
+    return this.#streamed().formData();
+  }
+
+  override clone(): Response {
+    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
+    return new BufferedResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
+
+  #take(): Buffer<ArrayBuffer> {
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return this.#bytes;
+  }
+
+  /** A standard response over the same bytes, made the first time the stream itself is wanted. */
+  #streamed(): Response {
+    if (!this.#stream) {
+      if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+      this.#stream = new Response(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
+    }
+    return this.#stream;
+  }
+}
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError');

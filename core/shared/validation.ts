@@ -10,7 +10,8 @@ export async function validate<S extends yup.AnyObjectSchema>(schema: S, input: 
     throw new ValidationError('Request body must be a JSON object');
   }
   try {
-    return await schema.validate(input, { abortEarly: false, stripUnknown: true, strict: false });
+    // Every test of ours is synchronous; yup's synchronous path skips a promise per field and test.
+    return schema.validateSync(input, { abortEarly: false, stripUnknown: true, strict: false });
   } catch (error) {
     if (error instanceof yup.ValidationError) {
       const details = (error.inner.length ? error.inner : [error]).map((e) => ({
