@@ -69,6 +69,20 @@ const toMessage = (r: MessageRow): Message => ({
   createdAt: new Date(r.created_at),
 });
 
+/**
+ * The history a turn starts from, as a JSON array of [role, content] pairs, oldest first: the latest
+ * `limit` messages with text (failed answers left out), of about `chars` characters in all. The
+ * conversation is compared by equality alone, so the newest messages are read backwards off the index
+ * and the scan stops at the limit, however long the conversation.
+ */
+const history = (conversation: string, limit: string, chars: string) => `
+  SELECT coalesce(json_agg(json_build_array(role, content) ORDER BY seq), '[]'::json)
+    FROM (SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
+            FROM messages
+           WHERE conversation_id = ${conversation} AND status <> 'failed' AND content <> ''
+           ORDER BY seq DESC LIMIT ${limit}) recent
+   WHERE running - length(content) < ${chars}`;
+
 const MESSAGE_COLUMNS = `id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
   total_tokens, latency_ms, error, config_version_id, sources, rating, created_at`;
 
@@ -214,7 +228,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       seen.add(t.conversationId);
     });
     const results: Array<BegunTurn | null> = new Array(batch.length).fill(null);
-    const found = await rows<ConversationRow & { ord: string; history: Turn[] | string }>(
+    const found = await rows<ConversationRow & { ord: string; history: Array<[Turn['role'], string]> | string }>(
       this.db,
       `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[]) WITH ORDINALITY AS r(conversation_id, content, max_chars, max_count, ord)),
             conv AS (SELECT c.*, req.ord, req.content AS new_content, req.max_chars, req.max_count
@@ -225,13 +239,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
                        SELECT id, 'user', new_content, 'complete' FROM conv WHERE status <> 'archived' ORDER BY ord)
        SELECT conv.id, conv.application_id, conv.title, conv.status, conv.source, conv.api_key_id, conv.config_version_id,
               conv.created_at, conv.updated_at, conv.ord,
-              CASE WHEN conv.status = 'archived' THEN '[]'::json ELSE (
-                SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY seq), '[]'::json)
-                  FROM (SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
-                          FROM messages
-                         WHERE conversation_id = conv.id AND status <> 'failed' AND content <> ''
-                         ORDER BY seq DESC LIMIT conv.max_count) recent
-                 WHERE running - length(content) < conv.max_chars) END AS history
+              CASE WHEN conv.status = 'archived' THEN '[]'::json ELSE (${history('conv.id', 'conv.max_count', 'conv.max_chars')}) END AS history
          FROM conv`,
       [
         now.map((i) => batch[i]!.conversationId), now.map((i) => batch[i]!.content),
@@ -249,21 +257,13 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   private async startOne({ conversationId, content, limit, maxChars }: TurnStart): Promise<BegunTurn | null> {
     // One round trip for the three things every turn starts with. The history is read from the
     // statement's snapshot, so it never includes the message the same statement stores.
-    const row = await one<ConversationRow & { history: Turn[] | string }>(
+    const row = await one<ConversationRow & { history: Array<[Turn['role'], string]> | string }>(
       this.db,
       `WITH conv AS (SELECT * FROM conversations WHERE id = $1),
             open AS (SELECT id FROM conv WHERE status <> 'archived'),
             touched AS (UPDATE conversations SET updated_at = now() WHERE id IN (SELECT id FROM open)),
-            stored AS (INSERT INTO messages (conversation_id, role, content, status) SELECT id, 'user', $4, 'complete' FROM open RETURNING id),
-            recent AS (
-              SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
-                FROM messages
-               WHERE conversation_id IN (SELECT id FROM open) AND status <> 'failed' AND content <> ''
-               ORDER BY seq DESC LIMIT $2)
-       SELECT conv.*,
-              (SELECT coalesce(json_agg(json_build_object('role', role, 'content', content) ORDER BY seq), '[]'::json)
-                 FROM recent WHERE running - length(content) < $3) AS history,
-              (SELECT count(*) FROM stored) AS stored
+            stored AS (INSERT INTO messages (conversation_id, role, content, status) SELECT id, 'user', $4, 'complete' FROM open)
+       SELECT conv.*, CASE WHEN conv.status = 'archived' THEN '[]'::json ELSE (${history('$1', '$2', '$3')}) END AS history
          FROM conv`,
       [conversationId, limit, maxChars, content],
     );
@@ -278,7 +278,7 @@ interface TurnStart {
   maxChars: number;
 }
 
-function begun(row: ConversationRow & { history: Turn[] | string }): BegunTurn {
-  const history = typeof row.history === 'string' ? (JSON.parse(row.history) as Turn[]) : row.history;
-  return { conversation: toConversation(row), history: row.status === 'archived' ? [] : history };
+function begun(row: ConversationRow & { history: Array<[Turn['role'], string]> | string }): BegunTurn {
+  const pairs = typeof row.history === 'string' ? (JSON.parse(row.history) as Array<[Turn['role'], string]>) : row.history;
+  return { conversation: toConversation(row), history: row.status === 'archived' ? [] : pairs.map(([role, content]) => ({ role, content })) };
 }
