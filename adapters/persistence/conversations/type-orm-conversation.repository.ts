@@ -90,14 +90,39 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   constructor(private readonly db: DataSource) {}
 
   async create(c: NewConversation): Promise<Conversation> {
-    const row = await one<ConversationRow>(
+    const created = await this.creates.submit('', c);
+    if (!created) throw new NotFoundError('Application');
+    return created;
+  }
+
+  /**
+   * Conversations are created by group commit too (every public chat without a conversation starts
+   * one). A batch statement stores all or nothing; an unknown application is that item's null.
+   */
+  private readonly creates = new CoalescingLanes<NewConversation, Conversation | null>((_, batch) => this.createAll(batch), { maxBatch: 64 });
+
+  private async createAll(batch: NewConversation[]): Promise<Array<Conversation | null>> {
+    const ids = batch.map(() => randomUUID());
+    const column = <T>(pick: (c: NewConversation) => T) => batch.map(pick);
+    const found = await rows<ConversationRow>(
       this.db,
-      `INSERT INTO conversations (application_id, title, source, api_key_id, config_version_id)
-       SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM applications WHERE id = $1) RETURNING *`,
-      [c.applicationId, c.title, c.source, c.apiKeyId ?? null, c.configVersionId ?? null],
+      `INSERT INTO conversations (id, application_id, title, source, api_key_id, config_version_id)
+       SELECT r.id, r.application_id, r.title, r.source, r.api_key_id, r.config_version_id
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[]) WITH ORDINALITY
+              AS r(id, application_id, title, source, api_key_id, config_version_id, ord)
+        WHERE EXISTS (SELECT 1 FROM applications a WHERE a.id = r.application_id)
+        ORDER BY r.ord
+       RETURNING *`,
+      [
+        ids, column((c) => c.applicationId), column((c) => c.title), column((c) => c.source),
+        column((c) => c.apiKeyId ?? null), column((c) => c.configVersionId ?? null),
+      ],
     );
-    if (!row) throw new NotFoundError('Application');
-    return toConversation(row);
+    const byId = new Map(found.map((r) => [r.id, r]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      return row ? toConversation(row) : null;
+    });
   }
 
   async findById(id: string): Promise<Conversation | null> {

@@ -125,6 +125,21 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
     }
   });
 
+  it('concurrent creations each get their own conversation; an unknown application fails alone', async () => {
+    const titles = Array.from({ length: 8 }, (_, i) => `Conversation ${i}`);
+    const results = await Promise.allSettled([
+      ...titles.map((title, i) => repo.create({ applicationId, title, source: i % 2 ? 'api' : 'widget' })),
+      repo.create({ applicationId: randomUUID(), title: 'Nowhere', source: 'api' }),
+    ]);
+    expect(results.at(-1)).toMatchObject({ status: 'rejected', reason: { name: 'NotFoundError' } });
+    const created = results.slice(0, -1).map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof repo.create>>>).value);
+    expect(created.map((c) => [c.title, c.source, c.applicationId, c.status])).toEqual(titles.map((t, i) => [t, i % 2 ? 'api' : 'widget', applicationId, 'active']));
+    expect(new Set(created.map((c) => c.id)).size).toBe(titles.length);
+    for (const c of created) expect(await repo.findById(c.id)).toEqual(c);
+    const listed = await repo.listByApplication(applicationId, 0, 1000);
+    expect(listed.items.filter((c) => c.title === 'Nowhere')).toEqual([]);
+  });
+
   it('a write that fails fails alone: the others of its batch are stored', async () => {
     const ids = await Promise.all(Array.from({ length: 4 }, aConversation));
     const results = await Promise.allSettled([
