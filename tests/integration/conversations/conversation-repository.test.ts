@@ -87,37 +87,27 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
   it('concurrent answers are stored whole, each returned to its own caller, in call order within a conversation', async () => {
     const ids = await Promise.all(Array.from({ length: 6 }, aConversation));
     const version = randomUUID();
+    const answerOf = (conversationId: string, i: number) => ({
+      conversationId,
+      role: 'assistant' as const,
+      content: `answer ${i}`,
+      status: 'complete' as const,
+      provider: 'provider_a',
+      model: 'gpt-4o-mini',
+      usage: { promptTokens: i, completionTokens: 2 * i, totalTokens: 3 * i },
+      latencyMs: 10 + i,
+      configVersionId: version,
+      sources: [{ documentId: `d${i}`, chunkIndex: i, score: 0.5 }],
+    });
     const written = await Promise.all(
       ids.flatMap((id, i) => [
-        repo.addMessage({
-          conversationId: id,
-          role: 'assistant',
-          content: `answer ${i}`,
-          status: 'complete',
-          provider: 'provider_a',
-          model: 'gpt-4o-mini',
-          usage: { promptTokens: i, completionTokens: 2 * i, totalTokens: 3 * i },
-          latencyMs: 10 + i,
-          configVersionId: version,
-          sources: [{ documentId: `d${i}`, chunkIndex: i, score: 0.5 }],
-        }),
+        repo.addMessage(answerOf(id, i)),
         repo.addMessage({ conversationId: id, role: 'assistant', content: '', status: 'failed', error: `failure ${i}` }),
       ]),
     );
     ids.forEach((id, i) => {
       const [answer, failed] = [written[2 * i]!, written[2 * i + 1]!];
-      expect(answer).toMatchObject({
-        conversationId: id,
-        content: `answer ${i}`,
-        status: 'complete',
-        provider: 'provider_a',
-        model: 'gpt-4o-mini',
-        usage: { promptTokens: i, completionTokens: 2 * i, totalTokens: 3 * i },
-        latencyMs: 10 + i,
-        configVersionId: version,
-        sources: [{ documentId: `d${i}`, chunkIndex: i, score: 0.5 }],
-        error: null,
-      });
+      expect(answer).toMatchObject({ ...answerOf(id, i), error: null });
       expect(failed).toMatchObject({ conversationId: id, content: '', status: 'failed', error: `failure ${i}`, usage: null, sources: null });
     });
     for (const [i, id] of ids.entries()) {
