@@ -85,6 +85,7 @@ function toWire(request: Omit<ChatMessageRequest, 'apiKey'>): Record<string, unk
     context: request.context,
     configVersionId: request.configVersionId,
     sources: request.sources,
+    startConversation: request.startConversation,
   };
 }
 

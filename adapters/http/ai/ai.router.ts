@@ -7,6 +7,14 @@ import { parsePageRequest } from '../../../core/shared/pagination';
 import { num, str, validate } from '../../../core/shared/validation';
 import { abortOnDisconnect, writeSse } from '../shared/sse';
 
+const createSchema = yup.object({
+  applicationId: str().required('applicationId is required'),
+  title: str().max(200),
+  source: str().oneOf(['dashboard', 'api', 'widget']),
+  apiKeyId: str().nullable(),
+  configVersionId: str().nullable(),
+});
+
 /** Internal fields the core API adds to a message (never from end users: the service token guards them). */
 const internalSchema = yup.object({
   // Passed through whole (the engine validates it): an object schema without fields would strip every key.
@@ -19,14 +27,8 @@ const internalSchema = yup.object({
     .array()
     .of(yup.object({ documentId: str().required(), chunkIndex: num().required(), score: num().required() }))
     .default(undefined),
-});
-
-const createSchema = yup.object({
-  applicationId: str().required('applicationId is required'),
-  title: str().max(200),
-  source: str().oneOf(['dashboard', 'api', 'widget']),
-  apiKeyId: str().nullable(),
-  configVersionId: str().nullable(),
+  // A first message that opens its conversation under the id in the path.
+  startConversation: createSchema.default(undefined),
 });
 
 async function readMessage(body: unknown, providerKey: string): Promise<ChatMessageRequest> {
@@ -38,6 +40,7 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
     context: internal.context,
     configVersionId: internal.configVersionId,
     sources: internal.sources as ChatMessageRequest['sources'],
+    ...(internal.startConversation ? { startConversation: internal.startConversation as ChatMessageRequest['startConversation'] } : {}),
     apiKey: providerKey || undefined,
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Conversation, Message, MessageSource } from '../../../core/conversations/domain/conversation';
 import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn } from '../../../core/conversations/ports/conversation-repository.port';
-import { NotFoundError } from '../../../core/shared/errors';
+import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 import { CoalescingLanes } from '../coalescing-lanes';
 import { one, rows } from '../sql';
 
@@ -91,18 +91,21 @@ export class TypeOrmConversationRepository implements ConversationRepository {
 
   async create(c: NewConversation): Promise<Conversation> {
     const created = await this.creates.submit('', c);
-    if (!created) throw new NotFoundError('Application');
-    return created;
+    if (created) return created;
+    // Not stored: its application is gone, or (ids chosen by the caller) the id is taken.
+    if (c.id !== undefined && (await this.findById(c.id))) throw new ConflictError('A conversation with this id already exists');
+    throw new NotFoundError('Application');
   }
 
   /**
    * Conversations are created by group commit too (every public chat without a conversation starts
-   * one). A batch statement stores all or nothing; an unknown application is that item's null.
+   * one). A batch statement stores all or nothing; an unknown application or a taken id is that
+   * item's null.
    */
   private readonly creates = new CoalescingLanes<NewConversation, Conversation | null>((_, batch) => this.createAll(batch), { maxBatch: 64 });
 
   private async createAll(batch: NewConversation[]): Promise<Array<Conversation | null>> {
-    const ids = batch.map(() => randomUUID());
+    const ids = batch.map((c) => c.id ?? randomUUID());
     const column = <T>(pick: (c: NewConversation) => T) => batch.map(pick);
     const found = await rows<ConversationRow>(
       this.db,
@@ -112,6 +115,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
               AS r(id, application_id, title, source, api_key_id, config_version_id, ord)
         WHERE EXISTS (SELECT 1 FROM applications a WHERE a.id = r.application_id)
         ORDER BY r.ord
+       ON CONFLICT (id) DO NOTHING
        RETURNING *`,
       [
         ids, column((c) => c.applicationId), column((c) => c.title), column((c) => c.source),

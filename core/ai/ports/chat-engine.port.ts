@@ -2,6 +2,15 @@ import type { ConversationSource, ConversationView, MessageSource, MessageView }
 import type { ProviderId } from '../domain/provider-id';
 import type { TokenUsage } from './llm-provider.port';
 
+/** A conversation to create: by itself (`createConversation`) or with its first message (`startConversation`). */
+export interface ConversationStart {
+  applicationId: string;
+  title?: string;
+  source?: ConversationSource;
+  apiKeyId?: string | null;
+  configVersionId?: string | null;
+}
+
 export interface ChatMessageRequest {
   content: string;
   provider?: string;
@@ -14,6 +23,11 @@ export interface ChatMessageRequest {
   apiKey?: string;
   configVersionId?: string | null;
   sources?: MessageSource[];
+  /**
+   * Opens the conversation with this message: it is created under the id the message is sent to (a
+   * new uuid chosen by the caller) in the same call, so a first turn costs one call instead of two.
+   */
+  startConversation?: ConversationStart;
 }
 
 export interface ChatAnswer {
@@ -61,7 +75,7 @@ export interface ProviderInfo {
 export interface ChatEngine {
   providers(): Promise<ProviderInfo[]>;
   models(provider: string): Promise<ProviderInfo['models']>;
-  createConversation(input: { applicationId: string; title?: string; source?: ConversationSource; apiKeyId?: string | null; configVersionId?: string | null }): Promise<ConversationView>;
+  createConversation(input: ConversationStart): Promise<ConversationView>;
   getConversation(id: string): Promise<ConversationWithMessages>;
   listConversations(applicationId: string, page: { page: number; limit: number }): Promise<{ data: ConversationView[]; total: number; page: number; limit: number }>;
   archiveConversation(id: string): Promise<void>;

@@ -4,7 +4,8 @@ import { offsetOf } from '../../shared/pagination';
 import { toConversationView, toMessageView, type ConversationSource, type ConversationView } from '../../conversations/domain/conversation';
 import { defaultModel, listCatalogModels } from '../domain/model-catalog';
 import { isProviderId, PROVIDER_IDS } from '../domain/provider-id';
-import type { ChatEngine, ChatMessageRequest, ConversationWithMessages, ProviderInfo } from '../ports/chat-engine.port';
+import type { ChatEngine, ChatMessageRequest, ConversationStart, ConversationWithMessages, ProviderInfo } from '../ports/chat-engine.port';
+import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
 import type { ChatEngineDeps } from './prepare-chat';
 import { SendChatMessageUseCase } from './send-chat-message.use-case';
 import { StreamChatMessageUseCase } from './stream-chat-message.use-case';
@@ -36,21 +37,8 @@ export class InProcessChatEngine implements ChatEngine {
     return (await this.providers()).find((p) => p.id === provider)!.models;
   }
 
-  async createConversation(input: { applicationId: string; title?: string; source?: ConversationSource; apiKeyId?: string | null; configVersionId?: string | null }): Promise<ConversationView> {
-    if (!isUuid(input?.applicationId)) throw ValidationError.field('applicationId', 'applicationId must be an application id');
-    if (input.title !== undefined && (typeof input.title !== 'string' || input.title.length > 200)) {
-      throw ValidationError.field('title', 'title must be a string of at most 200 characters');
-    }
-    const source = input.source ?? 'dashboard';
-    if (!SOURCES.includes(source)) throw ValidationError.field('source', `source must be one of ${SOURCES.join(', ')}`);
-    const conversation = await this.deps.conversations.create({
-      applicationId: input.applicationId,
-      title: input.title?.trim() || 'New conversation',
-      source,
-      apiKeyId: input.apiKeyId ?? null,
-      configVersionId: input.configVersionId ?? null,
-    });
-    return toConversationView(conversation);
+  async createConversation(input: ConversationStart): Promise<ConversationView> {
+    return toConversationView(await this.deps.conversations.create(newConversation(input)));
   }
 
   async getConversation(id: string): Promise<ConversationWithMessages> {
@@ -72,11 +60,36 @@ export class InProcessChatEngine implements ChatEngine {
     await this.deps.conversations.archive(conversation.id);
   }
 
-  sendMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal) {
-    return this.send.execute(conversationId, request, signal);
+  async sendMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal) {
+    return this.send.execute(conversationId, request, signal, opening(conversationId, request));
   }
 
-  streamMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal) {
-    return this.streamer.execute(conversationId, request, signal);
+  async streamMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal) {
+    return this.streamer.execute(conversationId, request, signal, opening(conversationId, request));
   }
+}
+
+/** Validates a conversation to create; `id` is the caller's, for one opened by its first message. */
+function newConversation(input: ConversationStart, id?: string): NewConversation {
+  if (!isUuid(input?.applicationId)) throw ValidationError.field('applicationId', 'applicationId must be an application id');
+  if (input.title !== undefined && (typeof input.title !== 'string' || input.title.length > 200)) {
+    throw ValidationError.field('title', 'title must be a string of at most 200 characters');
+  }
+  const source = input.source ?? 'dashboard';
+  if (!SOURCES.includes(source)) throw ValidationError.field('source', `source must be one of ${SOURCES.join(', ')}`);
+  return {
+    ...(id !== undefined ? { id } : {}),
+    applicationId: input.applicationId,
+    title: input.title?.trim() || 'New conversation',
+    source,
+    apiKeyId: input.apiKeyId ?? null,
+    configVersionId: input.configVersionId ?? null,
+  };
+}
+
+/** The conversation a first message opens: validated now, stored once the message itself is valid. */
+function opening(conversationId: string, request: ChatMessageRequest): NewConversation | undefined {
+  if (!request.startConversation) return undefined;
+  if (!isUuid(conversationId)) throw ValidationError.field('conversationId', 'A new conversation needs a uuid for its id');
+  return newConversation(request.startConversation, conversationId);
 }

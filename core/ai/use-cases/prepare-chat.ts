@@ -2,7 +2,7 @@ import { UnavailableError, ValidationError, NotFoundError } from '../../shared/e
 import { isUuid } from '../../shared/ids';
 import type { Clock } from '../../shared/clock.port';
 import type { Conversation } from '../../conversations/domain/conversation';
-import type { ConversationRepository } from '../../conversations/ports/conversation-repository.port';
+import type { ConversationRepository, NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { findModel } from '../domain/model-catalog';
 import { resolveModelSettings } from '../domain/model-settings';
 import { fitHistory } from '../domain/history';
@@ -32,10 +32,11 @@ const MAX_CONTENT = 100_000;
 const HISTORY_LIMIT = 100;
 
 /**
- * Everything before the provider call: validates the request, finds the conversation, stores the
- * user's message (kept whatever happens next) and builds the provider request from the history.
+ * Everything before the provider call: validates the request, finds the conversation (first creating
+ * it, for a message that opens one: `opening`), stores the user's message (kept whatever happens next)
+ * and builds the provider request from the history.
  */
-export async function prepareChat(deps: ChatEngineDeps, conversationId: string, input: ChatMessageRequest): Promise<PreparedChat> {
+export async function prepareChat(deps: ChatEngineDeps, conversationId: string, input: ChatMessageRequest, opening?: NewConversation): Promise<PreparedChat> {
   if (typeof input?.content !== 'string' || input.content.trim() === '') throw ValidationError.field('content', 'content is required');
   if (input.content.length > MAX_CONTENT) throw ValidationError.field('content', `content must be at most ${MAX_CONTENT} characters`);
   const { provider: providerId, model, settings } = resolveModelSettings(
@@ -49,6 +50,8 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   const system = [settings.systemPrompt, input.context].filter((s): s is string => !!s && s.trim() !== '').join('\n\n') || undefined;
   const contextWindow = findModel(providerId, model)?.contextWindow ?? 8192;
   const budget = Math.max(256, contextWindow - settings.maxTokens - estimateTokens(system ?? '') - 64);
+  // A refused message opens nothing: the conversation is created once the request is known to be valid.
+  if (opening) await deps.conversations.create(opening);
   // Finding the conversation, storing the user's message and reading the history are one statement.
   const begun = isUuid(conversationId) ? await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4) : null;
   if (!begun) throw new NotFoundError('Conversation');

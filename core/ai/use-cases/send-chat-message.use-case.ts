@@ -1,13 +1,14 @@
 import { isAppError } from '../../shared/errors';
 import type { ChatAnswer, ChatMessageRequest } from '../ports/chat-engine.port';
+import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { prepareChat, type ChatEngineDeps } from './prepare-chat';
 
 /** Sends a message to the conversation's provider and stores the whole answer with its usage and latency. */
 export class SendChatMessageUseCase {
   constructor(private readonly deps: ChatEngineDeps) {}
 
-  async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal): Promise<ChatAnswer> {
-    const chat = await prepareChat(this.deps, conversationId, input);
+  async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal, opening?: NewConversation): Promise<ChatAnswer> {
+    const chat = await prepareChat(this.deps, conversationId, input, opening);
     const started = performance.now();
     let result;
     try {

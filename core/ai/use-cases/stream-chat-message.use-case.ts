@@ -2,6 +2,7 @@ import { isAppError } from '../../shared/errors';
 import { estimateUsage } from '../../shared/tokens';
 import type { ChatMessageRequest, ChatStreamEvent } from '../ports/chat-engine.port';
 import type { TokenUsage } from '../ports/llm-provider.port';
+import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { prepareChat, type ChatEngineDeps } from './prepare-chat';
 
 const STATUS_BY_KIND: Record<string, number> = { upstream_failure: 502, upstream_timeout: 504, unavailable: 503, rate_limited: 429 };
@@ -13,8 +14,8 @@ const STATUS_BY_KIND: Record<string, number> = { upstream_failure: 502, upstream
 export class StreamChatMessageUseCase {
   constructor(private readonly deps: ChatEngineDeps) {}
 
-  async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
-    const chat = await prepareChat(this.deps, conversationId, input);
+  async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal, opening?: NewConversation): Promise<AsyncIterable<ChatStreamEvent>> {
+    const chat = await prepareChat(this.deps, conversationId, input, opening);
     const deps = this.deps;
     const configVersionId = input.configVersionId ?? chat.conversation.configVersionId;
 

@@ -2,6 +2,8 @@ import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 import type { Conversation, ConversationSource, Message, MessageRole, MessageSource, MessageStatus } from '../domain/conversation';
 
 export interface NewConversation {
+  /** The id to store it under (a new uuid); one is made when missing. */
+  id?: string;
   applicationId: string;
   title: string;
   source: ConversationSource;

@@ -1,6 +1,5 @@
-import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent } from '../../ai/ports/chat-engine.port';
+import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationStart } from '../../ai/ports/chat-engine.port';
 import { estimateUsage } from '../../shared/tokens';
-import type { Conversation } from '../domain/conversation';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
 
 /**
@@ -20,15 +19,15 @@ export class ChatTurnRunner {
   }
 
   /**
-   * `start`, for a turn that opens a new conversation (`turn.conversation` is then a draft without an
-   * id): creates it once every policy has admitted the turn, so a refused first turn leaves nothing behind.
+   * `opening`, for a turn that opens a new conversation (`turn.conversation` is then a draft with a new
+   * id): the engine creates it with the message, once every policy has admitted the turn, so a refused
+   * first turn leaves nothing behind.
    */
-  async send(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, start?: () => Promise<Conversation>): Promise<ChatAnswer> {
+  async send(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, opening?: ConversationStart): Promise<ChatAnswer> {
     const plan = await this.prepare(turn, request);
     let answer: ChatAnswer;
     try {
-      if (start) turn = { ...turn, conversation: await start() };
-      answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
+      answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan, opening), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
       throw error;
@@ -38,12 +37,11 @@ export class ChatTurnRunner {
     return answer;
   }
 
-  async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, start?: () => Promise<Conversation>): Promise<AsyncIterable<ChatStreamEvent>> {
+  async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, opening?: ConversationStart): Promise<AsyncIterable<ChatStreamEvent>> {
     const plan = await this.prepare(turn, request);
     let events: AsyncIterable<ChatStreamEvent>;
     try {
-      if (start) turn = { ...turn, conversation: await start() };
-      events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan), signal);
+      events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan, opening), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
       throw error;
@@ -83,8 +81,9 @@ export class ChatTurnRunner {
     return plan;
   }
 
-  private toRequest(turn: ChatTurn, plan: ChatPlan): ChatMessageRequest {
+  private toRequest(turn: ChatTurn, plan: ChatPlan, opening?: ConversationStart): ChatMessageRequest {
     return {
+      ...(opening ? { startConversation: opening } : {}),
       content: turn.content,
       provider: plan.provider,
       model: plan.model,

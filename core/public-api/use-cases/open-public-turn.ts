@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import * as yup from 'yup';
-import type { ChatEngine } from '../../ai/ports/chat-engine.port';
+import type { ChatEngine, ConversationStart } from '../../ai/ports/chat-engine.port';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { titleFrom, type Conversation } from '../../conversations/domain/conversation';
 import type { ChatTurn } from '../../conversations/ports/chat-policy.port';
@@ -25,15 +26,15 @@ export type PublicChatDeps = {
 };
 
 /**
- * A public chat turn ready for the runner. For a new conversation, `turn.conversation` is a draft (no id)
- * and `start` creates it: the runner calls it only once every policy (plan, keys, quota, message limit)
- * has admitted the turn, so a refused first turn leaves no empty conversation behind.
+ * A public chat turn ready for the runner. For a new conversation, `turn.conversation` is a draft under
+ * a new id and `opening` says what to create: the engine creates it with the first message, only once
+ * every policy (plan, keys, quota, message limit) has admitted the turn, so a refused first turn leaves
+ * no empty conversation behind.
  */
 export interface PublicTurn {
   turn: ChatTurn;
-  start?: () => Promise<Conversation>;
-  /** The conversation's id; for a new conversation, known once `start` has run. */
-  conversationId(): string;
+  opening?: ConversationStart;
+  conversationId: string;
 }
 
 /**
@@ -53,13 +54,19 @@ export async function openPublicTurn(deps: PublicChatDeps, input: unknown, calle
   });
   if (body.conversationId) {
     const conversation = await continued(deps.conversations, body.conversationId, caller, application.id);
-    return { turn: turnOf(conversation), conversationId: () => conversation.id };
+    return { turn: turnOf(conversation), conversationId: conversation.id };
   }
-  let conversation = await draft(deps, application, body.message, caller);
+  const conversation = await draft(deps, application, body.message, caller);
   return {
     turn: turnOf(conversation),
-    start: async () => (conversation = await started(deps, conversation)),
-    conversationId: () => conversation.id,
+    opening: {
+      applicationId: conversation.applicationId,
+      title: conversation.title,
+      source: conversation.source,
+      apiKeyId: conversation.apiKeyId,
+      configVersionId: conversation.configVersionId,
+    },
+    conversationId: conversation.id,
   };
 }
 
@@ -77,7 +84,7 @@ async function draft(deps: PublicChatDeps, application: ChatTurn['application'],
   const { configVersionId } = await deps.runner.assignOnCreate(application);
   const now = new Date();
   return {
-    id: '',
+    id: randomUUID(),
     applicationId: application.id,
     title: titleFrom(message),
     status: 'active',
@@ -87,16 +94,4 @@ async function draft(deps: PublicChatDeps, application: ChatTurn['application'],
     createdAt: now,
     updatedAt: now,
   };
-}
-
-async function started(deps: PublicChatDeps, draft: Conversation): Promise<Conversation> {
-  const view = await deps.engine.createConversation({
-    applicationId: draft.applicationId,
-    title: draft.title,
-    source: draft.source,
-    apiKeyId: draft.apiKeyId,
-    configVersionId: draft.configVersionId,
-  });
-  const createdAt = new Date(view.createdAt);
-  return { ...draft, id: view.id, applicationId: view.applicationId, title: view.title, status: view.status, createdAt, updatedAt: createdAt };
 }

@@ -7,7 +7,7 @@ export class SendPublicMessageUseCase {
   constructor(private readonly deps: PublicChatDeps) {}
 
   async execute(input: unknown, caller: PublicCaller, signal?: AbortSignal): Promise<PublicAnswer> {
-    const { turn, start } = await openPublicTurn(this.deps, input, caller);
-    return toPublicAnswer(await this.deps.runner.send(turn, { content: turn.content, settings: {} }, signal, start));
+    const { turn, opening } = await openPublicTurn(this.deps, input, caller);
+    return toPublicAnswer(await this.deps.runner.send(turn, { content: turn.content, settings: {} }, signal, opening));
   }
 }

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { waitFor } from '../../support/wait-for';
 import { HttpChatEngine } from '../../../adapters/clients/http-chat-engine';
 import type { ChatEngine } from '../../../core/ai/ports/chat-engine.port';
 import { CHAT_TOKENS } from '../../../apps/shared/modules/chat-engine.tokens';
 import { startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
-import { NotFoundError, UpstreamError, ValidationError } from '../../../core/shared/errors';
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../../../core/shared/errors';
 
 /**
  * One contract, two adapters: the engine running in-process and the HTTP client of the AI service
@@ -48,6 +49,35 @@ describe.each(['in-process', 'http'] as const)('ChatEngine contract (%s)', (kind
     expect(done.type).toBe('done');
     const joined = events.filter((e) => e.type === 'chunk').map((e) => (e as { content: string }).content).join('');
     expect(done.type === 'done' && done.fullResponse).toBe(joined);
+  });
+
+  it('opens a conversation with its first message, in one call, under the id the caller chose', async () => {
+    const id = randomUUID();
+    const answer = await engine.sendMessage(id, { content: 'first words', provider: 'provider_a', startConversation: { applicationId, title: 'Opened', source: 'api' } });
+    expect(answer.conversationId).toBe(id);
+    const opened = await engine.getConversation(id);
+    expect(opened).toMatchObject({ id, applicationId, title: 'Opened' });
+    expect(opened.messages.map((m) => [m.role, m.content === 'first words'])).toEqual([['user', true], ['assistant', false]]);
+
+    const streamed = randomUUID();
+    const events = [];
+    for await (const event of await engine.streamMessage(streamed, { content: 'stream it', provider: 'provider_b', startConversation: { applicationId } })) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'done', conversationId: streamed });
+    expect((await engine.getConversation(streamed)).title).toBe('New conversation');
+  });
+
+  it('opens nothing for a refused first message, and never reuses an id', async () => {
+    const id = randomUUID();
+    await expect(engine.sendMessage(id, { content: '', provider: 'provider_a', startConversation: { applicationId } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(engine.sendMessage(id, { content: 'x', provider: 'provider_a', settings: { temperature: 9 }, startConversation: { applicationId } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(engine.sendMessage(id, { content: 'x', provider: 'provider_a', startConversation: { applicationId, source: 'fax' as never } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(engine.sendMessage('not-a-uuid', { content: 'x', provider: 'provider_a', startConversation: { applicationId } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(engine.sendMessage(id, { content: 'x', provider: 'provider_a', startConversation: { applicationId: randomUUID() } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(engine.getConversation(id)).rejects.toBeInstanceOf(NotFoundError);
+
+    const existing = await engine.createConversation({ applicationId, title: 'Mine' });
+    await expect(engine.sendMessage(existing.id, { content: 'x', provider: 'provider_a', startConversation: { applicationId } })).rejects.toBeInstanceOf(ConflictError);
+    expect((await engine.getConversation(existing.id)).messages).toEqual([]);
   });
 
   it('throws the same typed errors', async () => {

@@ -110,17 +110,17 @@ function aChatSystem(policy?: ChatPolicy) {
   const created: unknown[] = [];
   let creationError: Error | undefined;
   const engine = {
-    async createConversation(input: Parameters<ChatEngine['createConversation']>[0]) {
-      if (creationError) throw creationError;
-      created.push(input);
-      const c: Conversation = {
-        id: randomUUID(), applicationId: input.applicationId, title: input.title ?? '', status: 'active', source: input.source ?? 'dashboard',
-        apiKeyId: input.apiKeyId ?? null, configVersionId: input.configVersionId ?? null, createdAt: new Date(), updatedAt: new Date(),
-      };
-      conversations.set(c.id, c);
-      return { id: c.id, applicationId: c.applicationId, title: c.title, status: c.status, createdAt: c.createdAt.toISOString() };
-    },
+    // A first message opens its conversation under the id it is sent to, as the real engines do.
     async sendMessage(conversationId: string, request: ChatMessageRequest): Promise<ChatAnswer> {
+      const start = request.startConversation;
+      if (start) {
+        if (creationError) throw creationError;
+        created.push({ id: conversationId, ...start });
+        conversations.set(conversationId, {
+          id: conversationId, applicationId: start.applicationId, title: start.title ?? '', status: 'active', source: start.source ?? 'dashboard',
+          apiKeyId: start.apiKeyId ?? null, configVersionId: start.configVersionId ?? null, createdAt: new Date(), updatedAt: new Date(),
+        });
+      }
       return {
         conversationId,
         message: { id: randomUUID(), role: 'assistant', content: `echo: ${request.content}`, createdAt: new Date().toISOString() },
@@ -155,10 +155,11 @@ describe('public chat', () => {
     const key = aKey({ applicationId: app.id });
     const answer = await s.send.execute({ message: 'Hello there', applicationId: app.id }, caller(key, { source: 'widget' }));
     expect(answer).toEqual({ conversationId: expect.any(String), message: expect.objectContaining({ content: 'echo: Hello there' }), usage: expect.any(Object), provider: 'provider_a', model: 'model-a' });
-    expect(s.created).toEqual([{ applicationId: app.id, title: 'Hello there', source: 'widget', apiKeyId: key.id, configVersionId: null }]);
+    // Created by the engine with the first message, under the id the turn was given.
+    expect(s.created).toEqual([{ id: answer.conversationId, applicationId: app.id, title: 'Hello there', source: 'widget', apiKeyId: key.id, configVersionId: null }]);
     expect(turns).toHaveLength(1);
-    // The policies decide on the conversation still to be created (a draft, no id yet).
-    expect(turns[0]).toMatchObject({ ownerId: OWNER, source: 'widget', content: 'Hello there', conversation: { id: '', applicationId: app.id, apiKeyId: key.id } });
+    // The policies decide on the conversation still to be created (a draft under its new id).
+    expect(turns[0]).toMatchObject({ ownerId: OWNER, source: 'widget', content: 'Hello there', conversation: { id: answer.conversationId, applicationId: app.id, apiKeyId: key.id } });
   });
 
   it('lets a policy refuse the turn (the plan\'s quota) before the engine is asked, creating no conversation', async () => {
