@@ -28,7 +28,6 @@ export const publicApiModule: AppModule = {
     const chat = (get: Getter) => ({
       applications: get<never>(TOKENS.ApplicationRepository),
       conversations: get<never>(CHAT_TOKENS.ConversationRepository),
-      engine: get<never>(CHAT_TOKENS.ChatEngine),
       runner: get(ChatTurnRunner),
     });
     provide(c, SendPublicMessageUseCase, (get) => new SendPublicMessageUseCase(chat(get)));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as yup from 'yup';
-import type { ChatEngine, ConversationStart } from '../../ai/ports/chat-engine.port';
+import type { ConversationStart } from '../../ai/ports/chat-engine.port';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { titleFrom, type Conversation } from '../../conversations/domain/conversation';
 import type { ChatTurn } from '../../conversations/ports/chat-policy.port';
@@ -21,7 +21,6 @@ const schema = yup.object({
 export type PublicChatDeps = {
   applications: ApplicationRepository;
   conversations: ConversationRepository;
-  engine: ChatEngine;
   runner: ChatTurnRunner;
 };
 
@@ -34,7 +33,6 @@ export type PublicChatDeps = {
 export interface PublicTurn {
   turn: ChatTurn;
   opening?: ConversationStart;
-  conversationId: string;
 }
 
 /**
@@ -54,7 +52,7 @@ export async function openPublicTurn(deps: PublicChatDeps, input: unknown, calle
   });
   if (body.conversationId) {
     const conversation = await continued(deps.conversations, body.conversationId, caller, application.id);
-    return { turn: turnOf(conversation), conversationId: conversation.id };
+    return { turn: turnOf(conversation) };
   }
   const conversation = await draft(deps, application, body.message, caller);
   return {
@@ -66,7 +64,6 @@ export async function openPublicTurn(deps: PublicChatDeps, input: unknown, calle
       apiKeyId: conversation.apiKeyId,
       configVersionId: conversation.configVersionId,
     },
-    conversationId: conversation.id,
   };
 }
 

@@ -13,6 +13,6 @@ export class StreamPublicMessageUseCase {
   async execute(input: unknown, caller: PublicCaller, signal?: AbortSignal): Promise<{ conversationId: string; events: AsyncIterable<ChatStreamEvent> }> {
     const opened = await openPublicTurn(this.deps, input, caller);
     const events = await this.deps.runner.stream(opened.turn, { content: opened.turn.content, settings: {} }, signal, opened.opening);
-    return { conversationId: opened.conversationId, events };
+    return { conversationId: opened.turn.conversation.id, events };
   }
 }

@@ -143,7 +143,7 @@ function aChatSystem(policy?: ChatPolicy) {
     applications,
     created,
     failCreation: (error: Error) => void (creationError = error),
-    send: new SendPublicMessageUseCase({ applications, conversations: repository, engine, runner }),
+    send: new SendPublicMessageUseCase({ applications, conversations: repository, runner }),
   };
 }
 
