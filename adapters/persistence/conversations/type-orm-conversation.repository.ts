@@ -123,8 +123,11 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       ],
     );
     const byId = new Map(found.map((r) => [r.id, r]));
+    // The same id asked for twice in one batch was stored once: the first asker created it.
+    const claimed = new Set<string>();
     return ids.map((id) => {
-      const row = byId.get(id);
+      const row = claimed.has(id) ? undefined : byId.get(id);
+      claimed.add(id);
       return row ? toConversation(row) : null;
     });
   }

@@ -130,6 +130,20 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
     expect(listed.items.filter((c) => c.title === 'Nowhere')).toEqual([]);
   });
 
+  it('stores a conversation under the id its caller chose, once: the id asked for again is a conflict', async () => {
+    const id = randomUUID();
+    // The first call runs alone; the two asking for one id arrive while it runs, so they share a batch.
+    const [first, second] = await Promise.allSettled([
+      repo.create({ applicationId, title: 'Warm-up', source: 'api' }),
+      repo.create({ id, applicationId, title: 'Mine', source: 'widget' }),
+      repo.create({ id, applicationId, title: 'Also mine', source: 'widget' }),
+    ]).then((r) => r.slice(1));
+    expect(first).toMatchObject({ status: 'fulfilled', value: { id, title: 'Mine' } });
+    expect(second).toMatchObject({ status: 'rejected', reason: { name: 'ConflictError' } });
+    await expect(repo.create({ id, applicationId, title: 'Later', source: 'api' })).rejects.toMatchObject({ name: 'ConflictError' });
+    expect((await repo.findById(id))!.title).toBe('Mine');
+  });
+
   it('a write that fails fails alone: the others of its batch are stored', async () => {
     const ids = await Promise.all(Array.from({ length: 4 }, aConversation));
     const results = await Promise.allSettled([
