@@ -200,7 +200,6 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   }
 
   private async appendAll(batch: NewMessage[]): Promise<Message[]> {
-    if (batch.length === 1) return [await this.appendOne(batch[0]!)];
     // Ids are made here so the stored rows can be matched to the batch's order; the conversations are
     // locked in id order, so batches touching the same conversations never deadlock.
     const ids = batch.map(() => randomUUID());
@@ -232,24 +231,9 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return ids.map((id) => toMessage(byId.get(id)!));
   }
 
-  private async appendOne(m: NewMessage): Promise<Message> {
-    const row = await one<MessageRow>(
-      this.db,
-      `WITH touched AS (UPDATE conversations SET updated_at = now() WHERE id = $1)
-       INSERT INTO messages (conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-         total_tokens, latency_ms, error, config_version_id, sources)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb) RETURNING ${MESSAGE_COLUMNS}`,
-      [
-        m.conversationId, m.role, m.content, m.status, m.provider ?? null, m.model ?? null,
-        m.usage?.promptTokens ?? null, m.usage?.completionTokens ?? null, m.usage?.totalTokens ?? null,
-        m.latencyMs ?? null, m.error ?? null, m.configVersionId ?? null, m.sources ? JSON.stringify(m.sources) : null,
-      ],
-    );
-    return toMessage(row!);
-  }
-
   private async startAll(batch: TurnStart[]): Promise<Array<BegunTurn | null>> {
-    if (batch.length === 1) return [await this.startOne(batch[0]!)];
+    // One round trip for the three things every turn starts with: the conversation, the user's message
+    // stored, the history before it (read from the statement's snapshot, so never the message it stores).
     // Two turns of one conversation cannot share a statement: the second one's history must hold the
     // first one's message. The first of each conversation goes now, the rest after it.
     const seen = new Set<string>();
@@ -284,22 +268,6 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       later.forEach((i, k) => (results[i] = rest[k]!));
     }
     return results;
-  }
-
-  private async startOne({ conversationId, content, limit, maxChars }: TurnStart): Promise<BegunTurn | null> {
-    // One round trip for the three things every turn starts with. The history is read from the
-    // statement's snapshot, so it never includes the message the same statement stores.
-    const row = await one<ConversationRow & { history: Array<[Turn['role'], string]> | string }>(
-      this.db,
-      `WITH conv AS (SELECT * FROM conversations WHERE id = $1),
-            open AS (SELECT id FROM conv WHERE status <> 'archived'),
-            touched AS (UPDATE conversations SET updated_at = now() WHERE id IN (SELECT id FROM open)),
-            stored AS (INSERT INTO messages (conversation_id, role, content, status) SELECT id, 'user', $4, 'complete' FROM open)
-       SELECT conv.*, CASE WHEN conv.status = 'archived' THEN '[]'::json ELSE (${history('$1', '$2', '$3')}) END AS history
-         FROM conv`,
-      [conversationId, limit, maxChars, content],
-    );
-    return row && begun(row);
   }
 }
 
