@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite/vector';
 import { DataSource } from 'typeorm';
 import { PGlitePool } from './pglite/pglite-pool';
+import { PGliteThread } from './pglite/pglite-thread';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceOptions {
@@ -49,7 +48,8 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
     dataDir = join(options.dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  const db = await PGlite.create({ dataDir, extensions: { vector } });
+  // The database runs on a worker thread of its own, so its work lands on another core.
+  const db = await PGliteThread.open({ dataDir });
   const pool = new PGlitePool(db);
   const dataSource = new DataSource({
     type: 'postgres',

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import { PGlitePool } from '../../../adapters/persistence/pglite/pglite-pool';
+import { inThread } from '../../../adapters/persistence/pglite/pglite-statements';
 
 /**
  * The PGlite pool runs statements with parameters as named prepared statements (parsed and described
@@ -26,7 +27,7 @@ describe('PGlite pool: prepared statements', () => {
         raw bytea,
         at timestamptz NOT NULL DEFAULT now()
       )`);
-    pool = new PGlitePool(db);
+    pool = new PGlitePool(inThread(db));
   });
   afterAll(() => db.close());
 

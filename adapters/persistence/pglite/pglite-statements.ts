@@ -1,0 +1,115 @@
+import { protocol, types, type PGlite } from '@electric-sql/pglite';
+
+/** A statement's answer, shaped as node-postgres answers it (what TypeORM's postgres driver reads). */
+export interface PgResult {
+  rows: unknown[];
+  rowCount: number;
+  command: string;
+  fields: { name: string; dataTypeID: number }[];
+}
+
+/** Runs one statement on the embedded database, wherever it lives (this thread or a worker). */
+export interface StatementRunner {
+  run(sql: string, params?: unknown[]): Promise<PgResult>;
+}
+
+/** Runs a statement on a PGlite instance of this thread. */
+export function inThread(db: PGlite): StatementRunner {
+  return { run: (sql, params) => runQuery(db, sql, params) };
+}
+
+export async function runQuery(db: PGlite, sql: string, params?: unknown[]): Promise<PgResult> {
+  if (params && params.length > 0) {
+    const prepared = await preparedStatement(db, sql);
+    if (prepared) return runPrepared(db, sql, prepared, params.map(toParam));
+    const result = await db.query(sql, params.map(toParam));
+    return shape(sql, result.rows, result.affectedRows, result.fields);
+  }
+  // Parameterless statements may hold several commands (migrations); the last result is TypeORM's.
+  const results = await db.exec(sql);
+  const last = results[results.length - 1];
+  return shape(sql, last?.rows ?? [], last?.affectedRows, last?.fields ?? []);
+}
+
+/**
+ * Named prepared statements. `PGlite.query` parses, describes and plans its statement on every call,
+ * in WebAssembly, which costs several times the execution of a chat turn's statements; a statement
+ * with parameters is therefore parsed and described once per database and then only bound and run,
+ * as node-postgres does with named statements on PostgreSQL. Values are serialised and results parsed
+ * with PGlite's own serialisers and parsers, so rows come out exactly as from `PGlite.query`.
+ */
+interface Prepared {
+  name: string;
+  paramTypes: number[];
+  fields: { name: string; dataTypeID: number }[];
+}
+
+const MAX_PREPARED = 5_000;
+const preparedByDb = new WeakMap<PGlite, Map<string, Prepared>>();
+
+async function preparedStatement(db: PGlite, sql: string): Promise<Prepared | undefined> {
+  let statements = preparedByDb.get(db);
+  if (!statements) preparedByDb.set(db, (statements = new Map()));
+  const known = statements.get(sql);
+  if (known || statements.size >= MAX_PREPARED) return known;
+  const name = `pglite_${statements.size + 1}`;
+  const { messages } = await db.execProtocol(
+    Buffer.concat([protocol.serialize.parse({ name, text: sql, types: [] }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]),
+    { syncToFs: false },
+  );
+  const params = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
+  const rows = messages.find((m) => m.name === 'rowDescription') as { fields: { name: string; dataTypeID: number }[] } | undefined;
+  const prepared: Prepared = {
+    name,
+    paramTypes: params?.dataTypeIDs ?? [],
+    fields: (rows?.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+  };
+  statements.set(sql, prepared);
+  return prepared;
+}
+
+async function runPrepared(db: PGlite, sql: string, prepared: Prepared, params: unknown[]): Promise<PgResult> {
+  const values = params.map((value, i) => {
+    if (value === null || value === undefined) return null;
+    const serialize = db.serializers[prepared.paramTypes[i]!];
+    return serialize ? serialize(value) : String(value);
+  });
+  const { messages } = await db.execProtocol(
+    Buffer.concat([protocol.serialize.bind({ statement: prepared.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
+  );
+  const rows: Record<string, unknown>[] = [];
+  let affected = 0;
+  for (const message of messages) {
+    if (message.name === 'dataRow') {
+      const fields = (message as unknown as { fields: (string | null)[] }).fields;
+      const row: Record<string, unknown> = {};
+      prepared.fields.forEach((field, i) => {
+        const value = fields[i] ?? null;
+        row[field.name] = value === null ? null : types.parseType(value, field.dataTypeID, db.parsers);
+      });
+      rows.push(row);
+    } else if (message.name === 'commandComplete') {
+      affected = affectedRows((message as unknown as { text: string }).text);
+    }
+  }
+  return shape(sql, rows, affected, prepared.fields);
+}
+
+/** Rows an INSERT, UPDATE, DELETE, COPY or MERGE affected, as PGlite counts them (0 for anything else). */
+function affectedRows(commandTag: string): number {
+  const words = commandTag.split(' ');
+  if (words[0] === 'INSERT') return Number.parseInt(words[2] ?? '0', 10);
+  if (['UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0]!)) return Number.parseInt(words[1] ?? '0', 10);
+  return 0;
+}
+
+function shape(sql: string, rows: unknown[], affected: number | undefined, fields: readonly { name: string; dataTypeID: number }[]): PgResult {
+  const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
+  return { rows, rowCount: affected ?? rows.length, command, fields: [...fields] };
+}
+
+/** TypeORM hands booleans and dates as JS values; PGlite wants them serialised like node-postgres does. */
+function toParam(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}

@@ -1,0 +1,118 @@
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import type { PgResult, StatementRunner } from './pglite-statements';
+
+export interface WorkerOptions {
+  /** Where PGlite keeps its files; unset means in memory. */
+  dataDir?: string;
+}
+
+export type ToWorker = { type: 'run'; id: number; sql: string; params?: unknown[] } | { type: 'close' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; error: Record<string, unknown> }
+  | { type: 'result'; id: number; result: PgResult }
+  | { type: 'error'; id: number; error: Record<string, unknown> }
+  | { type: 'closed' };
+
+/**
+ * The embedded PGlite on a worker thread of its own. PostgreSQL compiled to WebAssembly costs about as
+ * much CPU per chat turn as the rest of the platform together; on its own thread it runs on another
+ * core, beside the HTTP work, instead of taking turns with it on the event loop. Statements cross
+ * between the threads as structured clones (parameters in, rows out); a database error comes back with
+ * its code, constraint and detail, as the repositories expect.
+ */
+export class PGliteThread implements StatementRunner {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (result: PgResult) => void; reject: (error: Error) => void }>();
+  private stopped: Error | null = null;
+  private closing: Promise<void> | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (message: FromWorker) => this.receive(message));
+    worker.on('error', (error) => this.stop(new Error(`The embedded database stopped: ${error.message}`)));
+    worker.on('exit', () => this.stop(new Error('The embedded database is closed')));
+    // Like a pool's idle sockets, an idle database does not keep the process alive; a statement in
+    // flight or a close under way does.
+    worker.unref();
+  }
+
+  static open(options: WorkerOptions = {}): Promise<PGliteThread> {
+    const worker = startWorker(options);
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: FromWorker) => {
+        if (message.type !== 'ready' && message.type !== 'failed') return;
+        worker.off('message', onMessage);
+        worker.off('error', reject);
+        if (message.type === 'ready') resolve(new PGliteThread(worker));
+        else {
+          void worker.terminate();
+          reject(toError(message.error));
+        }
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+  }
+
+  run(sql: string, params?: unknown[]): Promise<PgResult> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'run', id, sql, params } satisfies ToWorker);
+    });
+  }
+
+  /** Closes the database (PGlite writes out what it holds) and ends the thread. */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      if (this.stopped) return resolve();
+      this.worker.ref();
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage({ type: 'close' } satisfies ToWorker);
+    });
+    return this.closing;
+  }
+
+  private receive(message: FromWorker): void {
+    if (message.type !== 'result' && message.type !== 'error') return;
+    const waiting = this.pending.get(message.id);
+    if (!waiting) return;
+    this.pending.delete(message.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (message.type === 'result') waiting.resolve(message.result);
+    else waiting.reject(toError(message.error));
+  }
+
+  private stop(reason: Error): void {
+    this.stopped ??= reason;
+    for (const waiting of this.pending.values()) waiting.reject(reason);
+    this.pending.clear();
+  }
+}
+
+/** A database error rebuilt on this thread: its message, and its fields (code, constraint…) as properties. */
+function toError(fields: Record<string, unknown>): Error {
+  const { message, ...rest } = fields;
+  return Object.assign(new Error(String(message)), rest);
+}
+
+/**
+ * Compiled (dist/), the worker is the neighbouring .js file. Run from the TypeScript sources (ts-node,
+ * Jest), the new thread has no TypeScript loader of its own: it strips the types of its few modules with
+ * SWC, as ts-node --swc does, without loading ts-node and TypeScript (half a second per database).
+ */
+function startWorker(options: WorkerOptions): Worker {
+  if (__filename.endsWith('.js')) return new Worker(join(__dirname, 'pglite-worker.js'), { workerData: options });
+  const bootstrap = [
+    `const { readFileSync } = require('node:fs');`,
+    `const { transformSync } = require(${JSON.stringify(require.resolve('@swc/core'))});`,
+    `const options = { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } };`,
+    `require.extensions['.ts'] = (module, file) => module._compile(transformSync(readFileSync(file, 'utf8'), { ...options, filename: file }).code, file);`,
+    `require(${JSON.stringify(join(__dirname, 'pglite-worker.ts'))});`,
+  ].join('\n');
+  return new Worker(bootstrap, { eval: true, workerData: options });
+}

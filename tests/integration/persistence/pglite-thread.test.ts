@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
+import { PGlitePool } from '../../../adapters/persistence/pglite/pglite-pool';
+import { inThread, type StatementRunner } from '../../../adapters/persistence/pglite/pglite-statements';
+import { PGliteThread } from '../../../adapters/persistence/pglite/pglite-thread';
+
+/**
+ * The embedded database on its own worker thread answers exactly what it answers on this one: the same
+ * rows and types, the same errors with their codes, transactions through the pool, and files that
+ * outlive a close.
+ */
+describe('PGlite on its own thread', () => {
+  const schema = `
+    CREATE EXTENSION IF NOT EXISTS vector;
+    CREATE TABLE things (
+      id int PRIMARY KEY,
+      name text UNIQUE NOT NULL,
+      n bigint NOT NULL DEFAULT 0,
+      price numeric,
+      ok boolean,
+      meta jsonb,
+      tags text[],
+      embedding vector(3),
+      raw bytea,
+      at timestamptz
+    )`;
+  const insert = `INSERT INTO things (id, name, n, price, ok, meta, tags, embedding, raw, at)
+                  VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::vector, $9, $10) RETURNING *`;
+  const params = (id: number) => [id, `thing ${id}`, 42, '1.50', true, JSON.stringify({ deep: [1, 'x'] }), ['red', 'blue'], '[1,2,3]', Buffer.from([1, 2]), new Date('2026-03-04T05:06:07.089Z')];
+
+  let thread: PGliteThread;
+  let local: PGlite;
+  let here: StatementRunner;
+
+  beforeAll(async () => {
+    thread = await PGliteThread.open();
+    local = await PGlite.create({ extensions: { vector } });
+    here = inThread(local);
+    for (const runner of [thread, here]) await runner.run(schema);
+  });
+  afterAll(async () => {
+    await thread.close();
+    await local.close();
+  });
+
+  it('answers the rows, types, fields and counts the same database answers on this thread', async () => {
+    for (const id of [1, 2]) {
+      const [there, local] = [await thread.run(insert, params(id)), await here.run(insert, params(id))];
+      expect(there).toEqual(local);
+      expect(there.rows[0]).toMatchObject({ id, n: 42, price: '1.50', ok: true, meta: { deep: [1, 'x'] }, tags: ['red', 'blue'], embedding: '[1,2,3]' });
+      expect((there.rows[0] as { at: unknown }).at).toEqual(new Date('2026-03-04T05:06:07.089Z'));
+    }
+    const select = `SELECT * FROM things WHERE id = ANY($1) ORDER BY id`;
+    expect(await thread.run(select, [[1, 2]])).toEqual(await here.run(select, [[1, 2]]));
+    expect((await thread.run(`UPDATE things SET n = n + $1`, [1])).rowCount).toBe(2);
+  });
+
+  it('fails a statement with the database error, its code and constraint, and keeps working after it', async () => {
+    await expect(thread.run(insert, params(1))).rejects.toMatchObject({ code: '23505', constraint: 'things_pkey' });
+    await expect(thread.run(insert, params(1))).rejects.toBeInstanceOf(Error);
+    await expect(thread.run(`SELEC nonsense WHERE $1`, [1])).rejects.toMatchObject({ code: '42601', message: expect.stringContaining('syntax error') });
+    expect((await thread.run(`SELECT count(*)::int AS n FROM things`)).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('runs the statements of concurrent callers in order, and a pool transaction through it', async () => {
+    const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => thread.run(`SELECT $1::int AS i`, [i])));
+    expect(counts.map((r) => (r.rows[0] as { i: number }).i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+
+    const pool = new PGlitePool(thread);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(insert, params(3));
+      expect((await client.query(`SELECT count(*)::int AS n FROM things`)).rows).toEqual([{ n: 3 }]);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    expect((await pool.query(`SELECT count(*)::int AS n FROM things`)).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('keeps its files in the data directory across a close, and refuses statements once closed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pglite-thread-'));
+    try {
+      const first = await PGliteThread.open({ dataDir });
+      await first.run(`CREATE TABLE kept (v text)`);
+      await first.run(`INSERT INTO kept VALUES ($1)`, ['still here']);
+      await first.close();
+      await expect(first.run(`SELECT 1`)).rejects.toThrow('The embedded database is closed');
+      await first.close(); // a second close is harmless
+
+      const second = await PGliteThread.open({ dataDir });
+      expect((await second.run(`SELECT v FROM kept`)).rows).toEqual([{ v: 'still here' }]);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails to open with the reason when the data directory cannot be used', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pglite-thread-'));
+    const file = join(dir, 'not-a-directory');
+    writeFileSync(file, 'x');
+    try {
+      await expect(PGliteThread.open({ dataDir: file })).rejects.toBeInstanceOf(Error);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
