@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import { PGlitePool } from '../../../adapters/persistence/pglite/pglite-pool';
 import { inThread } from '../../../adapters/persistence/pglite/pglite-statements';
+import { thingsTable } from './things-table';
 
 /**
  * The PGlite pool runs statements with parameters as named prepared statements (parsed and described
@@ -13,20 +14,7 @@ describe('PGlite pool: prepared statements', () => {
 
   beforeAll(async () => {
     db = await PGlite.create({ extensions: { vector } });
-    await db.exec(`
-      CREATE EXTENSION IF NOT EXISTS vector;
-      CREATE TABLE things (
-        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-        name text UNIQUE NOT NULL,
-        n bigint NOT NULL DEFAULT 0,
-        price numeric,
-        ok boolean,
-        meta jsonb,
-        tags text[],
-        embedding vector(3),
-        raw bytea,
-        at timestamptz NOT NULL DEFAULT now()
-      )`);
+    await db.exec(thingsTable('uuid PRIMARY KEY DEFAULT gen_random_uuid()'));
     pool = new PGlitePool(inThread(db));
   });
   afterAll(() => db.close());

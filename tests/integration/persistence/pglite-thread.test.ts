@@ -6,6 +6,7 @@ import { vector } from '@electric-sql/pglite/vector';
 import { PGlitePool } from '../../../adapters/persistence/pglite/pglite-pool';
 import { inThread, type StatementRunner } from '../../../adapters/persistence/pglite/pglite-statements';
 import { PGliteThread } from '../../../adapters/persistence/pglite/pglite-thread';
+import { thingsTable } from './things-table';
 
 /**
  * The embedded database on its own worker thread answers exactly what it answers on this one: the same
@@ -13,20 +14,7 @@ import { PGliteThread } from '../../../adapters/persistence/pglite/pglite-thread
  * outlive a close.
  */
 describe('PGlite on its own thread', () => {
-  const schema = `
-    CREATE EXTENSION IF NOT EXISTS vector;
-    CREATE TABLE things (
-      id int PRIMARY KEY,
-      name text UNIQUE NOT NULL,
-      n bigint NOT NULL DEFAULT 0,
-      price numeric,
-      ok boolean,
-      meta jsonb,
-      tags text[],
-      embedding vector(3),
-      raw bytea,
-      at timestamptz
-    )`;
+  const schema = thingsTable('int PRIMARY KEY');
   const insert = `INSERT INTO things (id, name, n, price, ok, meta, tags, embedding, raw, at)
                   VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::vector, $9, $10) RETURNING *`;
   const params = (id: number) => [id, `thing ${id}`, 42, '1.50', true, JSON.stringify({ deep: [1, 'x'] }), ['red', 'blue'], '[1,2,3]', Buffer.from([1, 2]), new Date('2026-03-04T05:06:07.089Z')];
