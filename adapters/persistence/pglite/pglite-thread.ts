@@ -53,6 +53,7 @@ export class PGliteThread implements StatementRunner {
       };
       worker.on('message', onMessage);
       worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`The embedded database stopped while opening (exit code ${code})`)));
     });
   }
 
@@ -70,6 +71,8 @@ export class PGliteThread implements StatementRunner {
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
       if (this.stopped) return resolve();
+      // Statements already sent are answered first; later ones are refused here.
+      this.stopped = new Error('The embedded database is closed');
       this.worker.ref();
       this.worker.once('exit', () => resolve());
       this.worker.postMessage({ type: 'close' } satisfies ToWorker);

@@ -70,13 +70,17 @@ describe('PGlite on its own thread', () => {
     expect((await pool.query(`SELECT count(*)::int AS n FROM things`)).rows).toEqual([{ n: 2 }]);
   });
 
-  it('keeps its files in the data directory across a close, and refuses statements once closed', async () => {
+  it('answers what was sent before a close, refuses what comes after, and keeps its files across it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pglite-thread-'));
     try {
       const first = await PGliteThread.open({ dataDir });
       await first.run(`CREATE TABLE kept (v text)`);
       await first.run(`INSERT INTO kept VALUES ($1)`, ['still here']);
-      await first.close();
+      const sentBefore = first.run(`SELECT v FROM kept`);
+      const closing = first.close();
+      await expect(first.run(`SELECT 1`)).rejects.toThrow('The embedded database is closed');
+      expect((await sentBefore).rows).toEqual([{ v: 'still here' }]);
+      await closing;
       await expect(first.run(`SELECT 1`)).rejects.toThrow('The embedded database is closed');
       await first.close(); // a second close is harmless
 
