@@ -12,7 +12,9 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite)/)'],
   setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],
-  testTimeout: 30000,
+  // Starting a stack opens an embedded database (several seconds of WebAssembly start-up) and hashes
+  // passwords; on a loaded two-core machine a beforeAll has been seen to need more than 30 s.
+  testTimeout: 60000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };
