@@ -13,8 +13,7 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'failed'; error: Record<string, unknown> }
   | { type: 'result'; id: number; result: PgResult }
-  | { type: 'error'; id: number; error: Record<string, unknown> }
-  | { type: 'closed' };
+  | { type: 'error'; id: number; error: Record<string, unknown> };
 
 /**
  * The embedded PGlite on a worker thread of its own. PostgreSQL compiled to WebAssembly costs about as

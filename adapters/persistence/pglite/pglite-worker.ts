@@ -25,8 +25,7 @@ async function main(): Promise<void> {
     previous = previous.then(async () => {
       if (message.type === 'close') {
         await db.close();
-        post({ type: 'closed' });
-        port.close();
+        port.close(); // the thread ends, which PGliteThread.close() waits for
         return;
       }
       try {
