@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgResult, StatementRunner } from './pglite-statements';
 
@@ -104,17 +105,38 @@ function toError(fields: Record<string, unknown>): Error {
 
 /**
  * Compiled (dist/), the worker is the neighbouring .js file. Run from the TypeScript sources (ts-node,
- * Jest), the new thread has no TypeScript loader of its own: it strips the types of its few modules with
- * SWC, as ts-node --swc does, without loading ts-node and TypeScript (half a second per database).
+ * Jest), the new thread has no TypeScript loader: this thread strips the types of the worker's two
+ * modules with SWC and hands it the JavaScript. The worker itself loads no native code, as SWC's addon
+ * crashes the process when a thread that loaded it ends and another loads it again.
  */
 function startWorker(options: WorkerOptions): Worker {
   if (__filename.endsWith('.js')) return new Worker(join(__dirname, 'pglite-worker.js'), { workerData: options });
   const bootstrap = [
-    `const { readFileSync } = require('node:fs');`,
-    `const { transformSync } = require(${JSON.stringify(require.resolve('@swc/core'))});`,
-    `const options = { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } };`,
-    `require.extensions['.ts'] = (module, file) => module._compile(transformSync(readFileSync(file, 'utf8'), { ...options, filename: file }).code, file);`,
+    `const { sources } = require('node:worker_threads').workerData;`,
+    `require.extensions['.ts'] = (module, file) => {`,
+    `  if (!(file in sources)) throw new Error('The PGlite worker has no compiled source for ' + file);`,
+    `  module._compile(sources[file], file);`,
+    `};`,
     `require(${JSON.stringify(join(__dirname, 'pglite-worker.ts'))});`,
   ].join('\n');
-  return new Worker(bootstrap, { eval: true, workerData: options });
+  return new Worker(bootstrap, { eval: true, workerData: { ...options, sources: workerSources() } });
+}
+
+let compiledSources: Record<string, string> | undefined;
+
+/** The worker's modules as CommonJS, compiled once per process. */
+function workerSources(): Record<string, string> {
+  if (compiledSources) return compiledSources;
+  // Required here only: the compiled build never needs SWC.
+  const { transformSync } = require('@swc/core') as typeof import('@swc/core');
+  const sources: Record<string, string> = {};
+  for (const name of ['pglite-worker.ts', 'pglite-statements.ts']) {
+    const file = join(__dirname, name);
+    sources[file] = transformSync(readFileSync(file, 'utf8'), {
+      filename: file,
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+      module: { type: 'commonjs' },
+    }).code;
+  }
+  return (compiledSources = sources);
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,23 @@ describe('PGlite on its own thread', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('opens again after a close in a process run from the sources without SWC loaded (a crash once)', () => {
+    // Plain ts-node (TypeScript's transpiler): the thread must not load SWC's native addon itself, which
+    // took the whole process down when a second database thread started after the first had ended.
+    const module = JSON.stringify(join(__dirname, '../../../adapters/persistence/pglite/pglite-thread.ts'));
+    const script = `
+      const { PGliteThread } = require(${module});
+      (async () => {
+        for (const i of [1, 2]) {
+          const db = await PGliteThread.open();
+          console.log((await db.run('SELECT $1::int AS i', [i])).rows[0].i);
+          await db.close();
+        }
+      })();`;
+    const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect({ status: run.status, signal: run.signal, out: run.stdout.trim().split('\n') }).toEqual({ status: 0, signal: null, out: ['1', '2'] });
   });
 
   it('fails to open with the reason when the data directory cannot be used', async () => {
