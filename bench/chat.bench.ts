@@ -53,7 +53,9 @@ async function main() {
       path: () => `/api/conversations/${conversations[next++ % conversations.length]}/messages`,
     };
 
-    const database = process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded PGlite';
+    const database = process.env.BENCH_DATABASE_URL
+      ? 'PostgreSQL (BENCH_DATABASE_URL)'
+      : `embedded PGlite${/^(on|true|1)$/i.test(process.env.PGLITE_THREAD ?? '') ? ' on its own thread (PGLITE_THREAD=on)' : ''}`;
     console.log(`Chat benchmark: emulator delay ${DELAY_MS} ms, ${DURATION_S} s per run, ${database}, node ${process.version}`);
     const results: Record<number, Row[]> = {};
     for (const connections of [1, 32]) {

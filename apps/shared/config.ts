@@ -30,6 +30,8 @@ export interface AppConfig {
   authRateLimitPerMinute: number;
   /** How long cached reads (users, applications, default configs, plans) are trusted; 0 turns the cache off. */
   cacheTtlMs: number;
+  /** Run the embedded PGlite on a worker thread of its own (PGLITE_THREAD=on). */
+  pgliteThread: boolean;
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicBaseUrl: env.PUBLIC_BASE_URL ? url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : undefined,
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
+    pgliteThread: onOff('PGLITE_THREAD', env.PGLITE_THREAD, false),
     generatedSecrets,
   };
 }
@@ -128,6 +131,13 @@ function wholeNumber(name: string, raw: string | undefined, fallback: number): n
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number (0 or more)`);
   return value;
+}
+
+function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (['on', 'true', '1'].includes(raw.toLowerCase())) return true;
+  if (['off', 'false', '0'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be on or off`);
 }
 
 function url(name: string, raw: string, protocols = ['http:', 'https:']): string {

@@ -32,6 +32,7 @@ export async function createInfrastructure(
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.databaseUrl ? undefined : join(config.dataDir),
+      pgliteThread: config.pgliteThread,
       schema: options.schema,
     }));
   const redis = config.redisUrl

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /**
  * The environment the platform's bench processes share: the provider emulator behind the platform key,
- * BENCH_DATABASE_URL (else the embedded PGlite), REDIS_URL when given, and BENCH_DATA_DIR (else a fresh
+ * BENCH_DATABASE_URL (else the embedded PGlite), REDIS_URL and PGLITE_THREAD when given, and BENCH_DATA_DIR (else a fresh
  * one), so processes started apart share the generated development secrets (the service token).
  */
 export function platformEnv(): Record<string, string> {
@@ -16,5 +16,6 @@ export function platformEnv(): Record<string, string> {
     PROVIDER_A_BASE_URL: emulatorBase.provider_a!,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    ...(process.env.PGLITE_THREAD ? { PGLITE_THREAD: process.env.PGLITE_THREAD } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { vector } from '@electric-sql/pglite/vector';
 import { PGlitePool } from '../../../adapters/persistence/pglite/pglite-pool';
 import { inThread, type StatementRunner } from '../../../adapters/persistence/pglite/pglite-statements';
 import { PGliteThread } from '../../../adapters/persistence/pglite/pglite-thread';
+import { openDatabase } from '../../../adapters/persistence/data-source';
 import { thingsTable } from './things-table';
 
 /**
@@ -108,6 +109,26 @@ describe('PGlite on its own thread', () => {
       })();`;
     const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { encoding: 'utf8', timeout: 60_000 });
     expect({ status: run.status, signal: run.signal, out: run.stdout.trim().split('\n') }).toEqual({ status: 0, signal: null, out: ['1', '2'] });
+  });
+
+  it('serves the platform database with PGLITE_THREAD on: migrations, then TypeORM statements and transactions', async () => {
+    const database = await openDatabase({ pgliteThread: true });
+    try {
+      const [created] = (await database.dataSource.query(`INSERT INTO users (email, password_hash, display_name) VALUES ($1, $2, $3) RETURNING id`, [
+        'thread@example.com',
+        'x',
+        'Thread',
+      ])) as { id: string }[];
+      await expect(
+        database.dataSource.transaction(async (tx) => {
+          await tx.query(`UPDATE users SET display_name = $1 WHERE id = $2`, ['Changed', created!.id]);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(await database.dataSource.query(`SELECT display_name FROM users WHERE id = $1`, [created!.id])).toEqual([{ display_name: 'Thread' }]);
+    } finally {
+      await database.close();
+    }
   });
 
   it('fails to open with the reason when the data directory cannot be used', async () => {

@@ -14,6 +14,9 @@ describe('configuration', () => {
     expect(config.redisUrl).toBeUndefined();
     expect(config.cacheTtlMs).toBe(10_000);
     expect(loadConfig({ DATA_DIR: fresh(), CACHE_TTL_MS: '0' }).cacheTtlMs).toBe(0);
+    expect(config.pgliteThread).toBe(false);
+    expect(loadConfig({ DATA_DIR: fresh(), PGLITE_THREAD: 'on' }).pgliteThread).toBe(true);
+    expect(loadConfig({ DATA_DIR: fresh(), PGLITE_THREAD: 'OFF' }).pgliteThread).toBe(false);
   });
 
   it('generates development secrets once into DATA_DIR with mode 0600 and says which', () => {
@@ -46,6 +49,7 @@ describe('configuration', () => {
     [{ PROVIDER_A_BASE_URL: 'ftp://x' }, 'PROVIDER_A_BASE_URL must use http: or https:'],
     [{ CACHE_TTL_MS: '-1' }, 'CACHE_TTL_MS must be a whole number (0 or more)'],
     [{ CACHE_TTL_MS: 'ten' }, 'CACHE_TTL_MS must be a whole number (0 or more)'],
+    [{ PGLITE_THREAD: 'maybe' }, 'PGLITE_THREAD must be on or off'],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: fresh(), ...env })).toThrow(new ConfigError(message));
   });
