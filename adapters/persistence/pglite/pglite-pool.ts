@@ -1,8 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { PgResult, StatementRunner } from './pglite-statements';
 
-export type { PgResult } from './pglite-statements';
-
 /**
  * A `pg.Pool` look-alike over one PGlite database, for TypeORM's postgres driver.
  *
