@@ -41,19 +41,28 @@ export class PGliteThread implements StatementRunner {
   static open(options: WorkerOptions = {}): Promise<PGliteThread> {
     const worker = startWorker(options);
     return new Promise((resolve, reject) => {
+      const fail = (error: Error) => {
+        stopListening();
+        reject(error);
+      };
+      const onExit = (code: number) => fail(new Error(`The embedded database stopped while opening (exit code ${code})`));
       const onMessage = (message: FromWorker) => {
-        if (message.type !== 'ready' && message.type !== 'failed') return;
-        worker.off('message', onMessage);
-        worker.off('error', reject);
-        if (message.type === 'ready') resolve(new PGliteThread(worker));
-        else {
+        if (message.type === 'ready') {
+          stopListening();
+          resolve(new PGliteThread(worker));
+        } else if (message.type === 'failed') {
           void worker.terminate();
-          reject(toError(message.error));
+          fail(toError(message.error));
         }
       };
+      const stopListening = () => {
+        worker.off('message', onMessage);
+        worker.off('error', fail);
+        worker.off('exit', onExit);
+      };
       worker.on('message', onMessage);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`The embedded database stopped while opening (exit code ${code})`)));
+      worker.once('error', fail);
+      worker.once('exit', onExit);
     });
   }
 
