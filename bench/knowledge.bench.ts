@@ -20,7 +20,7 @@ import { ProcessDocumentUseCase } from '../core/knowledge/use-cases/process-docu
  * Env: BENCH_SIZES (default "10000,100000"), BENCH_QUERIES (200), BENCH_INGEST_MB (2),
  * BENCH_EF_SEARCH (default "100,200,300"), BENCH_EXACT_QUERIES (20), BENCH_FALLBACK_MAX (10000: the
  * largest corpus the real[] exact-scan fallback is measured on), BENCH_DATABASE_URL (measure that
- * fallback on this PostgreSQL, where it is used, instead of PGlite).
+ * fallback on this PostgreSQL, where it is used, instead of PGlite), PGLITE_THREAD=on (PGlite on its own thread).
  */
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
@@ -31,6 +31,8 @@ const EXACT_QUERIES = Number(process.env.BENCH_EXACT_QUERIES ?? 20);
 const FALLBACK_MAX = Number(process.env.BENCH_FALLBACK_MAX ?? 10_000);
 const FALLBACK_DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const CHUNKS_PER_DOCUMENT = 1000;
+/** PGLITE_THREAD=on: PGlite on a thread of its own, as `npm start` runs it with that setting. */
+const PGLITE_THREAD = /^(on|true|1)$/i.test(process.env.PGLITE_THREAD ?? '');
 const embedder = new LocalHashingEmbedder();
 const SPACE = embeddingSpace('local', embedder.model);
 
@@ -101,7 +103,7 @@ async function aReadyDocument(ds: DataSource, applicationId: string, chunkCount:
 // ---------------------------------------------------------------- ingestion
 
 async function ingestion(): Promise<void> {
-  const db = await openDatabase({});
+  const db = await openDatabase({ pgliteThread: PGLITE_THREAD });
   try {
     const ds = db.dataSource;
     const documents = new TypeOrmKnowledgeDocumentRepository(ds);
@@ -185,7 +187,7 @@ async function timeQueries(count: number, run: (i: number) => Promise<void>): Pr
 
 async function search(size: number): Promise<SearchRow[]> {
   const rows: SearchRow[] = [];
-  let db: Database | undefined = await openDatabase({});
+  let db: Database | undefined = await openDatabase({ pgliteThread: PGLITE_THREAD });
   try {
     const ds = db.dataSource;
     const applicationId = await anApplication(ds);
@@ -297,8 +299,8 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 
 async function main(): Promise<void> {
   const started = now();
-  console.log(`# Knowledge benchmark\n\nnode ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, embedded PGlite with pgvector, local embedder (${embedder.model})`);
-  await ingestion();
+  console.log(`# Knowledge benchmark\n\nnode ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, embedded PGlite with pgvector${PGLITE_THREAD ? ' on its own thread (PGLITE_THREAD=on)' : ''}, local embedder (${embedder.model})`);
+  if (INGEST_MB > 0) await ingestion();
   console.log('\n## Search (top 10, one application; recall@10 against the exact top 10)');
   const rows: SearchRow[] = [];
   for (const size of SIZES) rows.push(...(await search(size)));

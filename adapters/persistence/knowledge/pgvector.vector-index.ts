@@ -1,11 +1,12 @@
 import type { DataSource } from 'typeorm';
 import type { ChunkHit, IndexedChunk, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
-import { one, rows, type Sql } from '../sql';
+import { one, rows } from '../sql';
 import { insertChunks, vectorLiteral, type ChunkRow } from './chunk-rows';
 
 export const DEFAULT_EF_SEARCH = 100;
 /** Up to this many candidate chunks, an exact scan is about as fast as the index and never misses. */
 export const DEFAULT_EXACT_BELOW = 2000;
+const MAX_INT = 2_147_483_647;
 
 export interface PgvectorOptions {
   /**
@@ -52,50 +53,22 @@ export class PgvectorVectorIndex implements VectorIndex {
   async search(q: VectorQuery): Promise<ChunkHit[]> {
     if (q.documentIds.length === 0 || q.limit < 1) return [];
     const dimension = q.vector.length;
-    // The dimension is a number we checked, written into the SQL so the planner can match the partial index.
     if (!Number.isInteger(dimension) || dimension < 1) return [];
-    const filter = `dimension = ${dimension} AND application_id = $2 AND space = $3 AND document_id = ANY($4::uuid[])`;
-    const params = [vectorLiteral(q.vector, '[]'), q.applicationId, q.space, q.documentIds, q.limit];
-    const found = await this.db.transaction(async (tx) => {
-      const useIndex = this.indexed.has(dimension) && (await this.candidates(tx, q.documentIds)) > this.exactBelow;
-      if (!useIndex) {
-        // Few candidates (or no index for this size): comparing them all is exact and fast. The column is not
-        // cast, so no HNSW index (each is on a cast) matches the ORDER BY.
-        return rows<ChunkRow & { distance: number }>(
-          tx,
-          `SELECT document_id, chunk_index, content, token_count, embedding_vector <=> $1::vector AS distance
-             FROM knowledge_chunks WHERE ${filter}
-            ORDER BY embedding_vector <=> $1::vector, document_id, chunk_index LIMIT $5`,
-          params,
-        );
-      }
-      // pgvector's cost model turns to a full scan and sort when ef_search is high, which is slower than the
-      // index by far; past the threshold the index is what we want, so the alternatives are ruled out.
-      await tx.query(
-        `SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(this.efSearch, q.limit))}; SET LOCAL hnsw.iterative_scan = relaxed_order;
-         SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off`,
-      );
-      const column = `(embedding_vector::vector(${dimension}))`;
-      return rows<ChunkRow & { distance: number }>(
-        tx,
-        `SELECT document_id, chunk_index, content, token_count, ${column} <=> $1::vector(${dimension}) AS distance
-           FROM knowledge_chunks WHERE ${filter}
-          ORDER BY ${column} <=> $1::vector(${dimension}) LIMIT $5`,
-        params,
-      );
-    });
+    // One statement (see the migration's knowledge_chunks_nearest): the candidates are counted and, past
+    // exactBelow in an indexed dimension, found by the HNSW index, else compared exactly. A dimension with
+    // no index is always compared exactly.
+    const exactBelow = this.indexed.has(dimension) ? Math.min(this.exactBelow, MAX_INT) : MAX_INT;
+    const found = await rows<ChunkRow & { distance: number }>(
+      this.db,
+      `SELECT document_id, chunk_index, content, token_count, distance FROM knowledge_chunks_nearest($1::vector, $2, $3, $4, $5::uuid[], $6, $7, $8)`,
+      [vectorLiteral(q.vector, '[]'), dimension, q.applicationId, q.space, q.documentIds, q.limit, this.efSearch, exactBelow],
+    );
     const minScore = q.minScore ?? -Infinity;
     return found
       .map((r) => ({ documentId: r.document_id, chunkIndex: Number(r.chunk_index), content: r.content, tokenCount: Number(r.token_count), score: clamp(1 - Number(r.distance)) }))
       .filter((hit) => hit.score >= minScore)
       // Relaxed iterative scans may return a near-tie out of order.
       .sort((a, b) => b.score - a.score || a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
-  }
-
-  /** How many chunks the documents hold, from their own counts (documents given here are ready ones). */
-  private async candidates(tx: Sql, documentIds: string[]): Promise<number> {
-    const found = await one<{ n: number }>(tx, `SELECT coalesce(sum(chunk_count), 0)::int AS n FROM knowledge_documents WHERE id = ANY($1::uuid[])`, [documentIds]);
-    return found?.n ?? 0;
   }
 
   async removeDocument(documentId: string): Promise<void> {

@@ -5,6 +5,7 @@ import { ProviderKeysAndBilling1763780200000 } from './1763780200000-provider-ke
 import { ModelConfigsAndPrompts1763780300000 } from './1763780300000-model-configs-and-prompts';
 import { KnowledgeAndUploads1763780400000 } from './1763780400000-knowledge-and-uploads';
 import { ApiKeys1763780500000 } from './1763780500000-api-keys';
+import { KnowledgeSearchFunction1763780600000 } from './1763780600000-knowledge-search-function';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ModelConfigsAndPrompts1763780300000,
   KnowledgeAndUploads1763780400000,
   ApiKeys1763780500000,
+  KnowledgeSearchFunction1763780600000,
 ];

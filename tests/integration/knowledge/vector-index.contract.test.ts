@@ -174,3 +174,45 @@ describe.each(variants)('VectorIndex contract (%s)', (_name, open) => {
     expect(found / 100).toBeGreaterThanOrEqual(subject.index.strategy === 'exact' ? 1 : 0.95);
   });
 });
+
+describe('PgvectorVectorIndex on PGlite: one statement per search', () => {
+  let db: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    db = await openTestDatabase('pglite');
+  });
+  afterAll(() => db.close());
+
+  const setting = async (name: string) => ((await db.dataSource.query(`SELECT current_setting($1) AS v`, [name])) as { v: string }[])[0]!.v;
+  // This session's own counts are flushed on demand; the snapshot is not cached within a transaction.
+  const indexScans = async () =>
+    (await db.dataSource.query(`SELECT pg_stat_force_next_flush(), pg_stat_clear_snapshot()`)) &&
+    Number(((await db.dataSource.query(`SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'knowledge_chunks_hnsw_384'`)) as { idx_scan: string }[])[0]!.idx_scan);
+
+  it('walks the HNSW index past the exact threshold, compares exactly below it, and leaves the session settings as they were', async () => {
+    const random = seeded(11);
+    const { applicationId } = await anApplicationRow(db.dataSource);
+    const documentId = await aDocumentRow(db.dataSource, applicationId);
+    await db.dataSource.query(`UPDATE knowledge_documents SET chunk_count = 300 WHERE id = $1`, [documentId]);
+    const viaIndex = await PgvectorVectorIndex.open(db.dataSource, { exactBelow: 100, efSearch: 64 });
+    const exact = await PgvectorVectorIndex.open(db.dataSource, { exactBelow: 1000 });
+    await viaIndex.add({ documentId, applicationId, space: SPACE }, Array.from({ length: 300 }, (_, i) => chunk(i, randomUnitVector(random, 384))));
+    const before = { ef: await setting('hnsw.ef_search'), seqscan: await setting('enable_seqscan'), sort: await setting('enable_sort') };
+    const query = { applicationId, space: SPACE, vector: randomUnitVector(random, 384), documentIds: [documentId], limit: 5 };
+
+    const scans = await indexScans();
+    const approximate = await viaIndex.search(query);
+    expect(await indexScans()).toBeGreaterThan(scans);
+    const exactHits = await exact.search(query);
+    expect(await indexScans()).toBe(scans + 1);
+
+    expect(approximate).toHaveLength(5);
+    expect(exactHits.map((h) => h.chunkIndex)).toEqual(approximate.map((h) => h.chunkIndex));
+    expect({ ef: await setting('hnsw.ef_search'), seqscan: await setting('enable_seqscan'), sort: await setting('enable_sort') }).toEqual(before);
+    // Not even until the end of the caller's transaction.
+    const inTransaction = await db.dataSource.transaction(async (m) => {
+      await m.query(`SELECT * FROM knowledge_chunks_nearest($1::vector, 384, $2, $3, $4::uuid[], 5, 64, 0)`, [`[${query.vector.join(',')}]`, applicationId, SPACE, [documentId]]);
+      return ((await m.query(`SELECT current_setting('hnsw.ef_search') AS ef, current_setting('enable_seqscan') AS seqscan, current_setting('enable_sort') AS sort`)) as typeof before[])[0];
+    });
+    expect(inTransaction).toEqual(before);
+  });
+});
