@@ -4,34 +4,37 @@ import type { PgResult, StatementRunner } from './pglite-statements';
 /**
  * A `pg.Pool` look-alike over one PGlite database, for TypeORM's postgres driver.
  *
- * PGlite has a single session, so a checked-out client holds it exclusively until released: a TypeORM
- * transaction cannot see another request's statements interleaved into it (the published
- * typeorm-pglite pool shares the session between concurrent query runners, and keeps one instance per
- * process, which is why this project carries its own). The statements themselves run wherever the
- * runner puts them: on this thread, or on the database's own worker thread (see PGliteThread).
+ * PGlite has a single session, which every client shares. Statements outside a transaction go to the
+ * runner as soon as they are asked for: the runner runs them one after another in the order given, so
+ * the database thread can start the next statement while this thread is still busy with the answer to
+ * the last. A transaction is the session's alone: from the client's `BEGIN` (or `START TRANSACTION`) to
+ * its `COMMIT` or `ROLLBACK`, other clients' statements wait here, so none is interleaved into it, and go
+ * in order once it ends. A client released inside its transaction (a broken caller) has it rolled back.
+ * (The published typeorm-pglite pool interleaves concurrent transactions in the one session, and keeps
+ * one instance per process, which is why this project carries its own.)
  */
 export class PGlitePool extends EventEmitter {
-  private queue: Array<() => void> = [];
-  private busy = false;
+  /** The client whose transaction holds the session, if one is open. */
+  private owner: PGliteClient | null = null;
+  /** Statements of other clients that arrived while that transaction was open, in arrival order. */
+  private waiting: Array<() => void> = [];
 
   constructor(private readonly runner: StatementRunner) {
     super();
   }
 
   connect(callback?: (err: Error | null, client?: PGliteClient, release?: (err?: unknown) => void) => void): Promise<PGliteClient> {
-    return this.acquire().then((release) => {
-      const client = new PGliteClient(this.runner, release);
-      callback?.(null, client, () => client.release());
-      return client;
-    });
+    const client = new PGliteClient(this);
+    callback?.(null, client, () => client.release());
+    return Promise.resolve(client);
   }
 
   async query(sql: string, params?: unknown[]): Promise<PgResult> {
-    const release = await this.acquire();
+    const client = new PGliteClient(this);
     try {
-      return await this.runner.run(sql, params);
+      return await client.query(sql, params);
     } finally {
-      release();
+      client.release();
     }
   }
 
@@ -40,34 +43,60 @@ export class PGlitePool extends EventEmitter {
     callback?.();
   }
 
-  private acquire(): Promise<() => void> {
-    return new Promise((resolveAcquire) => {
-      const grant = () => {
-        this.busy = true;
-        let released = false;
-        resolveAcquire(() => {
-          if (released) return;
-          released = true;
-          const next = this.queue.shift();
-          if (next) next();
-          else this.busy = false;
-        });
-      };
-      if (this.busy) this.queue.push(grant);
-      else grant();
-    });
+  /** @internal Runs a client's statement now, or once another client's open transaction has ended. */
+  submit(client: PGliteClient, sql: string, params?: unknown[]): Promise<PgResult> {
+    if (this.owner && this.owner !== client) {
+      return new Promise((resolve, reject) => {
+        this.waiting.push(() => this.submit(client, sql, params).then(resolve, reject));
+      });
+    }
+    if (!this.owner && opensTransaction(sql)) this.owner = client;
+    const result = this.runner.run(sql, params);
+    if (this.owner === client && closesTransaction(sql)) this.endTransaction();
+    return result;
+  }
+
+  /** @internal A client let go: a transaction it left open is rolled back, and the session is free. */
+  released(client: PGliteClient): void {
+    if (this.owner !== client) return;
+    this.runner.run('ROLLBACK').catch(() => undefined);
+    this.endTransaction();
+  }
+
+  private endTransaction(): void {
+    this.owner = null;
+    // Sent after the COMMIT or ROLLBACK, they run after it; another BEGIN among them takes the session again
+    // and the statements behind it wait anew, still in order.
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const next of waiting) next();
   }
 }
 
 export class PGliteClient extends EventEmitter {
-  constructor(
-    private readonly runner: StatementRunner,
-    readonly release: () => void,
-  ) {
+  private done = false;
+
+  constructor(private readonly pool: PGlitePool) {
     super();
   }
 
   query(sql: string, params?: unknown[]): Promise<PgResult> {
-    return this.runner.run(sql, params);
+    return this.pool.submit(this, sql, params);
   }
+
+  release(): void {
+    if (this.done) return;
+    this.done = true;
+    this.pool.released(this);
+  }
+}
+
+/** `BEGIN …` or `START TRANSACTION …` (a `DO` block's or a function's BEGIN never starts a statement). */
+function opensTransaction(sql: string): boolean {
+  return /^\s*(BEGIN|START\s+TRANSACTION)\b/i.test(sql);
+}
+
+/** `COMMIT`, `END`, `ROLLBACK` or `ABORT` of the whole transaction, not `ROLLBACK TO SAVEPOINT`. */
+function closesTransaction(sql: string): boolean {
+  return /^\s*(COMMIT|END|ROLLBACK|ABORT)(\s+(WORK|TRANSACTION))?(\s+AND\s+NO\s+CHAIN)?\s*;?\s*$/i.test(sql);
 }

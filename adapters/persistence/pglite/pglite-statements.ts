@@ -8,14 +8,24 @@ export interface PgResult {
   fields: { name: string; dataTypeID: number }[];
 }
 
-/** Runs one statement on the embedded database, wherever it lives (this thread or a worker). */
+/**
+ * Runs statements on the embedded database, wherever it lives (this thread or a worker): one after
+ * another, in the order `run` was called, each starting once the one before has ended.
+ */
 export interface StatementRunner {
   run(sql: string, params?: unknown[]): Promise<PgResult>;
 }
 
-/** Runs a statement on a PGlite instance of this thread. */
+/** Runs statements on a PGlite instance of this thread, in order. */
 export function inThread(db: PGlite): StatementRunner {
-  return { run: (sql, params) => runQuery(db, sql, params) };
+  let previous: Promise<unknown> = Promise.resolve();
+  return {
+    run(sql, params) {
+      const result = previous.then(() => runQuery(db, sql, params));
+      previous = result.catch(() => undefined);
+      return result;
+    },
+  };
 }
 
 export async function runQuery(db: PGlite, sql: string, params?: unknown[]): Promise<PgResult> {

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import { PGlitePool } from '../../../adapters/persistence/pglite/pglite-pool';
-import { inThread } from '../../../adapters/persistence/pglite/pglite-statements';
+import { inThread, type StatementRunner } from '../../../adapters/persistence/pglite/pglite-statements';
 import { thingsTable } from './things-table';
 
 /**
@@ -64,3 +64,110 @@ describe('PGlite pool: prepared statements', () => {
     expect((await pool.query(`SELECT count(*)::int AS n FROM things WHERE name = $1`, ['in-tx'])).rows).toEqual([{ n: 0 }]);
   });
 });
+
+/**
+ * The one session is shared: statements outside a transaction go to the database without waiting for
+ * one another, and a transaction has the session to itself from BEGIN to COMMIT or ROLLBACK.
+ */
+describe('PGlite pool: sharing the one session', () => {
+  let db: PGlite;
+  let pool: PGlitePool;
+  /** What the runner was asked to run, in order, and how many statements were in flight at most. */
+  let sent: string[];
+  let inFlight: number;
+  let mostInFlight: number;
+
+  beforeAll(async () => {
+    db = await PGlite.create({ extensions: { vector } });
+    await db.exec(thingsTable('int PRIMARY KEY'));
+    const runner = inThread(db);
+    const watched: StatementRunner = {
+      run(sql, params) {
+        sent.push(sql);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        return runner.run(sql, params).finally(() => inFlight--);
+      },
+    };
+    pool = new PGlitePool(watched);
+  });
+  beforeEach(async () => {
+    await db.exec('DELETE FROM things');
+    sent = [];
+    inFlight = 0;
+    mostInFlight = 0;
+  });
+  afterAll(() => db.close());
+
+  const count = async (): Promise<number> => ((await pool.query(`SELECT count(*)::int AS n FROM things`)).rows[0] as { n: number }).n;
+  const insert = `INSERT INTO things (id, name) VALUES ($1, $2)`;
+
+  it('sends statements outside a transaction at once, each answered in the order sent', async () => {
+    const clients = await Promise.all(Array.from({ length: 10 }, () => pool.connect()));
+    const answers = await Promise.all(clients.map((client, i) => client.query(`SELECT $1::int AS i`, [i])));
+    clients.forEach((client) => client.release());
+    expect(answers.map((r) => (r.rows[0] as { i: number }).i)).toEqual([...Array(10).keys()]);
+    expect(mostInFlight).toBe(10);
+  });
+
+  it("holds other clients' statements while a transaction is open, so a rollback undoes only its own", async () => {
+    const a = await pool.connect();
+    const b = await pool.connect();
+    await a.query('BEGIN');
+    await a.query(insert, [1, 'a-in-tx']);
+    const bInsert = b.query(insert, [2, 'b-outside']);
+    const bCount = pool.query(`SELECT count(*)::int AS n FROM things`);
+    await a.query(`SELECT 1`);
+    expect(sent.filter((sql) => sql === insert)).toHaveLength(1);
+    expect(sent).not.toContain(`SELECT count(*)::int AS n FROM things`);
+    await a.query('ROLLBACK');
+    await bInsert;
+    expect((await bCount).rows).toEqual([{ n: 1 }]);
+    a.release();
+    b.release();
+    expect((await pool.query(`SELECT name FROM things`)).rows).toEqual([{ name: 'b-outside' }]);
+  });
+
+  it('runs concurrent transactions one after the other, each whole', async () => {
+    const run = async (id: number) => {
+      const client = await pool.connect();
+      try {
+        await client.query('START TRANSACTION');
+        await client.query(insert, [id, `t${id}`]);
+        const seen = ((await client.query(`SELECT count(*)::int AS n FROM things`)).rows[0] as { n: number }).n;
+        await client.query('COMMIT');
+        return seen;
+      } finally {
+        client.release();
+      }
+    };
+    // Each saw the rows of those committed before it and its own, none half-done.
+    expect((await Promise.all([1, 2, 3, 4].map(run))).sort()).toEqual([1, 2, 3, 4]);
+    expect(await count()).toBe(4);
+  });
+
+  it('keeps the session through a savepoint rolled back, until the transaction ends', async () => {
+    const a = await pool.connect();
+    await a.query('BEGIN');
+    await a.query('SAVEPOINT s1');
+    await a.query(insert, [1, 'undone']);
+    await a.query('ROLLBACK TO SAVEPOINT s1');
+    const outside = pool.query(insert, [2, 'outside']);
+    await a.query(insert, [3, 'kept']);
+    expect(sent.filter((sql) => sql === insert)).toHaveLength(2);
+    await a.query('COMMIT');
+    await outside;
+    a.release();
+    expect((await pool.query(`SELECT name FROM things ORDER BY id`)).rows).toEqual([{ name: 'outside' }, { name: 'kept' }]);
+  });
+
+  it('rolls back a transaction whose client is released inside it, and frees the session', async () => {
+    const a = await pool.connect();
+    await a.query('BEGIN');
+    await a.query(insert, [1, 'abandoned']);
+    const waiting = pool.query(insert, [2, 'after']);
+    a.release();
+    await waiting;
+    expect((await pool.query(`SELECT name FROM things`)).rows).toEqual([{ name: 'after' }]);
+  });
+});
+
