@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { printTable, rowOf, type Row } from './support/format';
 import { cpuPerRequest } from './support/cpu';
 import { startServerProcess, stopAll } from './support/processes';
+import { pgliteThreadSetting } from '../apps/shared/config';
 
 /**
  * `npm run bench:chat`: what the platform adds to a provider's own latency (issue 3).
@@ -55,7 +56,7 @@ async function main() {
 
     const database = process.env.BENCH_DATABASE_URL
       ? 'PostgreSQL (BENCH_DATABASE_URL)'
-      : `embedded PGlite${/^(on|true|1)$/i.test(process.env.PGLITE_THREAD ?? '') ? ' on its own thread (PGLITE_THREAD=on)' : ''}`;
+      : `embedded PGlite ${pgliteThreadSetting() ? 'on its own thread (PGLITE_THREAD=on, the default)' : 'on the event loop (PGLITE_THREAD=off)'}`;
     console.log(`Chat benchmark: emulator delay ${DELAY_MS} ms, ${DURATION_S} s per run, ${database}, node ${process.version}`);
     const results: Record<number, Row[]> = {};
     for (const connections of [1, 32]) {

@@ -6,6 +6,7 @@ import { ExactScanVectorIndex } from '../adapters/persistence/knowledge/exact-sc
 import { DEFAULT_EF_SEARCH, PgvectorVectorIndex } from '../adapters/persistence/knowledge/pgvector.vector-index';
 import { TypeOrmKnowledgeDocumentRepository } from '../adapters/persistence/knowledge/type-orm-knowledge-document.repository';
 import { openDatabase, type Database } from '../adapters/persistence/data-source';
+import { pgliteThreadSetting } from '../apps/shared/config';
 import { embeddingSpace } from '../core/knowledge/domain/knowledge-document';
 import { topKBySimilarity } from '../core/knowledge/domain/vector-math';
 import type { VectorIndex } from '../core/knowledge/ports/vector-index.port';
@@ -20,7 +21,7 @@ import { ProcessDocumentUseCase } from '../core/knowledge/use-cases/process-docu
  * Env: BENCH_SIZES (default "10000,100000"), BENCH_QUERIES (200), BENCH_INGEST_MB (2),
  * BENCH_EF_SEARCH (default "100,200,300"), BENCH_EXACT_QUERIES (20), BENCH_FALLBACK_MAX (10000: the
  * largest corpus the real[] exact-scan fallback is measured on), BENCH_DATABASE_URL (measure that
- * fallback on this PostgreSQL, where it is used, instead of PGlite), PGLITE_THREAD=on (PGlite on its own thread).
+ * fallback on this PostgreSQL, where it is used, instead of PGlite), PGLITE_THREAD=off (PGlite on the event loop instead of its own thread).
  */
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
@@ -31,8 +32,8 @@ const EXACT_QUERIES = Number(process.env.BENCH_EXACT_QUERIES ?? 20);
 const FALLBACK_MAX = Number(process.env.BENCH_FALLBACK_MAX ?? 10_000);
 const FALLBACK_DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const CHUNKS_PER_DOCUMENT = 1000;
-/** PGLITE_THREAD=on: PGlite on a thread of its own, as `npm start` runs it with that setting. */
-const PGLITE_THREAD = /^(on|true|1)$/i.test(process.env.PGLITE_THREAD ?? '');
+/** PGlite on a thread of its own (PGLITE_THREAD=on, the default) or on the event loop (off), as `npm start` runs it. */
+const PGLITE_THREAD = pgliteThreadSetting();
 const embedder = new LocalHashingEmbedder();
 const SPACE = embeddingSpace('local', embedder.model);
 
@@ -299,7 +300,7 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 
 async function main(): Promise<void> {
   const started = now();
-  console.log(`# Knowledge benchmark\n\nnode ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, embedded PGlite with pgvector${PGLITE_THREAD ? ' on its own thread (PGLITE_THREAD=on)' : ''}, local embedder (${embedder.model})`);
+  console.log(`# Knowledge benchmark\n\nnode ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, embedded PGlite with pgvector ${PGLITE_THREAD ? 'on its own thread (PGLITE_THREAD=on, the default)' : 'on the event loop (PGLITE_THREAD=off)'}, local embedder (${embedder.model})`);
   if (INGEST_MB > 0) await ingestion();
   console.log('\n## Search (top 10, one application; recall@10 against the exact top 10)');
   const rows: SearchRow[] = [];

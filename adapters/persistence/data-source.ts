@@ -14,10 +14,10 @@ export interface DataSourceOptions {
   /** Where PGlite keeps its files; unset means in memory (tests). */
   dataDir?: string;
   /**
-   * Run the embedded PGlite on a worker thread of its own (see PGliteThread): about twice the chat turns
-   * per second on two cores, for a round trip between threads per statement (about 1 ms more per chat
-   * turn at one client, and vector searches up to twice as slow in our bench). Off: PGlite runs on the
-   * calling thread.
+   * Run the embedded PGlite on a worker thread of its own (see PGliteThread), as the platform does unless
+   * PGLITE_THREAD=off: about twice the chat turns per second on two cores, for a round trip between threads
+   * per statement (about 1 ms more per chat turn at one client). Unset or false: PGlite runs on the calling
+   * thread.
    */
   pgliteThread?: boolean;
   /** PostgreSQL schema to use (tests give each run its own). */

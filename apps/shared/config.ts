@@ -30,7 +30,7 @@ export interface AppConfig {
   authRateLimitPerMinute: number;
   /** How long cached reads (users, applications, default configs, plans) are trusted; 0 turns the cache off. */
   cacheTtlMs: number;
-  /** Run the embedded PGlite on a worker thread of its own (PGLITE_THREAD=on). */
+  /** Run the embedded PGlite on a worker thread of its own (PGLITE_THREAD, on by default). */
   pgliteThread: boolean;
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
@@ -107,7 +107,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicBaseUrl: env.PUBLIC_BASE_URL ? url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : undefined,
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
-    pgliteThread: onOff('PGLITE_THREAD', env.PGLITE_THREAD, false),
+    pgliteThread: pgliteThreadSetting(env),
     generatedSecrets,
   };
 }
@@ -131,6 +131,11 @@ function wholeNumber(name: string, raw: string | undefined, fallback: number): n
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number (0 or more)`);
   return value;
+}
+
+/** PGLITE_THREAD: on (the default) or off; read apart too by the benches that open the database themselves. */
+export function pgliteThreadSetting(env: NodeJS.ProcessEnv = process.env): boolean {
+  return onOff('PGLITE_THREAD', env.PGLITE_THREAD, true);
 }
 
 function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { openDatabase, type Database } from '../../adapters/persistence/data-source';
+import { pgliteThreadSetting } from '../../apps/shared/config';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -12,9 +13,12 @@ if (!process.env.TEST_DATABASE_URL && !process.env.__PG_SKIP_NOTED) {
   process.stdout.write('note: TEST_DATABASE_URL is not set; PostgreSQL variants of the database tests are skipped (PGlite runs)\n');
 }
 
-/** A fresh database: in-memory PGlite, or a schema of its own on the test PostgreSQL, dropped on close. */
+/**
+ * A fresh database: in-memory PGlite (on a thread of its own, as the platform runs it, unless PGLITE_THREAD=off),
+ * or a schema of its own on the test PostgreSQL, dropped on close.
+ */
 export async function openTestDatabase(kind: DatabaseKind = 'pglite'): Promise<Database> {
-  if (kind === 'pglite') return openDatabase({});
+  if (kind === 'pglite') return openDatabase({ pgliteThread: pgliteThreadSetting() });
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(6).toString('hex')}`;

@@ -14,9 +14,9 @@ describe('configuration', () => {
     expect(config.redisUrl).toBeUndefined();
     expect(config.cacheTtlMs).toBe(10_000);
     expect(loadConfig({ DATA_DIR: fresh(), CACHE_TTL_MS: '0' }).cacheTtlMs).toBe(0);
-    expect(config.pgliteThread).toBe(false);
-    expect(loadConfig({ DATA_DIR: fresh(), PGLITE_THREAD: 'on' }).pgliteThread).toBe(true);
-    expect(loadConfig({ DATA_DIR: fresh(), PGLITE_THREAD: 'OFF' }).pgliteThread).toBe(false);
+    expect(config.pgliteThread).toBe(true);
+    expect(loadConfig({ DATA_DIR: fresh(), PGLITE_THREAD: 'off' }).pgliteThread).toBe(false);
+    expect(loadConfig({ DATA_DIR: fresh(), PGLITE_THREAD: 'ON' }).pgliteThread).toBe(true);
   });
 
   it('generates development secrets once into DATA_DIR with mode 0600 and says which', () => {
