@@ -59,7 +59,8 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
     mkdirSync(dataDir, { recursive: true });
   }
   const db = options.pgliteThread ? await PGliteThread.open({ dataDir }) : await inThreadDatabase(dataDir);
-  const pool = new PGlitePool(db);
+  // Shared, the session lets the database thread run the next statement while this one takes in an answer.
+  const pool = new PGlitePool(db, { shareSession: options.pgliteThread === true });
   const dataSource = new DataSource({
     type: 'postgres',
     // TypeORM's postgres driver only needs a `Pool` constructor from the driver module.

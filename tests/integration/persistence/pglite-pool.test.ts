@@ -66,12 +66,14 @@ describe('PGlite pool: prepared statements', () => {
 });
 
 /**
- * The one session is shared: statements outside a transaction go to the database without waiting for
- * one another, and a transaction has the session to itself from BEGIN to COMMIT or ROLLBACK.
+ * Shared (the database on its own thread), the one session takes statements outside a transaction without
+ * their waiting for one another, and a transaction has it to itself from BEGIN to COMMIT or ROLLBACK. Not
+ * shared, a client holds it from its first statement until released.
  */
-describe('PGlite pool: sharing the one session', () => {
+describe('PGlite pool: the one session, shared or held', () => {
   let db: PGlite;
   let pool: PGlitePool;
+  let held: PGlitePool;
   /** What the runner was asked to run, in order, and how many statements were in flight at most. */
   let sent: string[];
   let inFlight: number;
@@ -88,7 +90,8 @@ describe('PGlite pool: sharing the one session', () => {
         return runner.run(sql, params).finally(() => inFlight--);
       },
     };
-    pool = new PGlitePool(watched);
+    pool = new PGlitePool(watched, { shareSession: true });
+    held = new PGlitePool(watched);
   });
   beforeEach(async () => {
     await db.exec('DELETE FROM things');
@@ -158,6 +161,18 @@ describe('PGlite pool: sharing the one session', () => {
     await outside;
     a.release();
     expect((await pool.query(`SELECT name FROM things ORDER BY id`)).rows).toEqual([{ name: 'outside' }, { name: 'kept' }]);
+  });
+
+  it('not shared, lets a client hold the session until released, then serves the others in order', async () => {
+    const a = await held.connect();
+    await a.query(insert, [1, 'first']);
+    const others = [2, 3].map((id) => held.query(insert, [id, `then-${id}`]));
+    await a.query(`UPDATE things SET n = 1 WHERE id = 1`);
+    expect(sent.filter((sql) => sql === insert)).toHaveLength(1);
+    a.release();
+    await Promise.all(others);
+    expect((await held.query(`SELECT id FROM things ORDER BY at, id`)).rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(mostInFlight).toBe(1);
   });
 
   it('rolls back a transaction whose client is released inside it, and frees the session', async () => {
