@@ -53,7 +53,7 @@ export class PGlitePool extends EventEmitter {
     callback?.();
   }
 
-  /** @internal Runs a client's statement now, or once another client's open transaction has ended. */
+  /** @internal Runs a client's statement now, or once the client holding the session (its transaction, or its turn) lets go. */
   submit(client: PGliteClient, sql: string, params?: unknown[]): Promise<PgResult> {
     if (this.owner && this.owner !== client) {
       return new Promise((resolve, reject) => {
