@@ -5,6 +5,7 @@ import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Tu
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 import { CoalescingLanes } from '../coalescing-lanes';
 import { one, rows } from '../sql';
+import { HistoryCache, recentTurns, type CachedHistory } from './history-cache';
 
 interface ConversationRow {
   id: string;
@@ -71,23 +72,31 @@ const toMessage = (r: MessageRow): Message => ({
 
 /**
  * The history a turn starts from, as a JSON array of [role, content] pairs, oldest first: the latest
- * `limit` messages with text (failed answers left out), of about `chars` characters in all. The
- * conversation is compared by equality alone, so the newest messages are read backwards off the index
- * and the scan stops at the limit, however long the conversation.
+ * `limit` messages with text (failed answers left out). The conversation is compared by equality alone,
+ * so the newest messages are read backwards off the index and the scan stops at the limit, however long
+ * the conversation. The character budget is applied by the caller (`recentTurns`), so that what is read
+ * can be kept in the history cache whatever budget the next turn brings.
  */
-const history = (conversation: string, limit: string, chars: string) => `
+const history = (conversation: string, limit: string) => `
   SELECT coalesce(json_agg(json_build_array(role, content) ORDER BY seq), '[]'::json)
-    FROM (SELECT seq, role, content, sum(length(content)) OVER (ORDER BY seq DESC) AS running
+    FROM (SELECT seq, role, content
             FROM messages
            WHERE conversation_id = ${conversation} AND status <> 'failed' AND content <> ''
-           ORDER BY seq DESC LIMIT ${limit}) recent
-   WHERE running - length(content) < ${chars}`;
+           ORDER BY seq DESC LIMIT ${limit}) recent`;
+
+/** A conversation's creation time in whole milliseconds, as JavaScript dates hold it (the history cache's check). */
+const CREATED_MS = (alias: string) => `floor(extract(epoch FROM ${alias}.created_at) * 1000)::float8`;
 
 const MESSAGE_COLUMNS = `id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
   total_tokens, latency_ms, error, config_version_id, sources, rating, created_at`;
 
 export class TypeOrmConversationRepository implements ConversationRepository {
-  constructor(private readonly db: DataSource) {}
+  private readonly histories: HistoryCache;
+
+  /** `historyCacheChars` bounds the history cache (characters of message text held, about two bytes each). */
+  constructor(private readonly db: DataSource, historyCacheChars = 16_000_000) {
+    this.histories = new HistoryCache(historyCacheChars);
+  }
 
   async create(c: NewConversation): Promise<Conversation> {
     const created = await this.creates.submit('', c);
@@ -107,7 +116,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   private async createAll(batch: NewConversation[]): Promise<Array<Conversation | null>> {
     const ids = batch.map((c) => c.id ?? randomUUID());
     const column = <T>(pick: (c: NewConversation) => T) => batch.map(pick);
-    const found = await rows<ConversationRow>(
+    const found = await rows<ConversationRow & { created_ms: number }>(
       this.db,
       `INSERT INTO conversations (id, application_id, title, source, api_key_id, config_version_id)
        SELECT r.id, r.application_id, r.title, r.source, r.api_key_id, r.config_version_id
@@ -116,13 +125,15 @@ export class TypeOrmConversationRepository implements ConversationRepository {
         WHERE EXISTS (SELECT 1 FROM applications a WHERE a.id = r.application_id)
         ORDER BY r.ord
        ON CONFLICT (id) DO NOTHING
-       RETURNING *`,
+       RETURNING *, ${CREATED_MS('conversations')} AS created_ms`,
       [
         ids, column((c) => c.applicationId), column((c) => c.title), column((c) => c.source),
         column((c) => c.apiKeyId ?? null), column((c) => c.configVersionId ?? null),
       ],
     );
     const byId = new Map(found.map((r) => [r.id, r]));
+    // A new conversation has no history: its first turn need not look.
+    for (const r of found) this.histories.remember(r.id, { createdAtMs: Number(r.created_ms), count: 0 }, [], Number.POSITIVE_INFINITY);
     // The same id asked for twice in one batch was stored once: the first asker created it.
     const claimed = new Set<string>();
     return ids.map((id) => {
@@ -201,24 +212,31 @@ export class TypeOrmConversationRepository implements ConversationRepository {
 
   private async appendAll(batch: NewMessage[]): Promise<Message[]> {
     // Ids are made here so the stored rows can be matched to the batch's order; the conversations are
-    // locked in id order, so batches touching the same conversations never deadlock.
+    // locked in id order, so batches touching the same conversations never deadlock. Each
+    // conversation's message count goes up by its messages in the batch (the history cache's version).
     const ids = batch.map(() => randomUUID());
     const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
-    const found = await rows<MessageRow>(
+    const found = await rows<MessageRow & { message_count: number; created_ms: number }>(
       this.db,
       `WITH req AS (
               SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
                                    $9::int[], $10::int[], $11::int[], $12::text[], $13::uuid[], $14::text[])
                        WITH ORDINALITY AS r(id, conversation_id, role, content, status, provider, model, prompt_tokens,
                                             completion_tokens, total_tokens, latency_ms, error, config_version_id, sources, ord)),
+            added AS (SELECT conversation_id, count(*)::int AS n FROM req GROUP BY conversation_id),
             locked AS (SELECT id FROM conversations WHERE id IN (SELECT conversation_id FROM req) ORDER BY id FOR NO KEY UPDATE),
-            touched AS (UPDATE conversations c SET updated_at = now() FROM locked WHERE c.id = locked.id)
-       INSERT INTO messages (id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-         total_tokens, latency_ms, error, config_version_id, sources)
-       SELECT id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-              total_tokens, latency_ms, error, config_version_id, sources::jsonb
-         FROM req ORDER BY ord
-       RETURNING ${MESSAGE_COLUMNS}`,
+            touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + added.n
+                          FROM locked JOIN added ON added.conversation_id = locked.id
+                         WHERE c.id = locked.id
+                         RETURNING c.id, c.message_count, ${CREATED_MS('c')} AS created_ms),
+            stored AS (
+              INSERT INTO messages (id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
+                total_tokens, latency_ms, error, config_version_id, sources)
+              SELECT id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
+                     total_tokens, latency_ms, error, config_version_id, sources::jsonb
+                FROM req ORDER BY ord
+              RETURNING ${MESSAGE_COLUMNS})
+       SELECT stored.*, touched.message_count, touched.created_ms FROM stored JOIN touched ON touched.id = stored.conversation_id`,
       [
         ids, column((m) => m.conversationId), column((m) => m.role), column((m) => m.content), column((m) => m.status),
         column((m) => m.provider ?? null), column((m) => m.model ?? null), column((m) => m.usage?.promptTokens ?? null),
@@ -228,7 +246,19 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       ],
     );
     const byId = new Map(found.map((r) => [r.id, r]));
-    return ids.map((id) => toMessage(byId.get(id)!));
+    const written = ids.map((id) => byId.get(id)!);
+    const byConversation = new Map<string, typeof written>();
+    for (const row of written) {
+      const stored = byConversation.get(row.conversation_id);
+      if (stored) stored.push(row);
+      else byConversation.set(row.conversation_id, [row]);
+    }
+    for (const [conversationId, stored] of byConversation) {
+      const { message_count: countAfter, created_ms: createdAtMs } = stored[0]!;
+      const turns = stored.filter((r) => r.status !== 'failed').map((r) => ({ role: r.role, content: r.content }));
+      this.histories.advance(conversationId, Number(createdAtMs), turns, stored.length, countAfter);
+    }
+    return written.map(toMessage);
   }
 
   private async startAll(batch: TurnStart[]): Promise<Array<BegunTurn | null>> {
@@ -236,6 +266,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     // stored, the history before it (read from the statement's snapshot, so never the message it stores).
     // Two turns of one conversation cannot share a statement: the second one's history must hold the
     // first one's message. The first of each conversation goes now, the rest after it.
+    // The history is read only when the cache holds no entry at the conversation's current version.
     const seen = new Set<string>();
     const now: number[] = [];
     const later: number[] = [];
@@ -244,30 +275,60 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       seen.add(t.conversationId);
     });
     const results: Array<BegunTurn | null> = new Array(batch.length).fill(null);
-    const found = await rows<ConversationRow & { ord: string; history: Array<[Turn['role'], string]> | string }>(
+    const offered = now.map((i) => this.histories.offer(batch[i]!.conversationId, batch[i]!.limit));
+    const found = await rows<ConversationRow & { ord: string; count_before: number; count_after: number | null; created_ms: number; history: Array<[Turn['role'], string]> | string | null }>(
       this.db,
-      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[]) WITH ORDINALITY AS r(conversation_id, content, max_chars, max_count, ord)),
-            conv AS (SELECT c.*, req.ord, req.content AS new_content, req.max_chars, req.max_count
+      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::float8[])
+                              WITH ORDINALITY AS r(conversation_id, content, max_count, known_count, known_created_ms, ord)),
+            conv AS (SELECT c.*, req.ord, req.content AS new_content, req.max_count,
+                            c.message_count = req.known_count AND ${CREATED_MS('c')} = req.known_created_ms AS known
                        FROM conversations c JOIN req ON req.conversation_id = c.id WHERE c.id = ANY($1::uuid[])),
             locked AS (SELECT id FROM conversations WHERE id IN (SELECT id FROM conv WHERE status <> 'archived') ORDER BY id FOR NO KEY UPDATE),
-            touched AS (UPDATE conversations c SET updated_at = now() FROM locked WHERE c.id = locked.id),
+            touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + 1
+                          FROM locked WHERE c.id = locked.id RETURNING c.id, c.message_count),
             stored AS (INSERT INTO messages (conversation_id, role, content, status)
                        SELECT id, 'user', new_content, 'complete' FROM conv WHERE status <> 'archived' ORDER BY ord)
        SELECT conv.id, conv.application_id, conv.title, conv.status, conv.source, conv.api_key_id, conv.config_version_id,
-              conv.created_at, conv.updated_at, conv.ord,
-              CASE WHEN conv.status = 'archived' THEN '[]'::json ELSE (${history('conv.id', 'conv.max_count', 'conv.max_chars')}) END AS history
-         FROM conv`,
+              conv.created_at, conv.updated_at, conv.ord, conv.message_count AS count_before, touched.message_count AS count_after,
+              ${CREATED_MS('conv')} AS created_ms,
+              CASE WHEN conv.status = 'archived' OR conv.known THEN NULL ELSE (${history('conv.id', 'conv.max_count')}) END AS history
+         FROM conv LEFT JOIN touched ON touched.id = conv.id`,
       [
-        now.map((i) => batch[i]!.conversationId), now.map((i) => batch[i]!.content),
-        now.map((i) => batch[i]!.maxChars), now.map((i) => batch[i]!.limit),
+        now.map((i) => batch[i]!.conversationId), now.map((i) => batch[i]!.content), now.map((i) => batch[i]!.limit),
+        offered.map((v) => v?.count ?? -1), offered.map((v) => v?.createdAtMs ?? -1),
       ],
     );
-    for (const row of found) results[now[Number(row.ord) - 1]!] = begun(row);
+    for (const row of found) {
+      const k = Number(row.ord) - 1;
+      results[now[k]!] = this.begin(row, batch[now[k]!]!, offered[k]);
+    }
     if (later.length > 0) {
       const rest = await this.startAll(later.map((i) => batch[i]!));
       later.forEach((i, k) => (results[i] = rest[k]!));
     }
     return results;
+  }
+
+  /** A started turn from its row, with the history from the row or the cache, and the cache moved on. */
+  private begin(
+    row: ConversationRow & { count_before: number; count_after: number | null; created_ms: number; history: Array<[Turn['role'], string]> | string | null },
+    turn: TurnStart,
+    offered: CachedHistory | undefined,
+  ): BegunTurn {
+    const conversation = toConversation(row);
+    if (row.status === 'archived') return { conversation, history: [] };
+    const version = { createdAtMs: Number(row.created_ms), count: Number(row.count_before) };
+    let turns: Turn[];
+    if (row.history === null && offered) {
+      turns = offered.turns; // the database found the conversation at the version offered
+    } else {
+      const pairs = typeof row.history === 'string' ? (JSON.parse(row.history) as Array<[Turn['role'], string]>) : (row.history ?? []);
+      turns = pairs.map(([role, content]) => ({ role, content }));
+      this.histories.remember(row.id, version, turns, turn.limit);
+    }
+    const stored: Turn = { role: 'user', content: turn.content };
+    if (row.count_after !== null) this.histories.advance(row.id, version.createdAtMs, [stored], 1, Number(row.count_after));
+    return { conversation, history: recentTurns(turns, turn.limit, turn.maxChars) };
   }
 }
 
@@ -278,7 +339,3 @@ interface TurnStart {
   maxChars: number;
 }
 
-function begun(row: ConversationRow & { history: Array<[Turn['role'], string]> | string }): BegunTurn {
-  const pairs = typeof row.history === 'string' ? (JSON.parse(row.history) as Array<[Turn['role'], string]>) : row.history;
-  return { conversation: toConversation(row), history: row.status === 'archived' ? [] : pairs.map(([role, content]) => ({ role, content })) };
-}

@@ -6,6 +6,7 @@ import { ModelConfigsAndPrompts1763780300000 } from './1763780300000-model-confi
 import { KnowledgeAndUploads1763780400000 } from './1763780400000-knowledge-and-uploads';
 import { ApiKeys1763780500000 } from './1763780500000-api-keys';
 import { KnowledgeSearchFunction1763780600000 } from './1763780600000-knowledge-search-function';
+import { ConversationMessageCount1763780700000 } from './1763780700000-conversation-message-count';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KnowledgeAndUploads1763780400000,
   ApiKeys1763780500000,
   KnowledgeSearchFunction1763780600000,
+  ConversationMessageCount1763780700000,
 ];

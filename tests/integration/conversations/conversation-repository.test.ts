@@ -154,4 +154,80 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
     expect(results.map((r) => r.status)).toEqual([...ids.map(() => 'fulfilled'), 'rejected', ...ids.map(() => 'fulfilled')]);
     for (const id of ids) expect((await repo.messages(id)).map((m) => m.content)).toEqual(['kept', 'kept too']);
   });
+
+  describe('history cache', () => {
+    const history = async (r: TypeOrmConversationRepository, id: string, content: string) => (await r.beginTurn(id, content, 100, 10_000))!.history.map((t) => t.content);
+    const counts = (id: string) =>
+      db.dataSource.query(`SELECT message_count AS kept, (SELECT count(*)::int FROM messages WHERE conversation_id = $1) AS actual FROM conversations WHERE id = $1`, [id]);
+
+    it('never misses what another process wrote in between, and keeps each conversation\'s count exact', async () => {
+      const other = new TypeOrmConversationRepository(db.dataSource);
+      const id = await aConversation();
+      expect(await history(repo, id, 'one')).toEqual([]);
+      await repo.addMessage({ conversationId: id, role: 'assistant', content: 'answer one', status: 'complete' });
+      await other.addMessage({ conversationId: id, role: 'assistant', content: 'from elsewhere', status: 'complete' });
+      expect(await history(repo, id, 'two')).toEqual(['one', 'answer one', 'from elsewhere']);
+      expect(await history(other, id, 'three')).toEqual(['one', 'answer one', 'from elsewhere', 'two']);
+      await Promise.all([
+        repo.addMessage({ conversationId: id, role: 'assistant', content: 'answer three', status: 'complete' }),
+        other.addMessage({ conversationId: id, role: 'assistant', content: '', status: 'failed', error: 'boom' }),
+      ]);
+      const expected = ['one', 'answer one', 'from elsewhere', 'two', 'three', 'answer three'];
+      expect(await history(repo, id, 'four')).toEqual(expected);
+      expect(await history(other, id, 'five')).toEqual([...expected, 'four']);
+      expect(await counts(id)).toEqual([{ kept: 9, actual: 9 }]);
+    });
+
+    it('answers from the cache while the conversation is where the cache left it', async () => {
+      const id = await aConversation();
+      await repo.beginTurn(id, 'one', 100, 10_000);
+      await repo.addMessage({ conversationId: id, role: 'assistant', content: 'answer one', status: 'complete' });
+      // A row slipped in behind the count's back is not read while the count says nothing changed:
+      // the history came from memory. A repository without the cache reads it.
+      await db.dataSource.query(`INSERT INTO messages (conversation_id, role, content) VALUES ($1, 'user', 'unseen')`, [id]);
+      expect(await history(repo, id, 'two')).toEqual(['one', 'answer one']);
+      const uncached = new TypeOrmConversationRepository(db.dataSource, 0);
+      expect(await history(uncached, id, 'three')).toEqual(['one', 'answer one', 'unseen', 'two']);
+    });
+
+    it('gives the history a read gives, through a long conversation and changing limits', async () => {
+      // The same turns in two conversations, one through the cache and one read every time.
+      const uncached = new TypeOrmConversationRepository(db.dataSource, 0);
+      const [viaCache, viaReads] = [await aConversation(), await aConversation()];
+      for (let i = 0; i < 60; i++) {
+        const limit = 1 + (i % 7) * 20;
+        const maxChars = 5 + (i % 5) * 200;
+        const [cached, read] = [
+          await repo.beginTurn(viaCache, `question ${i}`, limit, maxChars),
+          await uncached.beginTurn(viaReads, `question ${i}`, limit, maxChars),
+        ];
+        expect(cached!.history).toEqual(read!.history);
+        if (i > 0) expect(cached!.history.length).toBeGreaterThan(0);
+        const answer = { role: 'assistant' as const, content: `answer ${i} `.repeat(1 + (i % 4)), status: 'complete' as const };
+        if (i % 3 === 0) {
+          const failed = { role: 'assistant' as const, content: '', status: 'failed' as const, error: 'e' };
+          await Promise.all([repo.addMessage({ ...failed, conversationId: viaCache }), uncached.addMessage({ ...failed, conversationId: viaReads })]);
+        }
+        await Promise.all([repo.addMessage({ ...answer, conversationId: viaCache }), uncached.addMessage({ ...answer, conversationId: viaReads })]);
+      }
+    });
+
+    it('does not take a conversation made again under the same id for the old one', async () => {
+      const users = new TypeOrmUserRepository(db.dataSource);
+      const apps = new TypeOrmApplicationRepository(db.dataSource);
+      const owner = await users.create({ email: `${randomUUID()}@example.com`, displayName: 'U', role: 'developer', passwordHash: 'h' });
+      const first = await apps.create({ ownerId: owner.id, name: 'A', description: '', slug: `a-${randomUUID()}`, allowedOrigins: [] });
+      const id = randomUUID();
+      await repo.create({ id, applicationId: first.id, title: 'T', source: 'api' });
+      await repo.beginTurn(id, 'old question', 100, 10_000);
+      await apps.delete(first.id); // its conversations go with it
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const second = await apps.create({ ownerId: owner.id, name: 'B', description: '', slug: `b-${randomUUID()}`, allowedOrigins: [] });
+      const other = new TypeOrmConversationRepository(db.dataSource);
+      await other.create({ id, applicationId: second.id, title: 'T', source: 'api' });
+      await other.addMessage({ conversationId: id, role: 'user', content: 'new question', status: 'complete' });
+      // Same id, same message count as the cached entry: only the creation time tells them apart.
+      expect(await history(repo, id, 'next')).toEqual(['new question']);
+    });
+  });
 });
