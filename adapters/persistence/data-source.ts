@@ -6,6 +6,7 @@ import { vector } from '@electric-sql/pglite/vector';
 import { PGlitePool } from './pglite/pglite-pool';
 import { inThread, type StatementRunner } from './pglite/pglite-statements';
 import { PGliteThread } from './pglite/pglite-thread';
+import { PGliteUpkeep } from './pglite/pglite-upkeep';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceOptions {
@@ -69,10 +70,14 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
   });
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
+  // Single-user PostgreSQL has no autovacuum: this keeps the planner's statistics current.
+  const upkeep = new PGliteUpkeep(dataSource);
+  upkeep.start();
   return {
     dataSource,
     kind: 'pglite',
     close: async () => {
+      await upkeep.stop();
       await dataSource.destroy();
       await db.close();
     },
