@@ -1,10 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite/vector';
 import { PGlitePool } from './pglite/pglite-pool';
-import { inThread, type StatementRunner } from './pglite/pglite-statements';
+import { inThread, openPGlite, type StatementRunner } from './pglite/pglite-statements';
 import { PGliteThread } from './pglite/pglite-thread';
 import { PGliteUpkeep } from './pglite/pglite-upkeep';
 import { MIGRATIONS } from './migrations';
@@ -85,7 +83,7 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
 }
 
 async function inThreadDatabase(dataDir: string | undefined): Promise<StatementRunner & { close(): Promise<void> }> {
-  const db = await PGlite.create({ dataDir, extensions: { vector } });
+  const db = await openPGlite(dataDir);
   return { ...inThread(db), close: () => db.close() };
 }
 

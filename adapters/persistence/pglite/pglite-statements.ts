@@ -1,4 +1,5 @@
-import { protocol, types, type PGlite } from '@electric-sql/pglite';
+import { PGlite, protocol, types } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
 
 /** A statement's answer, shaped as node-postgres answers it (what TypeORM's postgres driver reads). */
 export interface PgResult {
@@ -14,6 +15,19 @@ export interface PgResult {
  */
 export interface StatementRunner {
   run(sql: string, params?: unknown[]): Promise<PgResult>;
+}
+
+/**
+ * Opens the embedded database (in memory without `dataDir`) with pgvector. Its prepared statements
+ * always run their generic plan: planning in WebAssembly costs as much as running a chat turn's
+ * statements, and PostgreSQL, once the tables have statistics, would choose to plan several of them
+ * again on every call. The plans follow the tables as they grow because the upkeep (PGliteUpkeep)
+ * analyzes them, which makes PostgreSQL rebuild the plans that read them.
+ */
+export async function openPGlite(dataDir: string | undefined): Promise<PGlite> {
+  const db = await PGlite.create({ dataDir, extensions: { vector } });
+  await db.exec(`SET plan_cache_mode = force_generic_plan`);
+  return db;
 }
 
 /** Runs statements on a PGlite instance of this thread, in order. */

@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite/vector';
-import { runQuery } from './pglite-statements';
+import type { PGlite } from '@electric-sql/pglite';
+import { openPGlite, runQuery } from './pglite-statements';
 import type { FromWorker, ToWorker, WorkerOptions } from './pglite-thread';
 
 /**
@@ -15,7 +14,7 @@ async function main(): Promise<void> {
   const { dataDir } = workerData as WorkerOptions;
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir, extensions: { vector } });
+    db = await openPGlite(dataDir);
   } catch (error) {
     post({ type: 'failed', error: plainError(error) });
     return;
