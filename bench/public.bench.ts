@@ -1,5 +1,4 @@
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +10,7 @@ import { loadConfig } from '../apps/shared/config';
 import { createInfrastructure } from '../apps/shared/infrastructure';
 import { listen } from '../apps/shared/serve';
 import { printTable, rowOf, type Row } from './support/format';
+import { startServerProcess, stopAll } from './support/processes';
 
 /**
  * `npm run bench:public`: what the public API adds to a chat call (issue 6).
@@ -201,26 +201,6 @@ function load(target: Target, connections: number, duration: number): Promise<au
   });
 }
 
-/**
- * Runs a server of the benchmark in its own process (so the load generator does not share its event
- * loop) and resolves with what it reports once listening. The child gets no `execArgv`: under ts-node
- * they name ts-node itself, and the child would run it instead of the script.
- */
-function startServerProcess<T>(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: T }> {
-  const root = join(__dirname, '..');
-  const child = fork(join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'), ['--swc', join(__dirname, script)], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    execArgv: [],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (info) => resolve({ child, info: info as T }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-const stopAll = (children: ChildProcess[]) => children.forEach((c) => c.kill('SIGTERM'));
 
 /**
  * The platform process (BENCH_ROLE=platform): AI service and core API as `npm start` composes them, on
