@@ -13,7 +13,7 @@ import type { NewPromptTemplate, PromptTemplateChanges, PromptTemplateRepository
 import type { ProviderKey } from '../../core/provider-keys/domain/provider-key';
 import type { NewProviderKey, ProviderKeyRepository } from '../../core/provider-keys/ports/provider-key-repository.port';
 import type { Conversation } from '../../core/conversations/domain/conversation';
-import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn } from '../../core/conversations/ports/conversation-repository.port';
+import type { BegunTurn, ConversationRepository, NewConversation, NewMessage } from '../../core/conversations/ports/conversation-repository.port';
 import type { Cache } from '../../core/shared/cache.port';
 import type { OwnerLimit } from '../../core/shared/owner-limit';
 import type { User } from '../../core/users/domain/user';
@@ -301,10 +301,6 @@ export class CachedConversationRepository implements ConversationRepository {
   }
   beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
     return this.inner.beginTurn(conversationId, content, limit, maxChars);
-  }
-
-  knownHistory(conversationId: string, limit: number, maxChars: number): Turn[] | undefined {
-    return this.inner.knownHistory(conversationId, limit, maxChars);
   }
   messages(conversationId: string) {
     return this.inner.messages(conversationId);

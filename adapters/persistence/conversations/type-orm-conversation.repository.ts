@@ -185,7 +185,6 @@ export class TypeOrmConversationRepository implements ConversationRepository {
 
   async archive(id: string): Promise<void> {
     await this.db.query(`UPDATE conversations SET status = 'archived', updated_at = now() WHERE id = $1`, [id]);
-    this.histories.forget(id); // no turn is to be started on an archived conversation's history
   }
 
   /**
@@ -204,11 +203,6 @@ export class TypeOrmConversationRepository implements ConversationRepository {
 
   beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
     return this.starts.submit('', { conversationId, content, limit, maxChars });
-  }
-
-  knownHistory(conversationId: string, limit: number, maxChars: number): Turn[] | undefined {
-    const held = this.histories.offer(conversationId, limit);
-    return held && recentTurns(held.turns, limit, maxChars);
   }
 
   async messages(conversationId: string): Promise<Message[]> {

@@ -6,7 +6,7 @@ import { defaultModel, listCatalogModels } from '../domain/model-catalog';
 import { isProviderId, PROVIDER_IDS } from '../domain/provider-id';
 import type { ChatEngine, ChatMessageRequest, ConversationStart, ConversationWithMessages, ProviderInfo } from '../ports/chat-engine.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
-import type { ChatEngineDeps } from './start-chat';
+import type { ChatEngineDeps } from './prepare-chat';
 import { SendChatMessageUseCase } from './send-chat-message.use-case';
 import { StreamChatMessageUseCase } from './stream-chat-message.use-case';
 

@@ -1,19 +1,18 @@
 import { isAppError } from '../../shared/errors';
 import type { ChatAnswer, ChatMessageRequest } from '../ports/chat-engine.port';
-import type { ChatRequest, ChatResult, LlmProvider } from '../ports/llm-provider.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
-import { startChat, type ChatEngineDeps } from './start-chat';
+import { prepareChat, type ChatEngineDeps } from './prepare-chat';
 
 /** Sends a message to the conversation's provider and stores the whole answer with its usage and latency. */
 export class SendChatMessageUseCase {
   constructor(private readonly deps: ChatEngineDeps) {}
 
   async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal, opening?: NewConversation): Promise<ChatAnswer> {
-    const chat = await startChat(this.deps, conversationId, input, ask, signal, opening);
-    const started = chat.startedAt;
+    const chat = await prepareChat(this.deps, conversationId, input, opening);
+    const started = performance.now();
     let result;
     try {
-      result = await chat.call;
+      result = await chat.provider.chat({ ...chat.request, signal });
     } catch (error) {
       await this.deps.conversations.addMessage({
         conversationId: chat.conversation.id,
@@ -51,12 +50,4 @@ export class SendChatMessageUseCase {
       ...(input.sources?.length ? { sources: input.sources } : {}),
     };
   }
-
-}
-
-/** Asks the provider; a call dropped before anyone awaits it must not fail unhandled. */
-function ask(provider: LlmProvider, request: ChatRequest): Promise<ChatResult> {
-  const pending = provider.chat(request);
-  pending.catch(() => undefined);
-  return pending;
 }

@@ -1,9 +1,9 @@
 import { isAppError } from '../../shared/errors';
 import { estimateUsage } from '../../shared/tokens';
 import type { ChatMessageRequest, ChatStreamEvent } from '../ports/chat-engine.port';
-import type { ChatRequest, LlmProvider, StreamPart, TokenUsage } from '../ports/llm-provider.port';
+import type { TokenUsage } from '../ports/llm-provider.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
-import { startChat, type ChatEngineDeps } from './start-chat';
+import { prepareChat, type ChatEngineDeps } from './prepare-chat';
 
 const STATUS_BY_KIND: Record<string, number> = { upstream_failure: 502, upstream_timeout: 504, unavailable: 503, rate_limited: 429 };
 
@@ -15,12 +15,12 @@ export class StreamChatMessageUseCase {
   constructor(private readonly deps: ChatEngineDeps) {}
 
   async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal, opening?: NewConversation): Promise<AsyncIterable<ChatStreamEvent>> {
-    const chat = await startChat(this.deps, conversationId, input, open, signal, opening);
+    const chat = await prepareChat(this.deps, conversationId, input, opening);
     const deps = this.deps;
     const configVersionId = input.configVersionId ?? chat.conversation.configVersionId;
 
     async function* run(): AsyncGenerator<ChatStreamEvent> {
-      const started = chat.startedAt;
+      const started = performance.now();
       const parts: string[] = [];
       let usage: TokenUsage | undefined;
       let stored = false;
@@ -42,9 +42,7 @@ export class StreamChatMessageUseCase {
       };
       let finished = false;
       try {
-        const { parts: stream, first } = chat.call;
-        for (let next = await first; !next.done; next = await stream.next()) {
-          const part = next.value;
+        for await (const part of chat.provider.stream({ ...chat.request, signal })) {
           if (part.type === 'usage') {
             usage = part.usage;
             continue;
@@ -78,20 +76,10 @@ export class StreamChatMessageUseCase {
         const status = isAppError(error) ? ('status' in error && typeof error.status === 'number' ? error.status : (STATUS_BY_KIND[error.kind] ?? 500)) : 502;
         yield { type: 'error', message, statusCode: status };
       } finally {
-        // Stopping early (the consumer went away, or a failure) ends the provider's stream too.
-        if (!finished) await chat.call.parts.return?.(undefined).catch(() => undefined);
         // The consumer stopped reading mid-stream (the generator was returned): keep what was said.
         if (!stored) await store('interrupted', 'The client aborted the stream');
       }
     }
     return run();
   }
-}
-
-/** Opens the provider's stream and asks for its first part, without waiting for it. */
-function open(provider: LlmProvider, request: ChatRequest): { parts: AsyncIterator<StreamPart>; first: Promise<IteratorResult<StreamPart>> } {
-  const parts = provider.stream(request)[Symbol.asyncIterator]();
-  const first = parts.next();
-  first.catch(() => undefined); // a stream dropped before anyone reads it must not fail unhandled
-  return { parts, first };
 }

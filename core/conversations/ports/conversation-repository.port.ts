@@ -62,11 +62,5 @@ export interface ConversationRepository {
    * the user's message stored (touching `updated_at`) with the history that came before it.
    */
   beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null>;
-  /**
-   * The history `beginTurn` would answer right now with these arguments, when this process holds it in
-   * memory (undefined otherwise), read without a round trip: a guess that lets a turn ask its provider
-   * while `beginTurn` runs. Only `beginTurn`'s answer is authoritative.
-   */
-  knownHistory(conversationId: string, limit: number, maxChars: number): Turn[] | undefined;
   messages(conversationId: string): Promise<Message[]>;
 }

@@ -190,25 +190,6 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
       expect(await history(uncached, id, 'three')).toEqual(['one', 'answer one', 'unseen', 'two']);
     });
 
-    it('offers the history it holds as a guess that the next turn confirms, and none for an archived conversation', async () => {
-      const id = await aConversation();
-      expect(repo.knownHistory(randomUUID(), 100, 10_000)).toBeUndefined();
-      await repo.beginTurn(id, 'one', 100, 10_000);
-      await repo.addMessage({ conversationId: id, role: 'assistant', content: 'answer one', status: 'complete' });
-      const guess = repo.knownHistory(id, 100, 10_000);
-      expect(guess).toEqual([{ role: 'user', content: 'one' }, { role: 'assistant', content: 'answer one' }]);
-      expect((await repo.beginTurn(id, 'two', 100, 10_000))!.history).toEqual(guess);
-      expect(repo.knownHistory(id, 2, 10_000)!.map((t) => t.content)).toEqual(['answer one', 'two']);
-
-      // Another process writes: the guess is now stale, and the turn's own statement says so.
-      await new TypeOrmConversationRepository(db.dataSource).addMessage({ conversationId: id, role: 'assistant', content: 'from elsewhere', status: 'complete' });
-      expect(repo.knownHistory(id, 100, 10_000)!.map((t) => t.content)).toEqual(['one', 'answer one', 'two']);
-      expect(await history(repo, id, 'three')).toEqual(['one', 'answer one', 'two', 'from elsewhere']);
-
-      await repo.archive(id);
-      expect(repo.knownHistory(id, 100, 10_000)).toBeUndefined();
-    });
-
     it('gives the history a read gives, through a long conversation and changing limits', async () => {
       // The same turns in two conversations, one through the cache and one read every time.
       const uncached = new TypeOrmConversationRepository(db.dataSource, 0);

@@ -1,0 +1,68 @@
+import { UnavailableError, ValidationError, NotFoundError } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import type { Clock } from '../../shared/clock.port';
+import type { Conversation } from '../../conversations/domain/conversation';
+import type { ConversationRepository, NewConversation } from '../../conversations/ports/conversation-repository.port';
+import { findModel } from '../domain/model-catalog';
+import { resolveModelSettings } from '../domain/model-settings';
+import { fitHistory } from '../domain/history';
+import type { ProviderId } from '../domain/provider-id';
+import type { ChatMessageRequest } from '../ports/chat-engine.port';
+import type { ChatRequest, LlmProvider, LlmProviderRegistry } from '../ports/llm-provider.port';
+import { estimateTokens } from '../../shared/tokens';
+
+export interface ChatEngineDeps {
+  conversations: ConversationRepository;
+  providers: LlmProviderRegistry;
+  clock: Clock;
+  /** Provider used when a request names none. */
+  defaultProvider?: ProviderId;
+}
+
+export interface PreparedChat {
+  conversation: Conversation;
+  provider: LlmProvider;
+  providerId: ProviderId;
+  model: string;
+  request: ChatRequest;
+}
+
+const MAX_CONTENT = 100_000;
+/** How many stored messages are read back as history before trimming to the context window. */
+const HISTORY_LIMIT = 100;
+
+/**
+ * Everything before the provider call: validates the request, finds the conversation (first creating
+ * it, for a message that opens one: `opening`), stores the user's message (kept whatever happens next)
+ * and builds the provider request from the history.
+ */
+export async function prepareChat(deps: ChatEngineDeps, conversationId: string, input: ChatMessageRequest, opening?: NewConversation): Promise<PreparedChat> {
+  if (typeof input?.content !== 'string' || input.content.trim() === '') throw ValidationError.field('content', 'content is required');
+  if (input.content.length > MAX_CONTENT) throw ValidationError.field('content', `content must be at most ${MAX_CONTENT} characters`);
+  const { provider: providerId, model, settings } = resolveModelSettings(
+    input.provider ?? deps.defaultProvider ?? 'provider_a',
+    input.model,
+    input.settings ?? {},
+  );
+  const apiKey = input.apiKey ?? deps.providers.platformKey(providerId);
+  if (!apiKey) throw new UnavailableError(`No API key is configured for ${providerId}; save your own key for it`);
+
+  const system = [settings.systemPrompt, input.context].filter((s): s is string => !!s && s.trim() !== '').join('\n\n') || undefined;
+  const contextWindow = findModel(providerId, model)?.contextWindow ?? 8192;
+  const budget = Math.max(256, contextWindow - settings.maxTokens - estimateTokens(system ?? '') - 64);
+  // A refused message opens nothing: the conversation is created once the request is known to be valid.
+  if (opening) await deps.conversations.create(opening);
+  // Finding the conversation, storing the user's message and reading the history are one statement.
+  const begun = isUuid(conversationId) ? await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4) : null;
+  if (!begun) throw new NotFoundError('Conversation');
+  const { conversation, history } = begun;
+  if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');
+  const turns = fitHistory([...history, { role: 'user' as const, content: input.content }], budget);
+  return {
+    conversation,
+    provider: deps.providers.get(providerId),
+    providerId,
+    model,
+    request: { model, messages: turns, system, settings, apiKey },
+  };
+}
