@@ -302,6 +302,10 @@ export class CachedConversationRepository implements ConversationRepository {
   beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
     return this.inner.beginTurn(conversationId, content, limit, maxChars);
   }
+
+  beginFirstTurn(conversation: NewConversation, content: string): Promise<BegunTurn> {
+    return this.inner.beginFirstTurn(conversation, content);
+  }
   messages(conversationId: string) {
     return this.inner.messages(conversationId);
   }

@@ -99,47 +99,67 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   }
 
   async create(c: NewConversation): Promise<Conversation> {
-    const created = await this.creates.submit('', c);
-    if (created) return created;
-    // Not stored: its application is gone, or (ids chosen by the caller) the id is taken.
+    return this.created(c, await this.creates.submit('', { conversation: c }));
+  }
+
+  async beginFirstTurn(c: NewConversation, content: string): Promise<BegunTurn> {
+    return { conversation: await this.created(c, await this.creates.submit('', { conversation: c, firstMessage: content })), history: [] };
+  }
+
+  /** The conversation a creation stored, or why it stored none: its application is gone, or (ids chosen by the caller) the id is taken. */
+  private async created(c: NewConversation, stored: Conversation | null): Promise<Conversation> {
+    if (stored) return stored;
     if (c.id !== undefined && (await this.findById(c.id))) throw new ConflictError('A conversation with this id already exists');
     throw new NotFoundError('Application');
   }
 
   /**
    * Conversations are created by group commit too (every public chat without a conversation starts
-   * one). A batch statement stores all or nothing; an unknown application or a taken id is that
-   * item's null.
+   * one), each with its first message when it has one. A batch statement stores all or nothing; an
+   * unknown application or a taken id is that item's null.
    */
-  private readonly creates = new CoalescingLanes<NewConversation, Conversation | null>((_, batch) => this.createAll(batch), { maxBatch: 64 });
+  private readonly creates = new CoalescingLanes<Creation, Conversation | null>((_, batch) => this.createAll(batch), { maxBatch: 64 });
 
-  private async createAll(batch: NewConversation[]): Promise<Array<Conversation | null>> {
-    const ids = batch.map((c) => c.id ?? randomUUID());
-    const column = <T>(pick: (c: NewConversation) => T) => batch.map(pick);
+  private async createAll(batch: Creation[]): Promise<Array<Conversation | null>> {
+    const ids = batch.map((c) => c.conversation.id ?? randomUUID());
+    const column = <T>(pick: (c: NewConversation) => T) => batch.map((c) => pick(c.conversation));
+    // The first message goes in with its conversation; an id asked for twice in the batch is stored
+    // once, for its first asker, so only that asker's message is stored with it.
     const found = await rows<ConversationRow & { created_ms: number }>(
       this.db,
-      `INSERT INTO conversations (id, application_id, title, source, api_key_id, config_version_id)
-       SELECT r.id, r.application_id, r.title, r.source, r.api_key_id, r.config_version_id
-         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[]) WITH ORDINALITY
-              AS r(id, application_id, title, source, api_key_id, config_version_id, ord)
-        WHERE EXISTS (SELECT 1 FROM applications a WHERE a.id = r.application_id)
-        ORDER BY r.ord
-       ON CONFLICT (id) DO NOTHING
-       RETURNING *, ${CREATED_MS('conversations')} AS created_ms`,
+      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[], $7::text[]) WITH ORDINALITY
+                               AS r(id, application_id, title, source, api_key_id, config_version_id, first_message, ord)),
+            stored AS (
+              INSERT INTO conversations (id, application_id, title, source, api_key_id, config_version_id, message_count)
+              SELECT r.id, r.application_id, r.title, r.source, r.api_key_id, r.config_version_id, (r.first_message IS NOT NULL)::int
+                FROM req r
+               WHERE EXISTS (SELECT 1 FROM applications a WHERE a.id = r.application_id)
+               ORDER BY r.ord
+              ON CONFLICT (id) DO NOTHING
+              RETURNING *, ${CREATED_MS('conversations')} AS created_ms),
+            first AS (
+              INSERT INTO messages (conversation_id, role, content, status)
+              SELECT stored.id, 'user', asked.first_message, 'complete'
+                FROM stored JOIN (SELECT DISTINCT ON (id) id, first_message FROM req ORDER BY id, ord) asked ON asked.id = stored.id
+               WHERE asked.first_message IS NOT NULL)
+       SELECT * FROM stored`,
       [
         ids, column((c) => c.applicationId), column((c) => c.title), column((c) => c.source),
-        column((c) => c.apiKeyId ?? null), column((c) => c.configVersionId ?? null),
+        column((c) => c.apiKeyId ?? null), column((c) => c.configVersionId ?? null), batch.map((c) => c.firstMessage ?? null),
       ],
     );
     const byId = new Map(found.map((r) => [r.id, r]));
-    // A new conversation has no history: its first turn need not look.
-    for (const r of found) this.histories.remember(r.id, { createdAtMs: Number(r.created_ms), count: 0 }, [], Number.POSITIVE_INFINITY);
     // The same id asked for twice in one batch was stored once: the first asker created it.
     const claimed = new Set<string>();
-    return ids.map((id) => {
+    return ids.map((id, i) => {
       const row = claimed.has(id) ? undefined : byId.get(id);
       claimed.add(id);
-      return row ? toConversation(row) : null;
+      if (!row) return null;
+      // A new conversation's history is known (nothing, or its first message): its next turn need not look.
+      const first = batch[i]!.firstMessage;
+      const turns: Turn[] = first === undefined ? [] : [{ role: 'user', content: first }];
+      this.histories.remember(id, { createdAtMs: Number(row.created_ms), count: turns.length }, turns, Number.POSITIVE_INFINITY);
+      return toConversation(row);
     });
   }
 
@@ -330,6 +350,12 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     if (row.count_after !== null) this.histories.advance(row.id, version.createdAtMs, [stored], 1, Number(row.count_after));
     return { conversation, history: recentTurns(turns, turn.limit, turn.maxChars) };
   }
+}
+
+interface Creation {
+  conversation: NewConversation;
+  /** The user's message that opens it, stored with it (`beginFirstTurn`). */
+  firstMessage?: string;
 }
 
 interface TurnStart {

@@ -50,10 +50,12 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   const system = [settings.systemPrompt, input.context].filter((s): s is string => !!s && s.trim() !== '').join('\n\n') || undefined;
   const contextWindow = findModel(providerId, model)?.contextWindow ?? 8192;
   const budget = Math.max(256, contextWindow - settings.maxTokens - estimateTokens(system ?? '') - 64);
-  // A refused message opens nothing: the conversation is created once the request is known to be valid.
-  if (opening) await deps.conversations.create(opening);
-  // Finding the conversation, storing the user's message and reading the history are one statement.
-  const begun = isUuid(conversationId) ? await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4) : null;
+  // Finding the conversation, storing the user's message and reading the history are one statement; a
+  // message that opens its conversation creates it in that statement, once the request is known to be
+  // valid, so a refused message opens nothing.
+  const begun = opening
+    ? await deps.conversations.beginFirstTurn(opening, input.content)
+    : isUuid(conversationId) ? await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4) : null;
   if (!begun) throw new NotFoundError('Conversation');
   const { conversation, history } = begun;
   if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');

@@ -62,5 +62,10 @@ export interface ConversationRepository {
    * the user's message stored (touching `updated_at`) with the history that came before it.
    */
   beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null>;
+  /**
+   * `beginTurn` for a conversation its first message opens: creates it with that (user) message in one
+   * step, or neither. Fails as `create` does (unknown application, taken id); the history is empty.
+   */
+  beginFirstTurn(conversation: NewConversation, content: string): Promise<BegunTurn>;
   messages(conversationId: string): Promise<Message[]>;
 }

@@ -144,6 +144,47 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
     expect((await repo.findById(id))!.title).toBe('Mine');
   });
 
+  it('opens a conversation with its first message in one step, batched with other creations', async () => {
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    const results = await Promise.allSettled([
+      repo.create({ applicationId, title: 'Warm-up', source: 'api' }),
+      ...ids.map((id, i) => repo.beginFirstTurn({ id, applicationId, title: `Opened ${i}`, source: 'widget' }, `first words ${i}`)),
+      repo.create({ applicationId, title: 'Plain', source: 'api' }),
+      repo.beginFirstTurn({ id: randomUUID(), applicationId: randomUUID(), title: 'Nowhere', source: 'api' }, 'lost'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', ...ids.map(() => 'fulfilled'), 'fulfilled', 'rejected']);
+    expect(results.at(-1)).toMatchObject({ reason: { name: 'NotFoundError' } });
+    for (const [i, id] of ids.entries()) {
+      const begun = (results[i + 1] as PromiseFulfilledResult<Awaited<ReturnType<typeof repo.beginFirstTurn>>>).value;
+      expect(begun).toMatchObject({ conversation: { id, title: `Opened ${i}`, applicationId }, history: [] });
+      expect((await repo.messages(id)).map((m) => [m.role, m.content, m.status])).toEqual([['user', `first words ${i}`, 'complete']]);
+      // The next turn sees the first message, as the count stored with it says.
+      expect((await repo.beginTurn(id, 'second', 100, 10_000))!.history).toEqual([{ role: 'user', content: `first words ${i}` }]);
+    }
+    const plain = (results.at(-2) as PromiseFulfilledResult<Awaited<ReturnType<typeof repo.create>>>).value;
+    expect(await repo.messages(plain.id)).toEqual([]);
+    const counted = await db.dataSource.query(
+      `SELECT c.message_count = (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS exact FROM conversations c WHERE c.id = ANY($1::uuid[])`,
+      [[...ids, plain.id]],
+    );
+    expect(counted.map((r: { exact: boolean }) => r.exact)).toEqual(ids.map(() => true).concat(true));
+  });
+
+  it('opens nothing under a taken id: the first asker of an id gets it with its message, the others a conflict', async () => {
+    const id = randomUUID();
+    const [, first, second] = await Promise.allSettled([
+      repo.create({ applicationId, title: 'Warm-up', source: 'api' }),
+      repo.beginFirstTurn({ id, applicationId, title: 'Mine', source: 'widget' }, 'mine'),
+      repo.beginFirstTurn({ id, applicationId, title: 'Also mine', source: 'widget' }, 'also mine'),
+    ]);
+    expect(first).toMatchObject({ status: 'fulfilled', value: { conversation: { id, title: 'Mine' } } });
+    expect(second).toMatchObject({ status: 'rejected', reason: { name: 'ConflictError' } });
+    await expect(repo.beginFirstTurn({ id, applicationId, title: 'Later', source: 'api' }, 'later')).rejects.toMatchObject({ name: 'ConflictError' });
+    expect((await repo.messages(id)).map((m) => m.content)).toEqual(['mine']);
+    // Another repository (another process) knows nothing of it, and reads the same history.
+    expect((await new TypeOrmConversationRepository(db.dataSource).beginTurn(id, 'next', 100, 10_000))!.history).toEqual([{ role: 'user', content: 'mine' }]);
+  });
+
   it('a write that fails fails alone: the others of its batch are stored', async () => {
     const ids = await Promise.all(Array.from({ length: 4 }, aConversation));
     const results = await Promise.allSettled([
