@@ -8,6 +8,9 @@ import type { KnowledgeDocument } from '../../core/knowledge/domain/knowledge-do
 import type { EmbeddingGroup, KnowledgeDocumentRepository, NewKnowledgeDocument } from '../../core/knowledge/ports/knowledge-document-repository.port';
 import type { ModelConfig } from '../../core/model-configs/domain/model-config';
 import type { ModelConfigChanges, ModelConfigRepository, NewModelConfig } from '../../core/model-configs/ports/model-config-repository.port';
+import type { AnswerOutcome, ConfigVersion } from '../../core/model-configs/domain/config-version';
+import type { TrafficShare } from '../../core/model-configs/domain/traffic';
+import type { ConfigVersionChanges, ConfigVersionRepository, NewConfigVersion } from '../../core/model-configs/ports/config-version-repository.port';
 import type { PromptTemplate } from '../../core/prompts/domain/prompt-template';
 import type { NewPromptTemplate, PromptTemplateChanges, PromptTemplateRepository } from '../../core/prompts/ports/prompt-template-repository.port';
 import type { ProviderKey } from '../../core/provider-keys/domain/provider-key';
@@ -24,7 +27,8 @@ import type { NewUser, UserRepository } from '../../core/users/ports/user-reposi
  * them all): each decorator caches the hot read of its repository and invalidates it on every write
  * that goes through it, which is every write there is (the tables have no other writers). Regions:
  * `user`, `app`, `sub`, `pk` (which providers a user has keys for: the fact, never the key), `mc`
- * (default model config per application), `pt` (default prompt template), `kd` (ready documents),
+ * (default model config per application), `mcv` (the A/B shares of that default, which every new
+ * conversation draws its version from), `pt` (default prompt template), `kd` (ready documents),
  * `apikey` (public API keys by digest, read through ApiKeyLookup) and `conv` (a conversation with its
  * owner, as a chat turn starts from it).
  */
@@ -88,7 +92,7 @@ export class CachedApplicationRepository implements ApplicationRepository {
     try {
       await this.inner.delete(id);
     } finally {
-      await this.cache.invalidate(`app:${id}`, `mc:${id}`, `pt:${id}`, `kd:${id}`);
+      await this.cache.invalidate(`app:${id}`, `mc:${id}`, `mcv:${id}`, `pt:${id}`, `kd:${id}`);
       // The application's own API keys and its conversations went with it.
       for (const region of ['apikey', 'conv']) await this.cache.invalidateRegion(region);
     }
@@ -143,7 +147,10 @@ export class CachedProviderKeyRepository implements ProviderKeyRepository {
   }
 }
 
-/** Writes name a config, not its application: they invalidate every application's cached default. */
+/**
+ * Writes name a config, not its application: they invalidate every application's cached default, and
+ * the A/B shares drawn from it (which config is the default decides whose versions share the traffic).
+ */
 export class CachedModelConfigRepository implements ModelConfigRepository {
   constructor(private readonly inner: ModelConfigRepository, private readonly cache: Cache) {}
 
@@ -173,6 +180,41 @@ export class CachedModelConfigRepository implements ModelConfigRepository {
       return await write();
     } finally {
       await this.cache.invalidateRegion('mc');
+      await this.cache.invalidateRegion('mcv');
+    }
+  }
+}
+
+/** Version writes name a version, not its application: they invalidate every application's shares. Metrics change no share. */
+export class CachedConfigVersionRepository implements ConfigVersionRepository {
+  constructor(private readonly inner: ConfigVersionRepository, private readonly cache: Cache) {}
+
+  create(version: NewConfigVersion): Promise<ConfigVersion> {
+    return this.changing(() => this.inner.create(version));
+  }
+  findById(id: string): Promise<ConfigVersion | null> {
+    return this.inner.findById(id);
+  }
+  listByConfig(configId: string): Promise<ConfigVersion[]> {
+    return this.inner.listByConfig(configId);
+  }
+  update(id: string, changes: ConfigVersionChanges): Promise<ConfigVersion> {
+    return this.changing(() => this.inner.update(id, changes));
+  }
+  delete(id: string): Promise<void> {
+    return this.changing(() => this.inner.delete(id));
+  }
+  activeSharesOfDefault(applicationId: string): Promise<TrafficShare[]> {
+    return this.cache.getOrLoad(`mcv:${applicationId}`, () => this.inner.activeSharesOfDefault(applicationId));
+  }
+  recordOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
+    return this.inner.recordOutcome(id, outcome);
+  }
+  private async changing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      await this.cache.invalidateRegion('mcv');
     }
   }
 }

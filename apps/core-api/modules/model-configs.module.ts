@@ -22,7 +22,7 @@ import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { TOKENS } from '../../shared/tokens';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROMPT_TOKENS } from './prompts.module';
-import { CachedModelConfigRepository } from '../../../adapters/cache/cached-repositories';
+import { CachedConfigVersionRepository, CachedModelConfigRepository } from '../../../adapters/cache/cached-repositories';
 
 export const MODEL_CONFIG_TOKENS = {
   ModelConfigRepository: Symbol.for('ModelConfigRepository'),
@@ -39,7 +39,7 @@ export const modelConfigsModule: AppModule = {
   bind(c: Container) {
     const ds = (get: <T>(id: symbol) => T) => get<never>(TOKENS.DataSource);
     provide(c, MODEL_CONFIG_TOKENS.ModelConfigRepository, (get) => new CachedModelConfigRepository(new TypeOrmModelConfigRepository(ds(get)), get(TOKENS.Cache)));
-    provide(c, MODEL_CONFIG_TOKENS.ConfigVersionRepository, (get) => new TypeOrmConfigVersionRepository(ds(get)));
+    provide(c, MODEL_CONFIG_TOKENS.ConfigVersionRepository, (get) => new CachedConfigVersionRepository(new TypeOrmConfigVersionRepository(ds(get)), get(TOKENS.Cache)));
     provide(c, MODEL_CONFIG_TOKENS.MessageRatingRepository, (get) => new TypeOrmMessageRatingRepository(ds(get)));
     const deps = (get: <T>(id: symbol) => T) => ({
       applications: get<never>(TOKENS.ApplicationRepository),

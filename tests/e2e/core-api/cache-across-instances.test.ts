@@ -63,6 +63,29 @@ async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => bool
     expect(stack.emulator!.requests.at(-1)!.body.model).toBe('gpt-4o');
   });
 
+  it('an A/B version started or stopped on one instance decides the new conversations of the other', async () => {
+    const owner = await userWithApplication(stack.client);
+    const { token } = owner;
+    await stack.setPlan(owner.user.id, 'pro');
+    const config = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Base', provider: 'provider_a', modelId: 'gpt-4o' }, { token });
+    expect(config.status).toBe(201);
+    // Each new conversation draws its version on the second instance; its first answer shows which model it got.
+    const modelOfANewConversation = async () => {
+      const conversation = await second.client.post('/api/conversations', { applicationId: owner.app.id }, { token });
+      expect((await second.client.post(`/api/conversations/${conversation.body.id}/messages`, { content: 'hi' }, { token })).status).toBe(200);
+      return stack.emulator!.requests.at(-1)!.body.model as string;
+    };
+    expect(await eventually(modelOfANewConversation, (model) => model === 'gpt-4o')).toBe('gpt-4o'); // "no versions" now held there
+
+    const versions = `/api/model-configs/${config.body._id}/versions`;
+    const version = await stack.client.post(versions, { label: 'Mini', provider: 'provider_a', modelId: 'gpt-4o-mini', trafficPercent: 100 }, { token });
+    expect(version.status).toBe(201);
+    expect(await eventually(modelOfANewConversation, (model) => model === 'gpt-4o-mini')).toBe('gpt-4o-mini');
+
+    expect((await stack.client.put(`${versions}/${version.body._id}`, { isActive: false }, { token })).status).toBe(200);
+    expect(await eventually(modelOfANewConversation, (model) => model === 'gpt-4o')).toBe('gpt-4o');
+  });
+
   it('an application renamed or deleted on one instance is seen so on the other', async () => {
     const owner = await userWithApplication(stack.client);
     expect((await second.client.get(`/api/applications/${owner.app.id}`, { token: owner.token })).body.name).toBe('Chat App');
