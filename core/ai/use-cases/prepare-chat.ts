@@ -2,7 +2,7 @@ import { UnavailableError, ValidationError, NotFoundError } from '../../shared/e
 import { isUuid } from '../../shared/ids';
 import type { Clock } from '../../shared/clock.port';
 import type { Conversation } from '../../conversations/domain/conversation';
-import type { ConversationRepository, NewConversation } from '../../conversations/ports/conversation-repository.port';
+import type { BegunTurn, ConversationRepository, NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { findModel } from '../domain/model-catalog';
 import { resolveModelSettings } from '../domain/model-settings';
 import { fitHistory } from '../domain/history';
@@ -53,9 +53,9 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   // Finding the conversation, storing the user's message and reading the history are one statement; a
   // message that opens its conversation creates it in that statement, once the request is known to be
   // valid, so a refused message opens nothing.
-  const begun = opening
-    ? await deps.conversations.beginFirstTurn(opening, input.content)
-    : isUuid(conversationId) ? await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4) : null;
+  let begun: BegunTurn | null = null;
+  if (opening) begun = await deps.conversations.beginFirstTurn(opening, input.content);
+  else if (isUuid(conversationId)) begun = await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4);
   if (!begun) throw new NotFoundError('Conversation');
   const { conversation, history } = begun;
   if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');
