@@ -33,6 +33,15 @@ import type { NewUser, UserRepository } from '../../core/users/ports/user-reposi
  * owner, as a chat turn starts from it).
  */
 
+/** Runs a write, then forgets the regions it may have changed, whether it succeeded or not (a failed write may have applied). */
+async function invalidatingAfter<T>(cache: Cache, regions: string[], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    for (const region of regions) await cache.invalidateRegion(region);
+  }
+}
+
 export class CachedUserRepository implements UserRepository {
   constructor(private readonly inner: UserRepository, private readonly cache: Cache) {}
 
@@ -175,13 +184,8 @@ export class CachedModelConfigRepository implements ModelConfigRepository {
   delete(id: string): Promise<'deleted' | 'default' | 'missing'> {
     return this.changing(() => this.inner.delete(id));
   }
-  private async changing<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.cache.invalidateRegion('mc');
-      await this.cache.invalidateRegion('mcv');
-    }
+  private changing<T>(write: () => Promise<T>): Promise<T> {
+    return invalidatingAfter(this.cache, ['mc', 'mcv'], write);
   }
 }
 
@@ -210,12 +214,8 @@ export class CachedConfigVersionRepository implements ConfigVersionRepository {
   recordOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
     return this.inner.recordOutcome(id, outcome);
   }
-  private async changing<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.cache.invalidateRegion('mcv');
-    }
+  private changing<T>(write: () => Promise<T>): Promise<T> {
+    return invalidatingAfter(this.cache, ['mcv'], write);
   }
 }
 
@@ -243,12 +243,8 @@ export class CachedPromptTemplateRepository implements PromptTemplateRepository 
   delete(id: string): Promise<void> {
     return this.changing(() => this.inner.delete(id));
   }
-  private async changing<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.cache.invalidateRegion('pt');
-    }
+  private changing<T>(write: () => Promise<T>): Promise<T> {
+    return invalidatingAfter(this.cache, ['pt'], write);
   }
 }
 
@@ -296,12 +292,8 @@ export class CachedKnowledgeDocumentRepository implements KnowledgeDocumentRepos
     return this.changing(() => this.inner.delete(id));
   }
   /** Only a document becoming ready or leaving the ready set changes the groups; writes name a document, not its application. */
-  private async changing<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.cache.invalidateRegion('kd');
-    }
+  private changing<T>(write: () => Promise<T>): Promise<T> {
+    return invalidatingAfter(this.cache, ['kd'], write);
   }
 }
 
