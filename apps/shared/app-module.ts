@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
-import type { Container, ServiceIdentifier } from 'inversify';
+import type { Container } from 'inversify';
 import type Koa from 'koa';
+import type { Key } from './tokens';
 
 /**
  * One area's part of an app: its bindings and its routers. An app is a list of modules, so adding an
@@ -17,11 +18,12 @@ export interface AppModule {
 }
 
 /** Binds a singleton built from the container. */
-export function provide<T>(container: Container, id: ServiceIdentifier<T>, build: (get: Getter) => T): void {
+export function provide<T>(container: Container, id: Key<T>, build: (get: Getter) => T): void {
   container
     .bind<T>(id)
-    .toDynamicValue((ctx) => build(<U>(dep: ServiceIdentifier<U>) => ctx.get<U>(dep)))
+    .toDynamicValue((ctx) => build(<U>(dep: Key<U>) => ctx.get<U>(dep) as U))
     .inSingletonScope();
 }
 
-export type Getter = <U>(id: ServiceIdentifier<U>) => U;
+/** Reads a dependency with the type its key carries. */
+export type Getter = <U>(id: Key<U>) => U;

@@ -1,24 +1,68 @@
+import type { Redis } from 'ioredis';
+import type { Container, Newable } from 'inversify';
+import type Koa from 'koa';
+import type { DataSource } from 'typeorm';
+import type { Logger } from '../../adapters/logging/logger';
+import type { ApplicationRepository } from '../../core/applications/ports/application-repository.port';
+import type { Mailer } from '../../core/auth/ports/mailer.port';
+import type { PasswordHasher } from '../../core/auth/ports/password-hasher.port';
+import type { PasswordResetRepository } from '../../core/auth/ports/password-reset-repository.port';
+import type { RefreshTokenRepository } from '../../core/auth/ports/refresh-token-repository.port';
+import type { TokenService } from '../../core/auth/ports/token-service.port';
+import type { HealthCheck } from '../../core/health/ports/health-check.port';
+import type { Cache } from '../../core/shared/cache.port';
+import type { Clock } from '../../core/shared/clock.port';
+import type { KeyHasher } from '../../core/shared/key-hasher.port';
+import type { RateLimiter } from '../../core/shared/rate-limiter.port';
+import type { SecretBox } from '../../core/shared/secret-box.port';
+import type { UserRepository } from '../../core/users/ports/user-repository.port';
+import type { AppConfig } from './config';
+
+declare const boundType: unique symbol;
+
+/**
+ * A service identifier that carries the type bound to it, so the compiler checks the composition: binding
+ * a value of the wrong type, or reading a token into the wrong type, is a type error instead of a failure
+ * at run time. At run time it is the plain `Symbol.for(name)` Inversify keys its bindings by.
+ */
+export type Token<T> = symbol & { readonly [boundType]?: T };
+
+/** A class used as its own identifier (use cases are bound by their class). */
+export type Constructor<T> = Newable<T>;
+
+/** What a binding is keyed by: a typed token or a class. */
+export type Key<T> = Token<T> | Constructor<T>;
+
+export function token<T>(name: string): Token<T> {
+  return Symbol.for(name) as Token<T>;
+}
+
+/** Reads a binding with the type its key carries. */
+export function resolve<T>(container: Container, key: Key<T>): T {
+  return container.get<T>(key) as T;
+}
+
 /** Service identifiers shared by every app's container. Areas declare their own beside their module. */
 export const TOKENS = {
-  Config: Symbol.for('Config'),
-  Logger: Symbol.for('Logger'),
-  DataSource: Symbol.for('DataSource'),
-  Clock: Symbol.for('Clock'),
-  Cache: Symbol.for('Cache'),
-  Redis: Symbol.for('Redis'),
-  RateLimiter: Symbol.for('RateLimiter'),
-  HealthChecks: Symbol.for('HealthChecks'),
-  SecretBox: Symbol.for('SecretBox'),
-  KeyHasher: Symbol.for('KeyHasher'),
-  PasswordHasher: Symbol.for('PasswordHasher'),
-  TokenService: Symbol.for('TokenService'),
-  Mailer: Symbol.for('Mailer'),
-  UserRepository: Symbol.for('UserRepository'),
-  RefreshTokenRepository: Symbol.for('RefreshTokenRepository'),
-  PasswordResetRepository: Symbol.for('PasswordResetRepository'),
-  ApplicationRepository: Symbol.for('ApplicationRepository'),
+  Config: token<AppConfig>('Config'),
+  Logger: token<Logger>('Logger'),
+  DataSource: token<DataSource>('DataSource'),
+  Clock: token<Clock>('Clock'),
+  Cache: token<Cache>('Cache'),
+  Redis: token<Redis>('Redis'),
+  RateLimiter: token<RateLimiter>('RateLimiter'),
+  HealthChecks: token<HealthCheck[]>('HealthChecks'),
+  SecretBox: token<SecretBox>('SecretBox'),
+  KeyHasher: token<KeyHasher>('KeyHasher'),
+  PasswordHasher: token<PasswordHasher>('PasswordHasher'),
+  TokenService: token<TokenService>('TokenService'),
+  Mailer: token<Mailer>('Mailer'),
+  UserRepository: token<UserRepository>('UserRepository'),
+  RefreshTokenRepository: token<RefreshTokenRepository>('RefreshTokenRepository'),
+  PasswordResetRepository: token<PasswordResetRepository>('PasswordResetRepository'),
+  ApplicationRepository: token<ApplicationRepository>('ApplicationRepository'),
   /** Koa middleware: bearer JWT required. */
-  AuthMiddleware: Symbol.for('AuthMiddleware'),
+  AuthMiddleware: token<Koa.Middleware>('AuthMiddleware'),
   /** Koa middleware: per-client-address limit for unauthenticated endpoints. */
-  AddressLimitMiddleware: Symbol.for('AddressLimitMiddleware'),
+  AddressLimitMiddleware: token<Koa.Middleware>('AddressLimitMiddleware'),
 } as const;

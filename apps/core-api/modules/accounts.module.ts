@@ -1,7 +1,6 @@
 import type { Container } from 'inversify';
 import type { Context, Next } from 'koa';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
 import { authRouter } from '../../../adapters/http/auth/auth.router';
 import { bearerAuth } from '../../../adapters/http/shared/auth.middleware';
 import { usersRouter } from '../../../adapters/http/users/users.router';
@@ -18,13 +17,11 @@ import { RefreshSessionUseCase } from '../../../core/auth/use-cases/refresh-sess
 import { RegisterUseCase } from '../../../core/auth/use-cases/register.use-case';
 import { RequestPasswordResetUseCase } from '../../../core/auth/use-cases/request-password-reset.use-case';
 import { RateLimitedError } from '../../../core/shared/errors';
-import type { RateLimiter } from '../../../core/shared/rate-limiter.port';
 import { DeleteAccountUseCase } from '../../../core/users/use-cases/delete-account.use-case';
 import { GetCurrentUserUseCase } from '../../../core/users/use-cases/get-current-user.use-case';
 import { UpdateProfileUseCase } from '../../../core/users/use-cases/update-profile.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
-import type { AppConfig } from '../../shared/config';
-import { TOKENS } from '../../shared/tokens';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { storedFilesCleanup } from './stored-files';
 import { CachedUserRepository } from '../../../adapters/cache/cached-repositories';
 
@@ -33,34 +30,34 @@ import { CachedUserRepository } from '../../../adapters/cache/cached-repositorie
 export const accountsModule: AppModule = {
   name: 'accounts',
   bind(c: Container) {
-    const ds = (get: <T>(id: symbol) => T) => get<DataSource>(TOKENS.DataSource);
+    const ds = (get: Getter) => get(TOKENS.DataSource);
     provide(c, TOKENS.UserRepository, (get) => new CachedUserRepository(new TypeOrmUserRepository(ds(get)), get(TOKENS.Cache)));
     provide(c, TOKENS.RefreshTokenRepository, (get) => new TypeOrmRefreshTokenRepository(ds(get)));
     provide(c, TOKENS.PasswordResetRepository, (get) => new TypeOrmPasswordResetRepository(ds(get)));
     provide(c, TOKENS.Mailer, (get) => {
-      const config = get<AppConfig>(TOKENS.Config);
+      const config = get(TOKENS.Config);
       return config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new OutboxMailer(join(config.dataDir, 'outbox'));
     });
 
-    const session = (get: <T>(id: symbol) => T) => ({
-      refreshTokens: get<never>(TOKENS.RefreshTokenRepository),
-      tokens: get<never>(TOKENS.TokenService),
-      clock: get<never>(TOKENS.Clock),
-      adminEmails: get<AppConfig>(TOKENS.Config).adminEmails,
-      users: get<never>(TOKENS.UserRepository),
-      hasher: get<never>(TOKENS.PasswordHasher),
+    const session = (get: Getter) => ({
+      refreshTokens: get(TOKENS.RefreshTokenRepository),
+      tokens: get(TOKENS.TokenService),
+      clock: get(TOKENS.Clock),
+      adminEmails: get(TOKENS.Config).adminEmails,
+      users: get(TOKENS.UserRepository),
+      hasher: get(TOKENS.PasswordHasher),
     });
     provide(c, RegisterUseCase, (get) => new RegisterUseCase(session(get)));
     provide(c, LoginUseCase, (get) => new LoginUseCase({ ...session(get), limiter: get(TOKENS.RateLimiter) }));
     provide(c, RefreshSessionUseCase, (get) => new RefreshSessionUseCase(session(get)));
     provide(c, AuthenticateUseCase, (get) => new AuthenticateUseCase(session(get)));
     provide(c, ChangePasswordUseCase, (get) => new ChangePasswordUseCase(session(get)));
-    const resetDeps = (get: <T>(id: symbol) => T) => ({
+    const resetDeps = (get: Getter) => ({
       ...session(get),
-      resets: get<never>(TOKENS.PasswordResetRepository),
-      keyHasher: get<never>(TOKENS.KeyHasher),
-      mailer: get<never>(TOKENS.Mailer),
-      publicBaseUrl: get<AppConfig>(TOKENS.Config).publicBaseUrl,
+      resets: get(TOKENS.PasswordResetRepository),
+      keyHasher: get(TOKENS.KeyHasher),
+      mailer: get(TOKENS.Mailer),
+      publicBaseUrl: get(TOKENS.Config).publicBaseUrl,
     });
     provide(c, RequestPasswordResetUseCase, (get) => new RequestPasswordResetUseCase(resetDeps(get)));
     provide(c, ConfirmPasswordResetUseCase, (get) => new ConfirmPasswordResetUseCase(resetDeps(get)));
@@ -70,9 +67,9 @@ export const accountsModule: AppModule = {
 
     provide(c, TOKENS.AuthMiddleware, (get) => bearerAuth(get(AuthenticateUseCase)));
     provide(c, TOKENS.AddressLimitMiddleware, (get) => {
-      const limiter = get<RateLimiter>(TOKENS.RateLimiter);
+      const limiter = get(TOKENS.RateLimiter);
       // Per client address, on register, login, refresh and reset: slows down credential stuffing.
-      const rule = { limit: get<AppConfig>(TOKENS.Config).authRateLimitPerMinute, windowSeconds: 60 };
+      const rule = { limit: get(TOKENS.Config).authRateLimitPerMinute, windowSeconds: 60 };
       return async (ctx: Context, next: Next) => {
         const decision = await limiter.consume(`auth-address:${ctx.ip}`, rule);
         if (!decision.allowed) throw new RateLimitedError('Too many requests from this address; slow down', decision.retryAfterSeconds);
@@ -82,22 +79,22 @@ export const accountsModule: AppModule = {
   },
   routers: (c) => [
     authRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      addressLimit: c.get(TOKENS.AddressLimitMiddleware),
-      register: c.get(RegisterUseCase),
-      login: c.get(LoginUseCase),
-      refresh: c.get(RefreshSessionUseCase),
-      me: c.get(GetCurrentUserUseCase),
-      changePassword: c.get(ChangePasswordUseCase),
-      requestReset: c.get(RequestPasswordResetUseCase),
-      confirmReset: c.get(ConfirmPasswordResetUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      addressLimit: resolve(c, TOKENS.AddressLimitMiddleware),
+      register: resolve(c, RegisterUseCase),
+      login: resolve(c, LoginUseCase),
+      refresh: resolve(c, RefreshSessionUseCase),
+      me: resolve(c, GetCurrentUserUseCase),
+      changePassword: resolve(c, ChangePasswordUseCase),
+      requestReset: resolve(c, RequestPasswordResetUseCase),
+      confirmReset: resolve(c, ConfirmPasswordResetUseCase),
       oauthProviders: () => [],
     }),
     usersRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      me: c.get(GetCurrentUserUseCase),
-      update: c.get(UpdateProfileUseCase),
-      remove: c.get(DeleteAccountUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      me: resolve(c, GetCurrentUserUseCase),
+      update: resolve(c, UpdateProfileUseCase),
+      remove: resolve(c, DeleteAccountUseCase),
     }),
   ],
 };

@@ -1,6 +1,6 @@
+import type { ApiKeyRepository } from '../../../core/api-keys/ports/api-key-repository.port';
 import type { Container } from 'inversify';
 import { apiKeysRouter } from '../../../adapters/http/api-keys/api-keys.router';
-import type { Logger } from '../../../adapters/logging/logger';
 import { TypeOrmApiKeyRepository } from '../../../adapters/persistence/api-keys/type-orm-api-key.repository';
 import { ApiKeyLookup } from '../../../core/api-keys/use-cases/api-key-lookup';
 import { ApiKeyUsageTracker } from '../../../core/api-keys/use-cases/api-key-usage-tracker';
@@ -9,13 +9,13 @@ import { CreateApiKeyUseCase, type ApiKeyQuotaGuard } from '../../../core/api-ke
 import { DeleteApiKeyUseCase } from '../../../core/api-keys/use-cases/delete-api-key.use-case';
 import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve, token } from '../../shared/tokens';
 
 export const API_KEY_TOKENS = {
   /** The store of API keys (the billing area counts a user's active keys through it). */
-  ApiKeyRepository: Symbol.for('ApiKeyRepository'),
+  ApiKeyRepository: token<ApiKeyRepository>('ApiKeyRepository'),
 } as const;
 
 /** How often request counts and last-use times counted in memory are written to the database. */
@@ -26,7 +26,7 @@ export const apiKeysModule: AppModule = {
   name: 'api-keys',
   bind(c: Container) {
     provide(c, API_KEY_TOKENS.ApiKeyRepository, (get) => new TypeOrmApiKeyRepository(get(TOKENS.DataSource)));
-    const keys = (get: <T>(id: symbol) => T) => get<never>(API_KEY_TOKENS.ApiKeyRepository);
+    const keys = (get: Getter) => get(API_KEY_TOKENS.ApiKeyRepository);
     provide(c, ApiKeyLookup, (get) => new ApiKeyLookup({ keys: keys(get), cache: get(TOKENS.Cache) }));
     provide(c, ApiKeyUsageTracker, (get) => new ApiKeyUsageTracker({ keys: keys(get) }));
     provide(c, CreateApiKeyUseCase, (get) =>
@@ -54,16 +54,16 @@ export const apiKeysModule: AppModule = {
   },
   routers: (c) => [
     apiKeysRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      create: c.get(CreateApiKeyUseCase),
-      list: c.get(ListApiKeysUseCase),
-      revoke: c.get(RevokeApiKeyUseCase),
-      remove: c.get(DeleteApiKeyUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      create: resolve(c, CreateApiKeyUseCase),
+      list: resolve(c, ListApiKeysUseCase),
+      revoke: resolve(c, RevokeApiKeyUseCase),
+      remove: resolve(c, DeleteApiKeyUseCase),
     }),
   ],
   async start(c: Container) {
-    const usage = c.get(ApiKeyUsageTracker);
-    const logger = c.get<Logger>(TOKENS.Logger);
+    const usage = resolve(c, ApiKeyUsageTracker);
+    const logger = resolve(c, TOKENS.Logger);
     const flush = () => usage.flush().catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not record API key usage; will retry'));
     const timer = setInterval(flush, USAGE_FLUSH_INTERVAL_MS);
     timer.unref();

@@ -8,9 +8,9 @@ import { GetApplicationUseCase } from '../../../core/applications/use-cases/get-
 import { ListApplicationsUseCase } from '../../../core/applications/use-cases/list-applications.use-case';
 import { SelectThemeUseCase } from '../../../core/applications/use-cases/select-theme.use-case';
 import { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { storedFilesCleanup } from './stored-files';
 import { CachedApplicationRepository } from '../../../adapters/cache/cached-repositories';
 
@@ -20,7 +20,7 @@ export const applicationsModule: AppModule = {
   name: 'applications',
   bind(c: Container) {
     provide(c, TOKENS.ApplicationRepository, (get) => new CachedApplicationRepository(new TypeOrmApplicationRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
-    const deps = (get: <T>(id: symbol) => T) => ({ applications: get<never>(TOKENS.ApplicationRepository) });
+    const deps = (get: Getter) => ({ applications: get(TOKENS.ApplicationRepository) });
     provide(c, CreateApplicationUseCase, (get) =>
       new CreateApplicationUseCase({
         ...deps(get),
@@ -38,14 +38,14 @@ export const applicationsModule: AppModule = {
   },
   routers: (c) => [
     applicationsRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      create: c.get(CreateApplicationUseCase),
-      list: c.get(ListApplicationsUseCase),
-      get: c.get(GetApplicationUseCase),
-      update: c.get(UpdateApplicationUseCase),
-      remove: c.get(DeleteApplicationUseCase),
-      selectTheme: c.get(SelectThemeUseCase),
-      customizeTheme: c.get(CustomizeThemeUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      create: resolve(c, CreateApplicationUseCase),
+      list: resolve(c, ListApplicationsUseCase),
+      get: resolve(c, GetApplicationUseCase),
+      update: resolve(c, UpdateApplicationUseCase),
+      remove: resolve(c, DeleteApplicationUseCase),
+      selectTheme: resolve(c, SelectThemeUseCase),
+      customizeTheme: resolve(c, CustomizeThemeUseCase),
     }),
   ],
 };

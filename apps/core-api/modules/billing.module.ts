@@ -1,3 +1,6 @@
+import type { SubscriptionRepository } from '../../../core/billing/ports/subscription-repository.port';
+import type { UsageLedger } from '../../../core/billing/ports/usage-ledger.port';
+import type { OwnedResources } from '../../../core/billing/ports/owned-resources.port';
 import type { Container } from 'inversify';
 import { adminBillingRouter } from '../../../adapters/http/admin/admin-billing.router';
 import { billingRouter } from '../../../adapters/http/billing/billing.router';
@@ -9,21 +12,21 @@ import { GetUsageUseCase } from '../../../core/billing/use-cases/get-usage.use-c
 import { KeysAndQuotaPolicy } from '../../../core/billing/use-cases/keys-and-quota.policy';
 import { ListPlansUseCase } from '../../../core/billing/use-cases/list-plans.use-case';
 import { PlanLimitGuards } from '../../../core/billing/use-cases/plan-limit-guards';
-import { provide, type AppModule } from '../../shared/app-module';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve, token } from '../../shared/tokens';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
 import { CachedSubscriptionRepository } from '../../../adapters/cache/cached-repositories';
 
 export const BILLING_TOKENS = {
-  SubscriptionRepository: Symbol.for('SubscriptionRepository'),
-  UsageLedger: Symbol.for('UsageLedger'),
-  OwnedResources: Symbol.for('OwnedResources'),
+  SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
+  UsageLedger: token<UsageLedger>('UsageLedger'),
+  OwnedResources: token<OwnedResources>('OwnedResources'),
 } as const;
 
 /** The "keys-and-quota" chat policy, for `conversationsModule([...])` (needs the provider-keys and billing modules). */
-export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => c.get(KeysAndQuotaPolicy);
+export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => resolve(c, KeysAndQuotaPolicy);
 
 /** Plans, subscriptions, usage and the plan-limit guards (SPEC 2.11, 8), and the admin plan endpoint. */
 export const billingModule: AppModule = {
@@ -32,11 +35,11 @@ export const billingModule: AppModule = {
     provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     provide(c, BILLING_TOKENS.UsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
-    const deps = (get: <T>(id: symbol) => T) => ({
-      subscriptions: get<never>(BILLING_TOKENS.SubscriptionRepository),
-      usage: get<never>(BILLING_TOKENS.UsageLedger),
-      owned: get<never>(BILLING_TOKENS.OwnedResources),
-      clock: get<never>(TOKENS.Clock),
+    const deps = (get: Getter) => ({
+      subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+      usage: get(BILLING_TOKENS.UsageLedger),
+      owned: get(BILLING_TOKENS.OwnedResources),
+      clock: get(TOKENS.Clock),
     });
     provide(c, KeysAndQuotaPolicy, (get) =>
       new KeysAndQuotaPolicy({ ...deps(get), keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository), secretBox: get(TOKENS.SecretBox) }),
@@ -55,7 +58,7 @@ export const billingModule: AppModule = {
     provide(c, ChangePlanUseCase, (get) => new ChangePlanUseCase(deps(get)));
   },
   routers: (c) => [
-    billingRouter({ auth: c.get(TOKENS.AuthMiddleware), plans: c.get(ListPlansUseCase), usage: c.get(GetUsageUseCase) }),
-    adminBillingRouter({ auth: c.get(TOKENS.AuthMiddleware), changePlan: c.get(ChangePlanUseCase) }),
+    billingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), plans: resolve(c, ListPlansUseCase), usage: resolve(c, GetUsageUseCase) }),
+    adminBillingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), changePlan: resolve(c, ChangePlanUseCase) }),
   ],
 };

@@ -8,9 +8,9 @@ import { ListConversationsUseCase } from '../../../core/conversations/use-cases/
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
 import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
 import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 
 /** Policy factories contributed by other areas (model configs, keys and quota, knowledge), in run order. */
 export type ChatPolicyFactory = (c: Container) => ChatPolicy;
@@ -21,10 +21,10 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
     name: 'conversations',
     bind(c: Container) {
       provide(c, ChatTurnRunner, (get) => new ChatTurnRunner({ engine: get(CHAT_TOKENS.ChatEngine), policies: policies.map((p) => p(c)) }));
-      const deps = (get: <T>(id: symbol) => T) => ({
-        conversations: get<never>(CHAT_TOKENS.ConversationRepository),
-        applications: get<never>(TOKENS.ApplicationRepository),
-        engine: get<never>(CHAT_TOKENS.ChatEngine),
+      const deps = (get: Getter) => ({
+        conversations: get(CHAT_TOKENS.ConversationRepository),
+        applications: get(TOKENS.ApplicationRepository),
+        engine: get(CHAT_TOKENS.ChatEngine),
       });
       provide(c, CreateConversationUseCase, (get) => new CreateConversationUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
       provide(c, ListConversationsUseCase, (get) => new ListConversationsUseCase(deps(get)));
@@ -35,13 +35,13 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
     },
     routers: (c) => [
       conversationsRouter({
-        auth: c.get(TOKENS.AuthMiddleware),
-        create: c.get(CreateConversationUseCase),
-        list: c.get(ListConversationsUseCase),
-        get: c.get(GetConversationUseCase),
-        archive: c.get(ArchiveConversationUseCase),
-        send: c.get(SendMessageUseCase),
-        stream: c.get(StreamMessageUseCase),
+        auth: resolve(c, TOKENS.AuthMiddleware),
+        create: resolve(c, CreateConversationUseCase),
+        list: resolve(c, ListConversationsUseCase),
+        get: resolve(c, GetConversationUseCase),
+        archive: resolve(c, ArchiveConversationUseCase),
+        send: resolve(c, SendMessageUseCase),
+        stream: resolve(c, StreamMessageUseCase),
       }),
     ],
   };

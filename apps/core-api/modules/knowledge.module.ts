@@ -5,7 +5,6 @@ import { BullMqJobQueue } from '../../../adapters/jobs/bullmq.job-queue';
 import { InProcessJobQueue, type JobErrorReporter } from '../../../adapters/jobs/in-process.job-queue';
 import { DeferredVectorIndex, openVectorIndex } from '../../../adapters/persistence/knowledge/open-vector-index';
 import { TypeOrmKnowledgeDocumentRepository } from '../../../adapters/persistence/knowledge/type-orm-knowledge-document.repository';
-import type { Logger } from '../../../adapters/logging/logger';
 import { GeminiEmbedder } from '../../../adapters/providers/gemini.embedder';
 import { HuggingFaceEmbedder } from '../../../adapters/providers/hugging-face.embedder';
 import { OpenAiEmbedder } from '../../../adapters/providers/openai.embedder';
@@ -25,12 +24,11 @@ import { failureReason, PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type Proce
 import { ResumeDocumentsUseCase } from '../../../core/knowledge/use-cases/resume-documents.use-case';
 import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
-import type { Clock } from '../../../core/shared/clock.port';
 import { ValidationError } from '../../../core/shared/errors';
 import type { JobQueue } from '../../../core/shared/job-queue.port';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import type { AppConfig } from '../../shared/config';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve, token } from '../../shared/tokens';
 import { BILLING_TOKENS } from './billing.module';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
@@ -38,16 +36,16 @@ import { bindFileStore, UPLOAD_TOKENS } from './uploads.module';
 import { CachedKnowledgeDocumentRepository } from '../../../adapters/cache/cached-repositories';
 
 export const KNOWLEDGE_TOKENS = {
-  DocumentRepository: Symbol.for('KnowledgeDocumentRepository'),
-  VectorIndex: Symbol.for('VectorIndex'),
-  EmbedderRegistry: Symbol.for('EmbedderRegistry'),
-  EmbeddingKeySource: Symbol.for('EmbeddingKeySource'),
+  DocumentRepository: token<KnowledgeDocumentRepository>('KnowledgeDocumentRepository'),
+  VectorIndex: token<DeferredVectorIndex>('VectorIndex'),
+  EmbedderRegistry: token<EmbedderRegistry>('EmbedderRegistry'),
+  EmbeddingKeySource: token<EmbeddingKeySource>('EmbeddingKeySource'),
   /** The process's background job queue: in-process, or BullMQ when REDIS_URL is set. */
-  JobQueue: Symbol.for('JobQueue'),
+  JobQueue: token<JobQueue>('JobQueue'),
 } as const;
 
 /** The "knowledge" chat policy, for `conversationsModule([...])`; it must run last. */
-export const knowledgeRetrievalPolicy: ChatPolicyFactory = (c) => c.get(KnowledgeRetrievalPolicy);
+export const knowledgeRetrievalPolicy: ChatPolicyFactory = (c) => resolve(c, KnowledgeRetrievalPolicy);
 
 export interface KnowledgeModuleOptions {
   /** BullMQ key prefix (tests give each run its own). */
@@ -73,13 +71,13 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
       if (!c.isBound(KNOWLEDGE_TOKENS.JobQueue)) provide(c, KNOWLEDGE_TOKENS.JobQueue, (get) => jobQueue(get, options));
 
       const deps = (get: Getter) => ({
-        applications: get<never>(TOKENS.ApplicationRepository),
-        documents: get<never>(KNOWLEDGE_TOKENS.DocumentRepository),
-        index: get<never>(KNOWLEDGE_TOKENS.VectorIndex),
-        files: get<never>(UPLOAD_TOKENS.FileStore),
-        embedders: get<never>(KNOWLEDGE_TOKENS.EmbedderRegistry),
-        keys: get<never>(KNOWLEDGE_TOKENS.EmbeddingKeySource),
-        queue: get<never>(KNOWLEDGE_TOKENS.JobQueue),
+        applications: get(TOKENS.ApplicationRepository),
+        documents: get(KNOWLEDGE_TOKENS.DocumentRepository),
+        index: get(KNOWLEDGE_TOKENS.VectorIndex),
+        files: get(UPLOAD_TOKENS.FileStore),
+        embedders: get(KNOWLEDGE_TOKENS.EmbedderRegistry),
+        keys: get(KNOWLEDGE_TOKENS.EmbeddingKeySource),
+        queue: get(KNOWLEDGE_TOKENS.JobQueue),
       });
       provide(c, KnowledgeRetriever, (get) => new KnowledgeRetriever(deps(get)));
       provide(c, UploadDocumentUseCase, (get) => new UploadDocumentUseCase(deps(get)));
@@ -93,22 +91,22 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
     },
     routers: (c) => [
       knowledgeRouter({
-        auth: c.get(TOKENS.AuthMiddleware),
-        upload: c.get(UploadDocumentUseCase),
-        list: c.get(ListDocumentsUseCase),
-        get: c.get(GetDocumentUseCase),
-        remove: c.get(DeleteDocumentUseCase),
-        search: c.get(SearchKnowledgeUseCase),
+        auth: resolve(c, TOKENS.AuthMiddleware),
+        upload: resolve(c, UploadDocumentUseCase),
+        list: resolve(c, ListDocumentsUseCase),
+        get: resolve(c, GetDocumentUseCase),
+        remove: resolve(c, DeleteDocumentUseCase),
+        search: resolve(c, SearchKnowledgeUseCase),
       }),
     ],
     async start(c: Container) {
-      const logger = c.get<Logger>(TOKENS.Logger);
-      const clock = c.get<Clock>(TOKENS.Clock);
-      const queue = c.get<JobQueue>(KNOWLEDGE_TOKENS.JobQueue);
-      const documents = c.get<KnowledgeDocumentRepository>(KNOWLEDGE_TOKENS.DocumentRepository);
-      const process = c.get(ProcessDocumentUseCase);
-      const resume = c.get(ResumeDocumentsUseCase);
-      await c.get<DeferredVectorIndex>(KNOWLEDGE_TOKENS.VectorIndex).ready();
+      const logger = resolve(c, TOKENS.Logger);
+      const clock = resolve(c, TOKENS.Clock);
+      const queue = resolve(c, KNOWLEDGE_TOKENS.JobQueue);
+      const documents = resolve(c, KNOWLEDGE_TOKENS.DocumentRepository);
+      const process = resolve(c, ProcessDocumentUseCase);
+      const resume = resolve(c, ResumeDocumentsUseCase);
+      await resolve(c, KNOWLEDGE_TOKENS.VectorIndex).ready();
 
       queue.register<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, (job) => process.execute(job), {
         attempts: options.attempts ?? 3,
@@ -135,8 +133,8 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
 }
 
 function jobQueue(get: Getter, options: KnowledgeModuleOptions): JobQueue {
-  const config = get<AppConfig>(TOKENS.Config);
-  const logger = get<Logger>(TOKENS.Logger);
+  const config = get(TOKENS.Config);
+  const logger = get(TOKENS.Logger);
   const reportError: JobErrorReporter = (err, job) => logger.warn({ err: messageOf(err), job: job.name, attempt: job.attempt, final: job.final }, 'background job failed');
   if (config.redisUrl) return new BullMqJobQueue({ redisUrl: config.redisUrl, prefix: options.jobPrefix ?? 'jobs', reportError });
   return new InProcessJobQueue(reportError);
@@ -144,7 +142,7 @@ function jobQueue(get: Getter, options: KnowledgeModuleOptions): JobQueue {
 
 /** Own keys, plans and usage come from their areas when the app has them; otherwise only the platform's keys. */
 function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
-  const config = get<AppConfig>(TOKENS.Config);
+  const config = get(TOKENS.Config);
   const platformKey = (provider: ProviderId) => config.providerKeys[provider] || undefined;
   if (c.isBound(PROVIDER_KEY_TOKENS.ProviderKeyRepository) && c.isBound(BILLING_TOKENS.SubscriptionRepository)) {
     return new OwnerEmbeddingKeys({

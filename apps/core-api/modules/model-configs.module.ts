@@ -1,7 +1,9 @@
+import type { ModelConfigRepository } from '../../../core/model-configs/ports/model-config-repository.port';
+import type { ConfigVersionRepository } from '../../../core/model-configs/ports/config-version-repository.port';
+import type { MessageRatingRepository } from '../../../core/model-configs/ports/message-rating-repository.port';
 import type { Container } from 'inversify';
 import { messageRatingRouter } from '../../../adapters/http/model-configs/message-rating.router';
 import { modelConfigsRouter } from '../../../adapters/http/model-configs/model-configs.router';
-import type { Logger } from '../../../adapters/logging/logger';
 import { TypeOrmConfigVersionRepository } from '../../../adapters/persistence/model-configs/type-orm-config-version.repository';
 import { TypeOrmMessageRatingRepository } from '../../../adapters/persistence/model-configs/type-orm-message-rating.repository';
 import { TypeOrmModelConfigRepository } from '../../../adapters/persistence/model-configs/type-orm-model-config.repository';
@@ -17,35 +19,35 @@ import { RateMessageUseCase } from '../../../core/model-configs/use-cases/rate-m
 import { SetDefaultModelConfigUseCase } from '../../../core/model-configs/use-cases/set-default-model-config.use-case';
 import { UpdateConfigVersionUseCase } from '../../../core/model-configs/use-cases/update-config-version.use-case';
 import { UpdateModelConfigUseCase } from '../../../core/model-configs/use-cases/update-model-config.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve, token } from '../../shared/tokens';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROMPT_TOKENS } from './prompts.module';
 import { CachedConfigVersionRepository, CachedModelConfigRepository } from '../../../adapters/cache/cached-repositories';
 
 export const MODEL_CONFIG_TOKENS = {
-  ModelConfigRepository: Symbol.for('ModelConfigRepository'),
-  ConfigVersionRepository: Symbol.for('ConfigVersionRepository'),
-  MessageRatingRepository: Symbol.for('MessageRatingRepository'),
+  ModelConfigRepository: token<ModelConfigRepository>('ModelConfigRepository'),
+  ConfigVersionRepository: token<ConfigVersionRepository>('ConfigVersionRepository'),
+  MessageRatingRepository: token<MessageRatingRepository>('MessageRatingRepository'),
 } as const;
 
 /** Chooses model, settings and system prompt of every turn and keeps A/B metrics; runs first. */
-export const modelConfigPolicy: ChatPolicyFactory = (c) => c.get(ModelConfigPolicy);
+export const modelConfigPolicy: ChatPolicyFactory = (c) => resolve(c, ModelConfigPolicy);
 
 /** Model configs, A/B versions with metrics, and answer ratings (SPEC 2.2-2.4, 4.5). */
 export const modelConfigsModule: AppModule = {
   name: 'model-configs',
   bind(c: Container) {
-    const ds = (get: <T>(id: symbol) => T) => get<never>(TOKENS.DataSource);
+    const ds = (get: Getter) => get(TOKENS.DataSource);
     provide(c, MODEL_CONFIG_TOKENS.ModelConfigRepository, (get) => new CachedModelConfigRepository(new TypeOrmModelConfigRepository(ds(get)), get(TOKENS.Cache)));
     provide(c, MODEL_CONFIG_TOKENS.ConfigVersionRepository, (get) => new CachedConfigVersionRepository(new TypeOrmConfigVersionRepository(ds(get)), get(TOKENS.Cache)));
     provide(c, MODEL_CONFIG_TOKENS.MessageRatingRepository, (get) => new TypeOrmMessageRatingRepository(ds(get)));
-    const deps = (get: <T>(id: symbol) => T) => ({
-      applications: get<never>(TOKENS.ApplicationRepository),
-      configs: get<never>(MODEL_CONFIG_TOKENS.ModelConfigRepository),
-      versions: get<never>(MODEL_CONFIG_TOKENS.ConfigVersionRepository),
-      ratings: get<never>(MODEL_CONFIG_TOKENS.MessageRatingRepository),
+    const deps = (get: Getter) => ({
+      applications: get(TOKENS.ApplicationRepository),
+      configs: get(MODEL_CONFIG_TOKENS.ModelConfigRepository),
+      versions: get(MODEL_CONFIG_TOKENS.ConfigVersionRepository),
+      ratings: get(MODEL_CONFIG_TOKENS.MessageRatingRepository),
     });
     provide(c, CreateModelConfigUseCase, (get) => new CreateModelConfigUseCase(deps(get)));
     provide(c, ListModelConfigsUseCase, (get) => new ListModelConfigsUseCase(deps(get)));
@@ -59,7 +61,7 @@ export const modelConfigsModule: AppModule = {
     provide(c, DeleteConfigVersionUseCase, (get) => new DeleteConfigVersionUseCase(deps(get)));
     provide(c, RateMessageUseCase, (get) => new RateMessageUseCase({ ...deps(get), conversations: get(CHAT_TOKENS.ConversationRepository) }));
     provide(c, ModelConfigPolicy, (get) => {
-      const logger = get<Logger>(TOKENS.Logger);
+      const logger = get(TOKENS.Logger);
       return new ModelConfigPolicy({
         ...deps(get),
         templates: get(PROMPT_TOKENS.PromptTemplateRepository),
@@ -69,18 +71,18 @@ export const modelConfigsModule: AppModule = {
   },
   routers: (c) => [
     modelConfigsRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      create: c.get(CreateModelConfigUseCase),
-      list: c.get(ListModelConfigsUseCase),
-      get: c.get(GetModelConfigUseCase),
-      update: c.get(UpdateModelConfigUseCase),
-      remove: c.get(DeleteModelConfigUseCase),
-      setDefault: c.get(SetDefaultModelConfigUseCase),
-      listVersions: c.get(ListConfigVersionsUseCase),
-      createVersion: c.get(CreateConfigVersionUseCase),
-      updateVersion: c.get(UpdateConfigVersionUseCase),
-      removeVersion: c.get(DeleteConfigVersionUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      create: resolve(c, CreateModelConfigUseCase),
+      list: resolve(c, ListModelConfigsUseCase),
+      get: resolve(c, GetModelConfigUseCase),
+      update: resolve(c, UpdateModelConfigUseCase),
+      remove: resolve(c, DeleteModelConfigUseCase),
+      setDefault: resolve(c, SetDefaultModelConfigUseCase),
+      listVersions: resolve(c, ListConfigVersionsUseCase),
+      createVersion: resolve(c, CreateConfigVersionUseCase),
+      updateVersion: resolve(c, UpdateConfigVersionUseCase),
+      removeVersion: resolve(c, DeleteConfigVersionUseCase),
     }),
-    messageRatingRouter({ auth: c.get(TOKENS.AuthMiddleware), rate: c.get(RateMessageUseCase) }),
+    messageRatingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), rate: resolve(c, RateMessageUseCase) }),
   ],
 };

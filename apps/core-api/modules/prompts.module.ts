@@ -1,3 +1,4 @@
+import type { PromptTemplateRepository } from '../../../core/prompts/ports/prompt-template-repository.port';
 import type { Container } from 'inversify';
 import { promptsRouter } from '../../../adapters/http/prompts/prompts.router';
 import { TypeOrmPromptTemplateRepository } from '../../../adapters/persistence/prompts/type-orm-prompt-template.repository';
@@ -8,12 +9,12 @@ import { ListPromptTemplatesUseCase } from '../../../core/prompts/use-cases/list
 import { RenderPromptUseCase } from '../../../core/prompts/use-cases/render-prompt.use-case';
 import { SetDefaultPromptTemplateUseCase } from '../../../core/prompts/use-cases/set-default-prompt-template.use-case';
 import { UpdatePromptTemplateUseCase } from '../../../core/prompts/use-cases/update-prompt-template.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
-import { TOKENS } from '../../shared/tokens';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { TOKENS, resolve, token } from '../../shared/tokens';
 import { CachedPromptTemplateRepository } from '../../../adapters/cache/cached-repositories';
 
 export const PROMPT_TOKENS = {
-  PromptTemplateRepository: Symbol.for('PromptTemplateRepository'),
+  PromptTemplateRepository: token<PromptTemplateRepository>('PromptTemplateRepository'),
 } as const;
 
 /** Prompt templates (SPEC 4.7); the default template is read by the model-config chat policy. */
@@ -21,9 +22,9 @@ export const promptsModule: AppModule = {
   name: 'prompts',
   bind(c: Container) {
     provide(c, PROMPT_TOKENS.PromptTemplateRepository, (get) => new CachedPromptTemplateRepository(new TypeOrmPromptTemplateRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
-    const deps = (get: <T>(id: symbol) => T) => ({
-      applications: get<never>(TOKENS.ApplicationRepository),
-      templates: get<never>(PROMPT_TOKENS.PromptTemplateRepository),
+    const deps = (get: Getter) => ({
+      applications: get(TOKENS.ApplicationRepository),
+      templates: get(PROMPT_TOKENS.PromptTemplateRepository),
     });
     provide(c, CreatePromptTemplateUseCase, (get) => new CreatePromptTemplateUseCase(deps(get)));
     provide(c, ListPromptTemplatesUseCase, (get) => new ListPromptTemplatesUseCase(deps(get)));
@@ -35,14 +36,14 @@ export const promptsModule: AppModule = {
   },
   routers: (c) => [
     promptsRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      create: c.get(CreatePromptTemplateUseCase),
-      list: c.get(ListPromptTemplatesUseCase),
-      get: c.get(GetPromptTemplateUseCase),
-      update: c.get(UpdatePromptTemplateUseCase),
-      remove: c.get(DeletePromptTemplateUseCase),
-      setDefault: c.get(SetDefaultPromptTemplateUseCase),
-      render: c.get(RenderPromptUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      create: resolve(c, CreatePromptTemplateUseCase),
+      list: resolve(c, ListPromptTemplatesUseCase),
+      get: resolve(c, GetPromptTemplateUseCase),
+      update: resolve(c, UpdatePromptTemplateUseCase),
+      remove: resolve(c, DeletePromptTemplateUseCase),
+      setDefault: resolve(c, SetDefaultPromptTemplateUseCase),
+      render: resolve(c, RenderPromptUseCase),
     }),
   ],
 };

@@ -1,3 +1,4 @@
+import type { ProviderKeyRepository } from '../../../core/provider-keys/ports/provider-key-repository.port';
 import type { Container } from 'inversify';
 import { providerKeysRouter } from '../../../adapters/http/provider-keys/provider-keys.router';
 import { TypeOrmProviderKeyRepository } from '../../../adapters/persistence/provider-keys/type-orm-provider-key.repository';
@@ -5,13 +6,13 @@ import { DeleteProviderKeyUseCase } from '../../../core/provider-keys/use-cases/
 import { ListProviderKeysUseCase } from '../../../core/provider-keys/use-cases/list-provider-keys.use-case';
 import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
 import { ValidateProviderKeyUseCase } from '../../../core/provider-keys/use-cases/validate-provider-key.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve, token } from '../../shared/tokens';
 import { CachedProviderKeyRepository } from '../../../adapters/cache/cached-repositories';
 
 export const PROVIDER_KEY_TOKENS = {
-  ProviderKeyRepository: Symbol.for('ProviderKeyRepository'),
+  ProviderKeyRepository: token<ProviderKeyRepository>('ProviderKeyRepository'),
 } as const;
 
 /** Users' own provider keys (SPEC 2.5, 4.6), sealed with the SecretBox; validated through the provider registry. */
@@ -19,10 +20,10 @@ export const providerKeysModule: AppModule = {
   name: 'provider-keys',
   bind(c: Container) {
     provide(c, PROVIDER_KEY_TOKENS.ProviderKeyRepository, (get) => new CachedProviderKeyRepository(new TypeOrmProviderKeyRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
-    const deps = (get: <T>(id: symbol) => T) => ({
-      keys: get<never>(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
-      secretBox: get<never>(TOKENS.SecretBox),
-      clock: get<never>(TOKENS.Clock),
+    const deps = (get: Getter) => ({
+      keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
+      secretBox: get(TOKENS.SecretBox),
+      clock: get(TOKENS.Clock),
     });
     provide(c, ListProviderKeysUseCase, (get) => new ListProviderKeysUseCase(deps(get)));
     provide(c, SaveProviderKeyUseCase, (get) => new SaveProviderKeyUseCase(deps(get)));
@@ -31,11 +32,11 @@ export const providerKeysModule: AppModule = {
   },
   routers: (c) => [
     providerKeysRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      list: c.get(ListProviderKeysUseCase),
-      save: c.get(SaveProviderKeyUseCase),
-      remove: c.get(DeleteProviderKeyUseCase),
-      validate: c.get(ValidateProviderKeyUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      list: resolve(c, ListProviderKeysUseCase),
+      save: resolve(c, SaveProviderKeyUseCase),
+      remove: resolve(c, DeleteProviderKeyUseCase),
+      validate: resolve(c, ValidateProviderKeyUseCase),
     }),
   ],
 };

@@ -14,7 +14,7 @@ import { SendPublicMessageUseCase } from '../../../core/public-api/use-cases/sen
 import { StreamPublicMessageUseCase } from '../../../core/public-api/use-cases/stream-public-message.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 
 /**
  * The public API (SPEC 4.10) for API-key holders and the embeddable widget, its CORS, and the widget
@@ -26,8 +26,8 @@ export const publicApiModule: AppModule = {
   bind(c: Container) {
     provide(c, ListedOrigins, (get) => new ListedOrigins({ registry: new TypeOrmOriginRegistry(get(TOKENS.DataSource)), clock: get(TOKENS.Clock) }));
     const chat = (get: Getter) => ({
-      applications: get<never>(TOKENS.ApplicationRepository),
-      conversations: get<never>(CHAT_TOKENS.ConversationRepository),
+      applications: get(TOKENS.ApplicationRepository),
+      conversations: get(CHAT_TOKENS.ConversationRepository),
       runner: get(ChatTurnRunner),
     });
     provide(c, SendPublicMessageUseCase, (get) => new SendPublicMessageUseCase(chat(get)));
@@ -38,15 +38,15 @@ export const publicApiModule: AppModule = {
       new GetPublicConversationUseCase({ conversations: get(CHAT_TOKENS.ConversationRepository), applications: get(TOKENS.ApplicationRepository) }),
     );
   },
-  middleware: (c) => [publicCors(c.get(ListedOrigins))],
+  middleware: (c) => [publicCors(resolve(c, ListedOrigins))],
   routers: (c) => [
     publicApiRouter({
-      apiKey: apiKeyAuth(c.get(AuthenticateApiKeyUseCase)),
-      send: c.get(SendPublicMessageUseCase),
-      stream: c.get(StreamPublicMessageUseCase),
-      app: c.get(GetPublicApplicationUseCase),
-      appBySlug: c.get(GetPublicApplicationBySlugUseCase),
-      conversation: c.get(GetPublicConversationUseCase),
+      apiKey: apiKeyAuth(resolve(c, AuthenticateApiKeyUseCase)),
+      send: resolve(c, SendPublicMessageUseCase),
+      stream: resolve(c, StreamPublicMessageUseCase),
+      app: resolve(c, GetPublicApplicationUseCase),
+      appBySlug: resolve(c, GetPublicApplicationBySlugUseCase),
+      conversation: resolve(c, GetPublicConversationUseCase),
     }),
     widgetScriptRouter(),
   ],

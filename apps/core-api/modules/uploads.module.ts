@@ -1,3 +1,5 @@
+import type { UploadRepository } from '../../../core/uploads/ports/upload-repository.port';
+import type { FileStore } from '../../../core/uploads/ports/file-store.port';
 import type { Container } from 'inversify';
 import { join } from 'node:path';
 import { LocalDiskFileStore } from '../../../adapters/files/local-disk.file-store';
@@ -8,20 +10,19 @@ import { DeleteUploadUseCase } from '../../../core/uploads/use-cases/delete-uplo
 import { GetUploadUseCase } from '../../../core/uploads/use-cases/get-upload.use-case';
 import { ListUploadsUseCase } from '../../../core/uploads/use-cases/list-uploads.use-case';
 import { ReadUploadContentUseCase } from '../../../core/uploads/use-cases/read-upload-content.use-case';
-import { provide, type AppModule } from '../../shared/app-module';
-import type { AppConfig } from '../../shared/config';
-import { TOKENS } from '../../shared/tokens';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { TOKENS, resolve, token } from '../../shared/tokens';
 
 export const UPLOAD_TOKENS = {
-  UploadRepository: Symbol.for('UploadRepository'),
+  UploadRepository: token<UploadRepository>('UploadRepository'),
   /** File contents (uploads and knowledge sources), under DATA_DIR/uploads. */
-  FileStore: Symbol.for('FileStore'),
+  FileStore: token<FileStore>('FileStore'),
 } as const;
 
 /** The file store, bound once for every area that keeps files. */
 export function bindFileStore(c: Container): void {
   if (c.isBound(UPLOAD_TOKENS.FileStore)) return;
-  provide(c, UPLOAD_TOKENS.FileStore, (get) => new LocalDiskFileStore(join(get<AppConfig>(TOKENS.Config).dataDir, 'uploads')));
+  provide(c, UPLOAD_TOKENS.FileStore, (get) => new LocalDiskFileStore(join(get(TOKENS.Config).dataDir, 'uploads')));
 }
 
 /** Uploads (SPEC 4.12, 8): files checked by content, stored under server-made names, served as attachments. */
@@ -30,7 +31,7 @@ export const uploadsModule: AppModule = {
   bind(c: Container) {
     bindFileStore(c);
     provide(c, UPLOAD_TOKENS.UploadRepository, (get) => new TypeOrmUploadRepository(get(TOKENS.DataSource)));
-    const deps = (get: <T>(id: symbol) => T) => ({ uploads: get<never>(UPLOAD_TOKENS.UploadRepository), files: get<never>(UPLOAD_TOKENS.FileStore) });
+    const deps = (get: Getter) => ({ uploads: get(UPLOAD_TOKENS.UploadRepository), files: get(UPLOAD_TOKENS.FileStore) });
     provide(c, CreateUploadUseCase, (get) => new CreateUploadUseCase(deps(get)));
     provide(c, ListUploadsUseCase, (get) => new ListUploadsUseCase(deps(get)));
     provide(c, GetUploadUseCase, (get) => new GetUploadUseCase(deps(get)));
@@ -39,12 +40,12 @@ export const uploadsModule: AppModule = {
   },
   routers: (c) => [
     uploadsRouter({
-      auth: c.get(TOKENS.AuthMiddleware),
-      create: c.get(CreateUploadUseCase),
-      list: c.get(ListUploadsUseCase),
-      get: c.get(GetUploadUseCase),
-      content: c.get(ReadUploadContentUseCase),
-      remove: c.get(DeleteUploadUseCase),
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      create: resolve(c, CreateUploadUseCase),
+      list: resolve(c, ListUploadsUseCase),
+      get: resolve(c, GetUploadUseCase),
+      content: resolve(c, ReadUploadContentUseCase),
+      remove: resolve(c, DeleteUploadUseCase),
     }),
   ],
 };

@@ -1,8 +1,13 @@
+import type { ConversationRepository } from '../../../core/conversations/ports/conversation-repository.port';
+import type { LlmProviderRegistry } from '../../../core/ai/ports/llm-provider.port';
+import type { ChatEngine } from '../../../core/ai/ports/chat-engine.port';
+import type { ChatPolicy } from '../../../core/conversations/ports/chat-policy.port';
+import { token } from '../tokens';
 /** Identifiers of the chat area, shared by the AI service and the core API. */
 export const CHAT_TOKENS = {
-  ConversationRepository: Symbol.for('ConversationRepository'),
-  LlmProviderRegistry: Symbol.for('LlmProviderRegistry'),
-  ChatEngine: Symbol.for('ChatEngine'),
+  ConversationRepository: token<ConversationRepository>('ConversationRepository'),
+  LlmProviderRegistry: token<LlmProviderRegistry>('LlmProviderRegistry'),
+  ChatEngine: token<ChatEngine>('ChatEngine'),
   /** Every ChatPolicy, in the order they run (bound by the areas that add one). */
-  ChatPolicies: Symbol.for('ChatPolicies'),
+  ChatPolicies: token<ChatPolicy[]>('ChatPolicies'),
 } as const;

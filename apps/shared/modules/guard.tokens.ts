@@ -1,3 +1,4 @@
+import { token } from '../tokens';
 import type { OwnerLimit } from '../../../core/shared/owner-limit';
 
 /**
@@ -6,8 +7,8 @@ import type { OwnerLimit } from '../../../core/shared/owner-limit';
  * enforced by the repository in the same step as the insert; past it, the creation gets a 402.
  */
 export const GUARD_TOKENS = {
-  ApplicationQuotaGuard: Symbol.for('ApplicationQuotaGuard'),
-  ApiKeyQuotaGuard: Symbol.for('ApiKeyQuotaGuard'),
+  ApplicationQuotaGuard: token<OwnerQuotaGuard>('ApplicationQuotaGuard'),
+  ApiKeyQuotaGuard: token<OwnerQuotaGuard>('ApiKeyQuotaGuard'),
 } as const;
 
 export type OwnerQuotaGuard = (ownerId: string) => Promise<OwnerLimit | null>;

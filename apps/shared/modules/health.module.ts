@@ -6,7 +6,7 @@ import type { HealthCheck } from '../../../core/health/ports/health-check.port';
 import { GetHealthUseCase } from '../../../core/health/use-cases/get-health.use-case';
 import type { Clock } from '../../../core/shared/clock.port';
 import { provide, type AppModule } from '../app-module';
-import { TOKENS } from '../tokens';
+import { TOKENS, resolve } from '../tokens';
 import { PLATFORM_VERSION } from '../version';
 
 /** `/api/health` and the API reference (`/api/openapi.json`, `/api/docs`) of one app. */
@@ -23,6 +23,6 @@ export function healthModule(service: string, openApiName: string, extraChecks: 
         }),
       );
     },
-    routers: (c) => [healthRouter(c.get(GetHealthUseCase)), docsRouter(loadOpenApiDocument(openApiName), service)],
+    routers: (c) => [healthRouter(resolve(c, GetHealthUseCase)), docsRouter(loadOpenApiDocument(openApiName), service)],
   };
 }
