@@ -26,6 +26,8 @@ export interface AppConfig {
   logLevel: string;
   smtpUrl?: string;
   publicBaseUrl?: string;
+  /** Trust `X-Forwarded-*` (client address, protocol, host) from a reverse proxy in front (TRUST_PROXY). */
+  trustProxy: boolean;
   /** Requests per minute one client address may make to the unauthenticated auth endpoints. */
   authRateLimitPerMinute: number;
   /** How long cached reads (users, applications, default configs, plans) are trusted; 0 turns the cache off. */
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     smtpUrl: env.SMTP_URL ? url('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:']) : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL ? url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : undefined,
+    trustProxy: onOff('TRUST_PROXY', env.TRUST_PROXY, false),
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
     pgliteThread: pgliteThreadSetting(env),
