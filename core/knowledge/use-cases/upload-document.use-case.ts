@@ -5,7 +5,7 @@ import type { Actor } from '../../shared/actor';
 import { UnavailableError, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { JobQueue } from '../../shared/job-queue.port';
-import { str, validate } from '../../shared/validation';
+import { idField, str, validate } from '../../shared/validation';
 import { cleanFileName } from '../../uploads/domain/upload';
 import type { FileStore } from '../../uploads/ports/file-store.port';
 import type { ReceivedFile } from '../../uploads/use-cases/create-upload.use-case';
@@ -26,7 +26,7 @@ const formInt = (name: string) =>
     .typeError(`${name} must be a whole number`);
 
 const schema = yup.object({
-  applicationId: str().required('applicationId is required'),
+  applicationId: idField().required('applicationId is required'),
   chunkSize: formInt('chunkSize'),
   chunkOverlap: formInt('chunkOverlap'),
   embeddingProvider: str().oneOf([...EMBEDDING_PROVIDERS], `embeddingProvider must be one of ${EMBEDDING_PROVIDERS.join(', ')}`),
