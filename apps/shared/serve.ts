@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
+import { ListenError, listenFailureLine } from './listen-error';
 
 export interface Listening {
   app: ComposedApp;
@@ -15,7 +16,7 @@ export function listen(app: ComposedApp, host: string, port: number): Promise<Li
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0; // streams may run long; providers have their own timeout
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenError(app.name, host, port, error.code, error)));
     server.listen(port, host, () => {
       const address = server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -69,7 +70,17 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
       'generated development secrets into DATA_DIR; set them explicitly in production',
     );
   }
-  const listening = await start(config, infra);
+  let listening: Listening[];
+  try {
+    listening = await start(config, infra);
+  } catch (error) {
+    // A busy port is the operator's to fix: one line naming it and the variable that moves it, not a stack.
+    const line = listenFailureLine(error);
+    if (!line) throw error;
+    process.stderr.write(`${line}\n`);
+    await Promise.race([infra.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    process.exit(1);
+  }
   for (const l of listening) infra.logger.info({ service: l.app.name, url: l.url }, 'listening');
   let stopping = false;
   const stop = (signal: string) => {
