@@ -11,8 +11,7 @@ import { promisify } from 'node:util';
 const ROOT = join(__dirname, '..', '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
-// js-yaml arrives with Jest (through istanbul); its 3.x safeLoad reads YAML 1.2 with merge keys (`<<: *anchor`).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// js-yaml arrives with Jest (through istanbul; not a direct dependency); its 3.x safeLoad reads the merge keys (`<<: *anchor`).
 const { safeLoad } = require('js-yaml') as { safeLoad(text: string): unknown };
 
 interface ComposeService {
