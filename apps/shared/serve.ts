@@ -3,6 +3,7 @@ import { answerClientError } from '../../adapters/http/shared/client-error';
 import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
+import { ListenError, listenFailureLine } from './listen-error';
 
 export interface Listening {
   app: ComposedApp;
@@ -30,7 +31,7 @@ export function listen(app: ComposedApp, host: string, port: number, timeouts: S
   server.requestTimeout = timeouts.requestTimeoutMs; // counts until the request has arrived, never a streamed answer
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenError(app.name, host, port, error.code, error)));
     server.listen(port, host, () => {
       const address = server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -84,7 +85,17 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
       'generated development secrets into DATA_DIR; set them explicitly in production',
     );
   }
-  const listening = await start(config, infra);
+  let listening: Listening[];
+  try {
+    listening = await start(config, infra);
+  } catch (error) {
+    // A busy port is the operator's to fix: one line naming it and the variable that moves it, not a stack.
+    const line = listenFailureLine(error);
+    if (!line) throw error;
+    process.stderr.write(`${line}\n`);
+    await Promise.race([infra.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    process.exit(1);
+  }
   for (const l of listening) infra.logger.info({ service: l.app.name, url: l.url }, 'listening');
   let stopping = false;
   const stop = (signal: string) => {
