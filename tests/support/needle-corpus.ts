@@ -17,6 +17,49 @@ export const NEEDLE_TEXT = [
   'Refunds reach the original payment method within 5 business days of the widget arriving at our warehouse.',
 ].join('\n\n');
 
+/**
+ * More needles for the bench's recall: small documents of their own subject, each with the question it
+ * answers. Each is one chunk; the first is the refund policy above.
+ */
+export const NEEDLES: ReadonlyArray<{ fileName: string; text: string; query: string }> = [
+  { fileName: NEEDLE_FILE_NAME, text: NEEDLE_TEXT, query: NEEDLE_QUERY },
+  {
+    fileName: 'shipping-canada.md',
+    text: '# Shipping to Canada\n\nParcels to Canada leave our warehouse every Tuesday and arrive in 6 to 9 business days. Canadian customs may charge import duties on orders above 150 dollars; the courier collects them on delivery.',
+    query: 'how long does shipping to Canada take',
+  },
+  {
+    fileName: 'gadget-warranty.md',
+    text: '# Gadget warranty\n\nEvery gadget carries a two-year warranty against manufacturing defects. Keep the receipt: a warranty claim needs the serial number printed under the battery cover.',
+    query: 'is there a warranty on my gadget',
+  },
+  {
+    fileName: 'portal-password.md',
+    text: '# Resetting your customer portal password\n\nOn the portal sign-in page choose "Forgot password" and enter your e-mail address. The reset link expires after 30 minutes; request another if it has.',
+    query: 'I forgot my customer portal password',
+  },
+  {
+    fileName: 'lisbon-store.md',
+    text: '# Lisbon store\n\nOur Lisbon store on Rua Augusta opens Monday to Saturday from 10:00 to 19:00 and on Sundays from 11:00 to 17:00. It is closed on public holidays.',
+    query: 'opening hours of the Lisbon store on Sunday',
+  },
+  {
+    fileName: 'gift-cards.md',
+    text: '# Gift cards\n\nGift cards never expire and can be spent online or in any store. A gift card cannot be exchanged for cash, and a lost gift card can be blocked by calling customer care with its number.',
+    query: 'do gift cards expire',
+  },
+  {
+    fileName: 'loyalty-points.md',
+    text: '# Loyalty points\n\nYou earn one loyalty point per euro spent. Every 200 points turn into a 10 euro voucher, which is e-mailed to you and stays valid for six months.',
+    query: 'how many loyalty points do I need for a voucher',
+  },
+  {
+    fileName: 'account-deletion.md',
+    text: '# Deleting your account\n\nTo delete your customer account and personal data, send a deletion request from the privacy page. We erase the data within 30 days and confirm by e-mail.',
+    query: 'how can I delete my account and personal data',
+  },
+];
+
 function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
