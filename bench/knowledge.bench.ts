@@ -381,7 +381,7 @@ async function needles(size: number): Promise<NeedleRow[]> {
       [
         // The needles' text added as one more chunk of a handbook document each (through the index, as
         // ingestion adds chunks), searched with the needle documents left out: only the HNSW walk can find these.
-        'needle text as a chunk inside the handbook, shipped search (HNSW walk)',
+        'needle text as a chunk inside the handbook (HNSW walk, shipped settings)',
         async () => {
           for (const [i, needle] of NEEDLES.entries()) {
             await loader.add(
