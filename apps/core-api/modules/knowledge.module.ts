@@ -157,6 +157,7 @@ function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
       subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
       usage: get(BILLING_TOKENS.UsageLedger),
       clock: get(TOKENS.Clock),
+      plans: get(BILLING_TOKENS.Plans),
       platformKey,
     });
   }
