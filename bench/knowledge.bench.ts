@@ -11,7 +11,7 @@ import { embeddingSpace } from '../core/knowledge/domain/knowledge-document';
 import { topKBySimilarity } from '../core/knowledge/domain/vector-math';
 import type { VectorIndex } from '../core/knowledge/ports/vector-index.port';
 import { platformEmbeddingKeys } from '../core/knowledge/use-cases/owner-embedding-keys';
-import { LibraryDocumentParser } from '../adapters/documents/library-document-parser';
+import { LibraryDocumentParser } from '../adapters/documents/library.document-parser';
 import { ProcessDocumentUseCase } from '../core/knowledge/use-cases/process-document.use-case';
 
 /**

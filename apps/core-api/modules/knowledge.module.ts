@@ -1,5 +1,5 @@
 import type { Container } from 'inversify';
-import { LibraryDocumentParser } from '../../../adapters/documents/library-document-parser';
+import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
 import { knowledgeRouter } from '../../../adapters/http/knowledge/knowledge.router';
 import { BullMqJobQueue } from '../../../adapters/jobs/bullmq.job-queue';

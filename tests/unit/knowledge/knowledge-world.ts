@@ -1,4 +1,4 @@
-import { LibraryDocumentParser } from '../../../adapters/documents/library-document-parser';
+import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
 import { InMemoryFileStore } from '../../../adapters/files/in-memory.file-store';
 import { InProcessJobQueue } from '../../../adapters/jobs/in-process.job-queue';

@@ -1,6 +1,6 @@
 import { UnsupportedMediaTypeError, ValidationError } from '../../../core/shared/errors';
 import { parseCsv } from '../../../adapters/documents/csv-text';
-import { LibraryDocumentParser } from '../../../adapters/documents/library-document-parser';
+import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { MAX_PARSED_TEXT_CHARS } from '../../../core/knowledge/domain/parsed-text';
 import { readDocument } from '../../../core/knowledge/use-cases/read-document';
 
