@@ -11,8 +11,9 @@ import { pgliteThreadSetting } from '../apps/shared/config';
 /**
  * `npm run bench:chat`: what the platform adds to a provider's own latency (issue 3).
  *
- * (a) straight to the emulator, (b) through a bare Koa pass-through, (c) core API -> AI service ->
- * emulator with auth and persistence; then the time to the first streamed chunk and whether chunks
+ * (a) straight to the emulator, (b) through a bare Koa pass-through, (c) the platform's chat with auth and
+ * persistence (core API with its chat engine in-process as `npm start` runs it; on PostgreSQL, or with
+ * BENCH_ENGINE=http, over HTTP to the AI service); then the time to the first streamed chunk and whether chunks
  * arrive one by one. Each server runs in its own process; the emulator answers after a fixed delay.
  */
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
@@ -57,7 +58,8 @@ async function main() {
     const database = process.env.BENCH_DATABASE_URL
       ? 'PostgreSQL (BENCH_DATABASE_URL)'
       : `embedded PGlite ${pgliteThreadSetting() ? 'on its own thread (PGLITE_THREAD=on, the default)' : 'on the event loop (PGLITE_THREAD=off)'}`;
-    console.log(`Chat benchmark: emulator delay ${DELAY_MS} ms, ${DURATION_S} s per run, ${database}, node ${process.version}`);
+    const engine = aiService ? 'the AI service in its own process, over HTTP' : process.env.BENCH_ENGINE === 'http' ? 'the AI service in the same process, over HTTP (BENCH_ENGINE=http)' : 'the chat engine in-process, as npm start runs it';
+    console.log(`Chat benchmark: emulator delay ${DELAY_MS} ms, ${DURATION_S} s per run, ${database}, ${engine}, node ${process.version}`);
     const results: Record<number, Row[]> = {};
     for (const connections of [1, 32]) {
       await load(direct, connections, 2); // warm-up
@@ -66,7 +68,7 @@ async function main() {
       await load(full, connections, 2);
       const servers = [platform.child.pid!, ...(aiService ? [aiService.child.pid!] : [])];
       const measured = await cpuPerRequest(servers, !!process.env.BENCH_DATABASE_URL, () => load(full, connections, DURATION_S));
-      const c = rowOf('(c) core API -> AI service -> emulator', measured.result);
+      const c = rowOf(`(c) core API -> ${aiService || process.env.BENCH_ENGINE === 'http' ? 'AI service -> ' : ''}emulator`, measured.result);
       results[connections] = [a, b, c];
       printTable(`POST a chat message, ${connections} concurrent client(s)`, [a, b, c], b);
       // Where a turn's cost lands (Linux /proc): the platform's processes and, on a local PostgreSQL, the

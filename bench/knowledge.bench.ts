@@ -11,6 +11,7 @@ import { embeddingSpace } from '../core/knowledge/domain/knowledge-document';
 import { topKBySimilarity } from '../core/knowledge/domain/vector-math';
 import type { VectorIndex } from '../core/knowledge/ports/vector-index.port';
 import { platformEmbeddingKeys } from '../core/knowledge/use-cases/owner-embedding-keys';
+import { LibraryDocumentParser } from '../adapters/documents/library.document-parser';
 import { ProcessDocumentUseCase } from '../core/knowledge/use-cases/process-document.use-case';
 import { handbookChunks, NEEDLES } from '../tests/support/needle-corpus';
 
@@ -117,7 +118,7 @@ async function ingestion(): Promise<void> {
     const documents = new TypeOrmKnowledgeDocumentRepository(ds);
     const files = new InMemoryFileStore();
     const index = await PgvectorVectorIndex.open(ds);
-    const process = new ProcessDocumentUseCase({ documents, files, index, embedders: { get: () => embedder }, keys: platformEmbeddingKeys(() => undefined) });
+    const process = new ProcessDocumentUseCase({ documents, files, index, embedders: { get: () => embedder }, keys: platformEmbeddingKeys(() => undefined), parser: new LibraryDocumentParser() });
     const applicationId = await anApplication(ds);
 
     // Documents of about 1 MB of paragraphs, processed one after another as the job queue would.

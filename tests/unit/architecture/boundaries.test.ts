@@ -58,3 +58,16 @@ describe('architecture: adapters do not reach up into the apps', () => {
     expect(APPS_IMPORT.test("import { x } from '../../core/apps/thing';")).toBe(false);
   });
 });
+
+describe('architecture: the core parses documents through its port', () => {
+  it('no file under core/ imports a package other than yup or node:*', () => {
+    const offenders = tsFiles(join(ROOT, 'core')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, i }))
+        .filter(({ line }) => /^\s*(import|export)\b.*\sfrom\s+['"](?!\.|node:|yup['"])/.test(line))
+        .map(({ line, i }) => `${relative(ROOT, file)}:${i + 1}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
