@@ -51,7 +51,7 @@ describe('processing a knowledge document', () => {
   it('does not retry when the provider refuses the key', async () => {
     const world = await knowledgeWorld();
     world.ownKeys.set('owner-1:provider_a', 'sk-refused');
-    world.scripted.failWith = new UpstreamError('provider_a refused the API key', 401);
+    world.scripted.failWith = new UpstreamError('provider_a refused the API key', 424);
     const accepted = await world.add('a.txt', 'words', { embeddingProvider: 'provider_a' });
     await world.runJobs();
     expect(await world.settled(accepted.id)).toMatchObject({ status: 'error', error: 'Embedding failed: provider_a refused the API key', chunkCount: 0 });
