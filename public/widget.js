@@ -115,6 +115,12 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .f textarea::placeholder{color:var(--mu);opacity:1}
 .s{height:40px;padding:0 14px;border:0;border-radius:10px;background:var(--pr);color:var(--on);font-weight:600}
 .s:disabled{opacity:.5;cursor:default}
+.cs{margin-top:8px;padding-top:6px;border-top:1px solid var(--bd);font-size:12.5px;line-height:1.4}
+.cs p{margin:0 0 4px;font-weight:600;color:var(--mu)}
+.a .cs ol{margin:0;padding-left:18px}
+.cs li+li{margin-top:4px}
+.cs b{display:block;font-weight:600;overflow-wrap:anywhere}
+.cs q{display:block;color:var(--mu);quotes:none}
 .sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 @media (max-width:480px){.p{width:calc(100vw - 24px);height:calc(100vh - 100px)}}`;
   }
@@ -235,8 +241,50 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
       return seconds ? `Too many messages, try again in ${seconds} s.` : 'Too many messages, please try again in a moment.';
     }
     if (res.status === 401 || res.status === 403) return 'This chat is not set up correctly (its API key was refused). Please let the site owner know.';
+    if (res.status === 424) return PROVIDER_KEY_REFUSED;
     if (res.status >= 500) return 'The chat service is having trouble right now. Please try again later.';
     return message || `Something went wrong (error ${res.status}). Please try again.`;
+  }
+
+  const PROVIDER_KEY_REFUSED = 'This chat cannot answer right now: its AI provider refused the key it was set up with. Please let the site owner know.';
+
+  /**
+   * Why the browser refuses this page the chat service, if that is the reason: the public API only
+   * answers CORS to origins the application lists, and a refused request looks like a network failure.
+   * `/public/widget-access` is readable from any origin and says whether this one is allowed.
+   */
+  let accessCheck = null;
+  function accessProblem() {
+    if (!accessCheck) {
+      accessCheck = fetch(`${config.base}/public/widget-access?applicationId=${encodeURIComponent(config.appId)}`, { credentials: 'omit', cache: 'no-store' })
+        .then((res) => (res.ok ? res.json() : null))
+        .then((answer) => {
+          if (!answer || answer.allowed !== false) return '';
+          return readable(answer.message) || `This chat is not enabled on ${location.origin}. The site owner can enable it by adding ${location.origin} to the application's allowed origins (allowedOrigins).`;
+        })
+        .catch(() => {
+          accessCheck = null; // really offline: ask again next time
+          return '';
+        });
+    }
+    return accessCheck;
+  }
+
+  /** Citations: the knowledge-base passages an answer drew on, by document name and excerpt (text only). */
+  function citableSources(sources) {
+    if (!Array.isArray(sources)) return [];
+    const seen = new Set();
+    const out = [];
+    for (const s of sources) {
+      if (!s || typeof s.fileName !== 'string' || !s.fileName.trim()) continue;
+      const excerpt = typeof s.excerpt === 'string' ? s.excerpt.trim().slice(0, 300) : '';
+      const key = `${s.fileName}\n${excerpt}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ fileName: s.fileName.trim().slice(0, 200), excerpt });
+      if (out.length === 5) break;
+    }
+    return out;
   }
 
   /** Reads `data: <json>` server-sent events from a fetch body; events may be split across network chunks. */
@@ -367,6 +415,12 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
       } catch (_) { /* storage full or blocked: the conversation still works in this page */ }
     }
 
+    function withSources(message, sources) {
+      const cited = citableSources(sources);
+      if (cited.length) message.sources = cited;
+      return message;
+    }
+
     function isMessage(m) {
       return m && (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string';
     }
@@ -379,7 +433,11 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
         const app = await res.json();
         if (!config.title && typeof app.name === 'string' && app.name.trim()) setTitle(app.name.trim());
         applyColors(app.theme && app.theme.colors);
-      } catch (_) { /* keep the defaults; sending will report connection problems */ }
+      } catch (_) {
+        // Refused by the browser (CORS) or offline: say which, before the visitor types anything.
+        const problem = await accessProblem();
+        if (problem) showError(problem);
+      }
     }
 
     function applyColors(colors) {
@@ -422,7 +480,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
         } else if (res.ok) {
           const conversation = await res.json();
           if (version !== state.version || !conversation || !Array.isArray(conversation.messages)) return;
-          state.messages = conversation.messages.filter(isMessage).map((m) => ({ role: m.role, content: m.content }));
+          state.messages = conversation.messages.filter(isMessage).map((m) => withSources({ role: m.role, content: m.content }, m.sources));
         } else {
           return;
         }
@@ -449,7 +507,14 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
     function renderMessage(bubble, message) {
       const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 48;
       if (message.role === 'user') bubble.textContent = message.content;
-      else if (message.content) bubble.replaceChildren(markdown(message.content));
+      else if (message.content) {
+        bubble.replaceChildren(markdown(message.content));
+        const cited = citableSources(message.sources);
+        if (cited.length) {
+          const items = cited.map((s) => h('li', {}, s.excerpt ? [h('b', {}, [s.fileName]), h('q', {}, [s.excerpt])] : [h('b', {}, [s.fileName])]));
+          bubble.append(h('div', { class: 'cs', role: 'note', 'aria-label': 'Sources' }, [h('p', {}, ['Sources']), h('ol', {}, items)]));
+        }
+      }
       else bubble.replaceChildren(h('span', { class: 'dots' }, [h('i'), h('i'), h('i'), h('span', { class: 'sr' }, ['Writing an answer…'])]));
       if (stick) log.scrollTop = log.scrollHeight;
     }
@@ -511,10 +576,11 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
               renderMessage(answerBubble, answer);
             } else if (event.type === 'done') {
               if (typeof event.fullResponse === 'string') answer.content = event.fullResponse;
+              withSources(answer, event.sources);
               rememberConversation(event.conversationId);
               return (finished = true);
             } else if (event.type === 'error') {
-              problem = readable(event.message) || 'The answer could not be completed. Please try again.';
+              problem = event.statusCode === 424 ? PROVIDER_KEY_REFUSED : readable(event.message) || 'The answer could not be completed. Please try again.';
               return true;
             }
             return false;
@@ -522,7 +588,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
           if (!finished && !problem) problem = 'The answer was interrupted. Please try again.';
         }
       } catch (_) {
-        problem = 'Could not reach the chat service. Please check your connection and try again.';
+        problem = (await accessProblem()) || 'Could not reach the chat service. Please check your connection and try again.';
       }
       if (answer.content) {
         state.messages.push(answer);

@@ -8,7 +8,7 @@ import type { KnowledgeDocument } from '../../core/knowledge/domain/knowledge-do
 import type { EmbeddingGroup, KnowledgeDocumentRepository, NewKnowledgeDocument } from '../../core/knowledge/ports/knowledge-document-repository.port';
 import type { ModelConfig } from '../../core/model-configs/domain/model-config';
 import type { ModelConfigChanges, ModelConfigRepository, NewModelConfig } from '../../core/model-configs/ports/model-config-repository.port';
-import type { AnswerOutcome, ConfigVersion } from '../../core/model-configs/domain/config-version';
+import type { AnswerOutcome, ConfigVersion, VersionCounters } from '../../core/model-configs/domain/config-version';
 import type { TrafficShare } from '../../core/model-configs/domain/traffic';
 import type { ConfigVersionChanges, ConfigVersionRepository, NewConfigVersion } from '../../core/model-configs/ports/config-version-repository.port';
 import type { PromptTemplate } from '../../core/prompts/domain/prompt-template';
@@ -183,6 +183,13 @@ export class CachedModelConfigRepository implements ModelConfigRepository {
   }
   delete(id: string): Promise<'deleted' | 'default' | 'missing'> {
     return this.changing(() => this.inner.delete(id));
+  }
+  /** Metrics change nothing a cached read holds. */
+  recordControlOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
+    return this.inner.recordControlOutcome(id, outcome);
+  }
+  controlCounters(id: string): Promise<VersionCounters> {
+    return this.inner.controlCounters(id);
   }
   private changing<T>(write: () => Promise<T>): Promise<T> {
     return invalidatingAfter(this.cache, ['mc', 'mcv'], write);

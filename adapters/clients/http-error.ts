@@ -19,8 +19,11 @@ export function errorFromResponse(service: string, status: number, body: unknown
       if (PROVIDER_REFUSAL.test(message)) return new UpstreamError(message, 400);
       return new ValidationError(message, Array.isArray(b.details) ? b.details : []);
     case 401:
-      // The provider refused a key (relayed), or this service's token was refused (a deployment fault).
-      return /service token/i.test(message) ? new UpstreamError(`${service} refused our credentials`, 502) : new UpstreamError(message, 401);
+      // This service refused our token: a deployment fault, never the caller's session.
+      return new UpstreamError(`${service} refused our credentials`, 502);
+    case 424:
+      // The provider refused the key (relayed with its hint).
+      return new UpstreamError(message, 424);
     case 402:
       return new PaymentRequiredError(message);
     case 403:

@@ -1,4 +1,5 @@
 import type { ProviderId } from '../../core/ai/domain/provider-id';
+import { providerKeyRejected } from '../../core/ai/domain/provider-key-rejection';
 import { isAppError, UpstreamError, UpstreamTimeoutError } from '../../core/shared/errors';
 
 /** A failed HTTP answer from a call made without the SDK (model listings the SDK lacks). */
@@ -18,7 +19,7 @@ const KEY_LIKE = /\b(?:sk-[A-Za-z0-9_*-]{6,}|AIza[0-9A-Za-z_-]{10,}|hf_[A-Za-z0-
 
 /**
  * The one mapping from an SDK failure to a core error (LlmProvider contract): a refused key is
- * UpstreamError 401, a refused request 400, throttling 429, anything else (5xx, network) 502, a timeout
+ * UpstreamError 424 naming the provider and the key's last 4 characters, a refused request 400, throttling 429, anything else (5xx, network) 502, a timeout
  * UpstreamTimeoutError. Messages name the provider and never contain the key.
  */
 export function toProviderError(provider: ProviderId, error: unknown, apiKey?: string): Error {
@@ -26,7 +27,7 @@ export function toProviderError(provider: ProviderId, error: unknown, apiKey?: s
   const name = errorName(error);
   if (name === 'APIConnectionTimeoutError') return new UpstreamTimeoutError(`${provider} did not answer in time`);
   const status = statusOf(error);
-  if (status === 401 || status === 403 || keyRefused(error)) return new UpstreamError(`${provider} rejected the API key`, 401);
+  if (status === 401 || status === 403 || keyRefused(error)) return providerKeyRejected(provider, apiKey);
   if (status === 408) return new UpstreamTimeoutError(`${provider} did not answer in time`);
   const detail = describe(error, apiKey);
   if (status === 429) return new UpstreamError(`${provider} is rate limiting requests: ${detail}`, 429);

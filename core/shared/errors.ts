@@ -85,10 +85,14 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** The provider or another service answered with a failure (502), or refused our key (`status` 400/401). */
+/**
+ * The provider or another service answered with a failure (502), refused the request (400), throttled
+ * it (429) or refused the provider key (424 Failed Dependency: the key is at fault, not the caller's
+ * session, so a client must not read it as a 401 and sign its user out).
+ */
 export class UpstreamError extends AppError {
   readonly kind = 'upstream_failure' as const;
-  constructor(message: string, readonly status: 400 | 401 | 429 | 502 = 502) {
+  constructor(message: string, readonly status: 400 | 424 | 429 | 502 = 502) {
     super(message);
   }
 }
@@ -104,3 +108,6 @@ export class UnavailableError extends AppError {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/** A provider refused the key it was called with: the one failure a key's owner must fix. */
+export const isProviderKeyRejection = (error: unknown): error is UpstreamError => error instanceof UpstreamError && error.status === 424;

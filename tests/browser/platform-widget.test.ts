@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PLATFORM_KEYS, startCoreApi, type TestStack } from '../support/test-stack';
 import { anOwnerWithKey } from '../e2e/public-api/public-api-support';
+import { settled, uploadDocument } from '../e2e/core-api/knowledge/knowledge-documents';
 import { describeInBrowser, launchChromium } from './support/browser';
 import { HostPageServer, embedTag, hostPage } from './support/host-page-server';
 import { WidgetPage } from './support/widget-page';
 
 const OUTPUT_DIR = join(__dirname, '../../test-output');
 const ANSWER = 'The lighthouse keeper lights the lamp at dusk and watches the sea until dawn.';
+const LAMP_RULES = 'The harbour lamp is lit thirty minutes before sunset and put out at sunrise, every day of the year.';
 
 /** The real platform end to end: core API, AI service and provider emulator behind a widget on a customer's page. */
 describeInBrowser('the widget on a customer site, against the real platform', () => {
@@ -55,6 +57,28 @@ describeInBrowser('the widget on a customer site, against the real platform', ()
       embeds: [embedTag(stack.listening.url, { 'app-id': owner.app.id, 'api-key': owner.key.key, greeting: 'Ahoy! Ask us anything.' })],
     }));
 
+  it('shows the documents an answer drew on as citations, by name and excerpt, also after a reload', async () => {
+    const withDocs = await anOwnerWithKey(stack, { allowedOrigins: [site.url], appName: 'Harbour Docs' });
+    const upload = await uploadDocument(stack.client, withDocs.token, { applicationId: withDocs.app.id }, { name: 'lamp-rules.md', text: LAMP_RULES });
+    expect((await settled(stack.client, withDocs.token, upload.body.id)).status).toBe('ready');
+    await page.goto(site.publish('/docs.html', hostPage({ embeds: [embedTag(stack.listening.url, { 'app-id': withDocs.app.id, 'api-key': withDocs.key.key })] })));
+    const widget = new WidgetPage(page, 'Harbour Docs');
+    await widget.launcher.waitFor();
+    await widget.open();
+    await widget.sendAndWait('When is the harbour lamp lit?');
+    const citations = widget.answers().last().getByRole('note', { name: 'Sources' });
+    expect(await citations.locator('li b').allTextContents()).toEqual(['lamp-rules.md']);
+    expect(await citations.locator('li q').allTextContents()).toEqual([LAMP_RULES]);
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT_DIR, 'platform-widget-citations.png') });
+
+    await page.reload();
+    const restored = new WidgetPage(page, 'Harbour Docs');
+    await restored.launcher.waitFor();
+    await restored.open();
+    await restored.answers().getByRole('note', { name: 'Sources' }).getByText('lamp-rules.md').waitFor();
+  });
+
   it('loads from the API, streams the answer from the provider, and restores the conversation after a reload', async () => {
     await page.goto(embedOn(site, 'contact'));
     // The launcher's name comes from GET /api/v1/app: the application's own name.
@@ -92,14 +116,19 @@ describeInBrowser('the widget on a customer site, against the real platform', ()
     expect(JSON.stringify(secondTurn.body.messages)).toContain('Who lights the lamp?');
   });
 
-  it('cannot be used from a site the application does not list', async () => {
+  it('says, on a site the application does not list, that the site is not allowed and how to allow it', async () => {
     await page.goto(embedOn(strangerSite, 'copied'));
     // The browser refuses GET /api/v1/app (no CORS for this origin), so the widget keeps its generic title.
     const widget = new WidgetPage(page, 'Chat');
     await widget.launcher.waitFor();
     await widget.open();
+    const notAllowed = `This chat is not enabled on ${strangerSite.url}. The site owner can enable it by adding ${strangerSite.url} to the application's allowed origins (allowedOrigins).`;
+    // Said before the visitor types anything...
+    await widget.errors().getByText(notAllowed).waitFor();
+    // ...and again, instead of a network failure, when they send anyway.
     await widget.sendAndWait('Can I borrow your key?');
-    expect(await widget.errors().allTextContents()).toEqual([expect.stringMatching(/could not reach the chat service/i)]);
+    expect(await widget.errors().allTextContents()).toEqual([notAllowed]);
+    expect(await widget.log.textContent()).not.toMatch(/could not reach/i);
     expect(await widget.log.textContent()).not.toContain(ANSWER);
     expect(stack.emulator!.requests).toEqual([]);
     expect(await stack.infra.dataSource.query(`SELECT id FROM conversations WHERE title = 'Can I borrow your key?'`)).toEqual([]);

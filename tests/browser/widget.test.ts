@@ -286,6 +286,18 @@ describeInBrowser('the embeddable chat widget', () => {
     expect(await widget.errors().allTextContents()).toEqual(['The answer could not be completed. Please try again.']);
   });
 
+  it("tells the visitor the site owner's provider key was refused (424), without the key's hint or the API route", async () => {
+    const refusal = 'provider_a (OpenAI) rejected the API key ending in "WXYZ": check it with POST /api/provider-keys/provider_a/validate, or save a working key with PUT /api/provider-keys/provider_a';
+    api.replyWith({ status: 424, body: JSON.stringify({ statusCode: 424, message: refusal, error: 'Failed Dependency' }) });
+    const widget = await visit(hostPage({ embeds: [embed(SUPPORT)] }));
+    await widget.open();
+    await widget.sendAndWait('Hello?');
+    expect(await widget.errors().allTextContents()).toEqual([
+      'This chat cannot answer right now: its AI provider refused the key it was set up with. Please let the site owner know.',
+    ]);
+    expect(await widget.log.textContent()).not.toContain('WXYZ');
+  });
+
   it('tells the visitor the chat is misconfigured when the API key is refused', async () => {
     const widget = await visit(hostPage({ embeds: [embedTag(api.url, { 'app-id': SUPPORT.id, 'api-key': 'pk_revoked', title: 'Help' })] }), 'Help');
     await widget.open();

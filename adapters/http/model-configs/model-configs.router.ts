@@ -6,6 +6,7 @@ import type { DeleteConfigVersionUseCase } from '../../../core/model-configs/use
 import type { DeleteModelConfigUseCase } from '../../../core/model-configs/use-cases/delete-model-config.use-case';
 import type { GetModelConfigUseCase } from '../../../core/model-configs/use-cases/get-model-config.use-case';
 import type { ListConfigVersionsUseCase } from '../../../core/model-configs/use-cases/list-config-versions.use-case';
+import type { CompareConfigVersionsUseCase } from '../../../core/model-configs/use-cases/compare-config-versions.use-case';
 import type { ListModelConfigsUseCase } from '../../../core/model-configs/use-cases/list-model-configs.use-case';
 import type { SetDefaultModelConfigUseCase } from '../../../core/model-configs/use-cases/set-default-model-config.use-case';
 import type { UpdateConfigVersionUseCase } from '../../../core/model-configs/use-cases/update-config-version.use-case';
@@ -22,6 +23,7 @@ export function modelConfigsRouter(d: {
   remove: DeleteModelConfigUseCase;
   setDefault: SetDefaultModelConfigUseCase;
   listVersions: ListConfigVersionsUseCase;
+  compareVersions: CompareConfigVersionsUseCase;
   createVersion: CreateConfigVersionUseCase;
   updateVersion: UpdateConfigVersionUseCase;
   removeVersion: DeleteConfigVersionUseCase;
@@ -50,6 +52,9 @@ export function modelConfigsRouter(d: {
   });
   r.get('/:configId/versions', async (ctx) => {
     ctx.body = await d.listVersions.execute(ctx.params.configId!, actorOf(ctx));
+  });
+  r.get('/:configId/metrics', async (ctx) => {
+    ctx.body = await d.compareVersions.execute(ctx.params.configId!, actorOf(ctx));
   });
   r.post('/:configId/versions', async (ctx) => {
     ctx.status = 201;

@@ -3,7 +3,26 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError } from '../../../core/shared/errors';
+import type { CheckWidgetOriginUseCase } from '../../../core/public-api/use-cases/check-widget-origin.use-case';
+import { foreignOrigin } from './browser-origin';
 import { projectRoot } from '../../shared/project-root';
+
+/**
+ * `GET /public/widget-access?applicationId=`: whether the asking page's origin may use the application.
+ * Readable from any origin (CORS `*`, no credentials, no custom header, so no preflight): it is how a
+ * widget on an origin the application does not list learns why its other requests are refused.
+ */
+export function widgetAccessRouter(check: CheckWidgetOriginUseCase): Router {
+  const r = new Router();
+  r.get('/public/widget-access', async (ctx) => {
+    const answer = await check.execute(ctx.query.applicationId, foreignOrigin(ctx));
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.vary('Origin');
+    ctx.body = answer;
+  });
+  return r;
+}
 
 /**
  * `GET /public/widget.js`: the embeddable script, for any site (CORS `*`, cross-origin resource policy),

@@ -7,6 +7,10 @@ export interface RateableMessage {
   status: 'complete' | 'interrupted' | 'failed';
   configVersionId: string | null;
   rating: number | null;
+  /** Where the answer came from; only read for the control arm's average. */
+  applicationId?: string;
+  provider?: string;
+  model?: string;
 }
 
 /** Ratings in memory, for unit tests: the test puts the messages it needs into `messages`. */
@@ -28,5 +32,13 @@ export class InMemoryMessageRatingRepository implements MessageRatingRepository 
       if (ratings.length) averages.set(id, ratings.reduce((a, b) => a + b, 0) / ratings.length);
     }
     return averages;
+  }
+
+  async averageOfControl(config: { applicationId: string; provider: string; modelId: string }) {
+    const ratings = [...this.messages.values()]
+      .filter((m) => m.configVersionId === null && m.applicationId === config.applicationId && m.provider === config.provider && m.model === config.modelId)
+      .filter((m) => m.role === 'assistant' && m.rating !== null)
+      .map((m) => m.rating!);
+    return ratings.length ? ratings.reduce((a, b) => a + b, 0) / ratings.length : null;
   }
 }

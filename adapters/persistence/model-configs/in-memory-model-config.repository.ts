@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AnswerOutcome, VersionCounters } from '../../../core/model-configs/domain/config-version';
 import { MAX_CONFIGS_PER_APPLICATION, type ModelConfig } from '../../../core/model-configs/domain/model-config';
 import type { ModelConfigChanges, ModelConfigRepository, NewModelConfig } from '../../../core/model-configs/ports/model-config-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
@@ -6,6 +7,7 @@ import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 /** Model configs in memory, for unit tests. `owners` maps application ids to their owners. */
 export class InMemoryModelConfigRepository implements ModelConfigRepository {
   readonly configs = new Map<string, ModelConfig>();
+  readonly control = new Map<string, VersionCounters>();
 
   constructor(private readonly owners: (applicationId: string) => string | undefined) {}
 
@@ -61,5 +63,23 @@ export class InMemoryModelConfigRepository implements ModelConfigRepository {
 
   private ofApplication(applicationId: string): ModelConfig[] {
     return [...this.configs.values()].filter((c) => c.applicationId === applicationId);
+  }
+
+  async recordControlOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
+    if (!this.configs.has(id)) return;
+    const c = await this.controlCounters(id);
+    const successes = c.requestCount - c.errorCount;
+    this.control.set(id, outcome.ok
+      ? {
+          requestCount: c.requestCount + 1,
+          errorCount: c.errorCount,
+          avgLatencyMs: c.avgLatencyMs + (outcome.latencyMs - c.avgLatencyMs) / (successes + 1),
+          avgTokensUsed: c.avgTokensUsed + (outcome.totalTokens - c.avgTokensUsed) / (successes + 1),
+        }
+      : { ...c, requestCount: c.requestCount + 1, errorCount: c.errorCount + 1 });
+  }
+
+  async controlCounters(id: string): Promise<VersionCounters> {
+    return { ...(this.control.get(id) ?? { requestCount: 0, errorCount: 0, avgLatencyMs: 0, avgTokensUsed: 0 }) };
   }
 }

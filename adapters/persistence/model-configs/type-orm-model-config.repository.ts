@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ProviderId } from '../../../core/ai/domain/provider-id';
 import type { ModelSettings } from '../../../core/ai/ports/llm-provider.port';
+import type { AnswerOutcome, VersionCounters } from '../../../core/model-configs/domain/config-version';
 import { MAX_CONFIGS_PER_APPLICATION, type ModelConfig } from '../../../core/model-configs/domain/model-config';
 import type { ModelConfigChanges, ModelConfigRepository, NewModelConfig } from '../../../core/model-configs/ports/model-config-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
@@ -135,5 +136,40 @@ export class TypeOrmModelConfigRepository implements ModelConfigRepository {
     if (deleted) return 'deleted';
     const still = await one<{ id: string }>(this.db, `SELECT id FROM model_configs WHERE id = $1`, [id]);
     return still ? 'default' : 'missing';
+  }
+
+  async recordControlOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
+    // As a version's metrics (TypeOrmConfigVersionRepository.recordOutcome): one statement, every
+    // right-hand side reading the row as it was; successes so far = requests - errors.
+    const ok = outcome.ok;
+    await this.db.query(
+      `UPDATE model_configs SET
+         control_request_count = control_request_count + 1,
+         control_error_count = control_error_count + CASE WHEN $2::boolean THEN 0 ELSE 1 END,
+         control_avg_latency_ms = CASE WHEN $2::boolean
+           THEN control_avg_latency_ms + ($3::double precision - control_avg_latency_ms) / (control_request_count - control_error_count + 1)
+           ELSE control_avg_latency_ms END,
+         control_avg_tokens_used = CASE WHEN $2::boolean
+           THEN control_avg_tokens_used + ($4::double precision - control_avg_tokens_used) / (control_request_count - control_error_count + 1)
+           ELSE control_avg_tokens_used END
+       WHERE id = $1`,
+      [id, ok, ok ? outcome.latencyMs : 0, ok ? outcome.totalTokens : 0],
+    );
+  }
+
+  async controlCounters(id: string): Promise<VersionCounters> {
+    const row = await one<{ request_count: number; error_count: number; avg_latency_ms: number; avg_tokens_used: number }>(
+      this.db,
+      `SELECT control_request_count AS request_count, control_error_count AS error_count,
+              control_avg_latency_ms AS avg_latency_ms, control_avg_tokens_used AS avg_tokens_used
+         FROM model_configs WHERE id = $1`,
+      [id],
+    );
+    return {
+      requestCount: Number(row?.request_count ?? 0),
+      errorCount: Number(row?.error_count ?? 0),
+      avgLatencyMs: Number(row?.avg_latency_ms ?? 0),
+      avgTokensUsed: Number(row?.avg_tokens_used ?? 0),
+    };
   }
 }

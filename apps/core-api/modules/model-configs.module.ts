@@ -13,6 +13,7 @@ import { DeleteConfigVersionUseCase } from '../../../core/model-configs/use-case
 import { DeleteModelConfigUseCase } from '../../../core/model-configs/use-cases/delete-model-config.use-case';
 import { GetModelConfigUseCase } from '../../../core/model-configs/use-cases/get-model-config.use-case';
 import { ListConfigVersionsUseCase } from '../../../core/model-configs/use-cases/list-config-versions.use-case';
+import { CompareConfigVersionsUseCase } from '../../../core/model-configs/use-cases/compare-config-versions.use-case';
 import { ListModelConfigsUseCase } from '../../../core/model-configs/use-cases/list-model-configs.use-case';
 import { ModelConfigPolicy } from '../../../core/model-configs/use-cases/model-config.policy';
 import { RateMessageUseCase } from '../../../core/model-configs/use-cases/rate-message.use-case';
@@ -56,6 +57,7 @@ export const modelConfigsModule: AppModule = {
     provide(c, DeleteModelConfigUseCase, (get) => new DeleteModelConfigUseCase(deps(get)));
     provide(c, SetDefaultModelConfigUseCase, (get) => new SetDefaultModelConfigUseCase(deps(get)));
     provide(c, ListConfigVersionsUseCase, (get) => new ListConfigVersionsUseCase(deps(get)));
+    provide(c, CompareConfigVersionsUseCase, (get) => new CompareConfigVersionsUseCase(deps(get)));
     provide(c, CreateConfigVersionUseCase, (get) => new CreateConfigVersionUseCase(deps(get)));
     provide(c, UpdateConfigVersionUseCase, (get) => new UpdateConfigVersionUseCase(deps(get)));
     provide(c, DeleteConfigVersionUseCase, (get) => new DeleteConfigVersionUseCase(deps(get)));
@@ -79,6 +81,7 @@ export const modelConfigsModule: AppModule = {
       remove: resolve(c, DeleteModelConfigUseCase),
       setDefault: resolve(c, SetDefaultModelConfigUseCase),
       listVersions: resolve(c, ListConfigVersionsUseCase),
+      compareVersions: resolve(c, CompareConfigVersionsUseCase),
       createVersion: resolve(c, CreateConfigVersionUseCase),
       updateVersion: resolve(c, UpdateConfigVersionUseCase),
       removeVersion: resolve(c, DeleteConfigVersionUseCase),

@@ -2,7 +2,8 @@ import type { Container } from 'inversify';
 import { apiKeyAuth } from '../../../adapters/http/public-api/api-key.middleware';
 import { publicApiRouter } from '../../../adapters/http/public-api/public-api.router';
 import { publicCors } from '../../../adapters/http/public-api/public-cors.middleware';
-import { widgetScriptRouter } from '../../../adapters/http/public-api/widget-script.router';
+import { widgetAccessRouter, widgetScriptRouter } from '../../../adapters/http/public-api/widget-script.router';
+import { CheckWidgetOriginUseCase } from '../../../core/public-api/use-cases/check-widget-origin.use-case';
 import { TypeOrmOriginRegistry } from '../../../adapters/persistence/api-keys/type-orm-origin-registry';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
@@ -33,6 +34,7 @@ export const publicApiModule: AppModule = {
     provide(c, SendPublicMessageUseCase, (get) => new SendPublicMessageUseCase(chat(get)));
     provide(c, StreamPublicMessageUseCase, (get) => new StreamPublicMessageUseCase(chat(get)));
     provide(c, GetPublicApplicationUseCase, (get) => new GetPublicApplicationUseCase({ applications: get(TOKENS.ApplicationRepository) }));
+    provide(c, CheckWidgetOriginUseCase, (get) => new CheckWidgetOriginUseCase({ applications: get(TOKENS.ApplicationRepository) }));
     provide(c, GetPublicApplicationBySlugUseCase, (get) => new GetPublicApplicationBySlugUseCase({ applications: get(TOKENS.ApplicationRepository) }));
     provide(c, GetPublicConversationUseCase, (get) =>
       new GetPublicConversationUseCase({ conversations: get(CHAT_TOKENS.ConversationRepository), applications: get(TOKENS.ApplicationRepository) }),
@@ -49,5 +51,6 @@ export const publicApiModule: AppModule = {
       conversation: resolve(c, GetPublicConversationUseCase),
     }),
     widgetScriptRouter(),
+    widgetAccessRouter(resolve(c, CheckWidgetOriginUseCase)),
   ],
 };

@@ -11,3 +11,14 @@ export const KEY_PREFIXES: Record<ProviderId, string> = {
 
 export const isProviderId = (value: unknown): value is ProviderId =>
   typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value);
+
+/** The service each provider id speaks, for messages a person reads. */
+export const PROVIDER_SERVICES: Record<ProviderId, string> = {
+  provider_a: 'OpenAI',
+  provider_b: 'Anthropic',
+  provider_c: 'Google Gemini',
+  provider_d: 'Hugging Face',
+};
+
+/** `provider_a (OpenAI)`: the id a client sends, with the service it stands for. */
+export const describeProvider = (id: ProviderId): string => `${id} (${PROVIDER_SERVICES[id]})`;

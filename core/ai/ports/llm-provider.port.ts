@@ -45,7 +45,7 @@ export type StreamPart = { type: 'delta'; text: string } | { type: 'usage'; usag
 
 /**
  * One AI provider behind its official SDK. Failures are thrown as core errors: a refused key as
- * UpstreamError(401), a bad request as UpstreamError(400), other provider failures as
+ * UpstreamError(424) from `providerKeyRejected`, a bad request as UpstreamError(400), other provider failures as
  * UpstreamError(502) naming the provider; an aborted request rethrows the signal's abort reason.
  */
 export interface LlmProvider {

@@ -1,4 +1,5 @@
-import { UnavailableError, ValidationError, NotFoundError } from '../../shared/errors';
+import { isProviderKeyRejection, UnavailableError, ValidationError, NotFoundError } from '../../shared/errors';
+import { platformKeyRejected } from '../domain/provider-key-rejection';
 import { isUuid } from '../../shared/ids';
 import type { Clock } from '../../shared/clock.port';
 import type { Conversation } from '../../conversations/domain/conversation';
@@ -25,6 +26,8 @@ export interface PreparedChat {
   providerId: ProviderId;
   model: string;
   request: ChatRequest;
+  /** The turn runs on the platform's key (PROVIDER_X_API_KEY), not on one its caller supplied. */
+  usesPlatformKey: boolean;
 }
 
 const MAX_CONTENT = 100_000;
@@ -66,5 +69,11 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
     providerId,
     model,
     request: { model, messages: turns, system, settings, apiKey },
+    usesPlatformKey: input.apiKey === undefined,
   };
+}
+
+/** A refused platform key is no fault of the caller's and must not show its hint: see `platformKeyRejected`. */
+export function blameTheRightKey(chat: PreparedChat, error: unknown): unknown {
+  return chat.usesPlatformKey && isProviderKeyRejection(error) ? platformKeyRejected(chat.providerId) : error;
 }

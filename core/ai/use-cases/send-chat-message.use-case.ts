@@ -1,7 +1,7 @@
 import { isAppError } from '../../shared/errors';
 import type { ChatAnswer, ChatMessageRequest } from '../ports/chat-engine.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
-import { prepareChat, type ChatEngineDeps } from './prepare-chat';
+import { blameTheRightKey, prepareChat, type ChatEngineDeps } from './prepare-chat';
 
 /** Sends a message to the conversation's provider and stores the whole answer with its usage and latency. */
 export class SendChatMessageUseCase {
@@ -13,7 +13,8 @@ export class SendChatMessageUseCase {
     let result;
     try {
       result = await chat.provider.chat({ ...chat.request, signal });
-    } catch (error) {
+    } catch (failure) {
+      const error = blameTheRightKey(chat, failure);
       await this.deps.conversations.addMessage({
         conversationId: chat.conversation.id,
         role: 'assistant',

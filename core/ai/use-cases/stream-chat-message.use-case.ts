@@ -3,7 +3,7 @@ import { estimateUsage } from '../../shared/tokens';
 import type { ChatMessageRequest, ChatStreamEvent } from '../ports/chat-engine.port';
 import type { TokenUsage } from '../ports/llm-provider.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
-import { prepareChat, type ChatEngineDeps } from './prepare-chat';
+import { blameTheRightKey, prepareChat, type ChatEngineDeps } from './prepare-chat';
 
 const STATUS_BY_KIND: Record<string, number> = { upstream_failure: 502, upstream_timeout: 504, unavailable: 503, rate_limited: 429 };
 
@@ -65,8 +65,9 @@ export class StreamChatMessageUseCase {
           latencyMs: message.latencyMs ?? 0,
           ...(input.sources?.length ? { sources: input.sources } : {}),
         };
-      } catch (error) {
-        if (finished) throw error;
+      } catch (failure) {
+        if (finished) throw failure;
+        const error = blameTheRightKey(chat, failure);
         if (signal?.aborted) {
           await store('interrupted', 'The client aborted the stream');
           return;

@@ -20,10 +20,15 @@ export interface Conversation {
   updatedAt: Date;
 }
 
+/** A knowledge-base passage an answer drew on: where it is, how close it was, and what a reader needs to cite it. */
 export interface MessageSource {
   documentId: string;
   chunkIndex: number;
   score: number;
+  /** The document's file name (absent on answers stored before it was recorded). */
+  fileName?: string;
+  /** The start of the passage, for a citation (at most EXCERPT_LENGTH characters). */
+  excerpt?: string;
 }
 
 export interface Message {

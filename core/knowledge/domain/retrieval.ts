@@ -27,6 +27,18 @@ export const RELATIVE_CUTOFF = 0.5;
 
 export const DEFAULT_CONTEXT_BUDGET_TOKENS = 1500;
 
+/** How much of a passage a citation shows. */
+export const EXCERPT_LENGTH = 240;
+
+/** The start of a passage on one line, cut at a word within EXCERPT_LENGTH characters, marked when cut. */
+export function excerptOf(content: string): string {
+  const text = content.replace(/\s+/g, ' ').trim();
+  if (text.length <= EXCERPT_LENGTH) return text;
+  const cut = text.slice(0, EXCERPT_LENGTH - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > EXCERPT_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 const OPEN = '<knowledge-base>';
 const CLOSE = '</knowledge-base>';
 

@@ -1,5 +1,6 @@
 import type { ProviderId } from '../../ai/domain/provider-id';
-import { UpstreamError } from '../../shared/errors';
+import { isProviderKeyRejection, UpstreamError } from '../../shared/errors';
+import { platformKeyRejected } from '../../ai/domain/provider-key-rejection';
 import { estimateTokens } from '../../shared/tokens';
 import type { EmbeddingProvider } from '../domain/knowledge-document';
 import { normalize } from '../domain/vector-math';
@@ -58,7 +59,8 @@ export async function embedForOwner(embedder: Embedder, texts: string[], o: Owne
   } catch (error) {
     // Requests the provider answered before the failure were still spent.
     await key.settle({ ok: false, tokens: reported ?? 0 }).catch(() => undefined);
-    throw error;
+    // A refused platform key is not the owner's to fix, nor any part of it theirs to see.
+    throw !key.ownKey && isProviderKeyRejection(error) ? platformKeyRejected(o.provider as ProviderId) : error;
   }
   await key.settle({ ok: true, tokens: reported ?? estimate });
   return vectors;

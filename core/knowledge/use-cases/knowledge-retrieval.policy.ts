@@ -1,6 +1,6 @@
 import type { ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import { isAppError } from '../../shared/errors';
-import { buildKnowledgeContext, DEFAULT_CONTEXT_BUDGET_TOKENS } from '../domain/retrieval';
+import { buildKnowledgeContext, DEFAULT_CONTEXT_BUDGET_TOKENS, excerptOf } from '../domain/retrieval';
 import type { KnowledgeRetriever } from './knowledge-retriever';
 
 /**
@@ -29,7 +29,13 @@ export class KnowledgeRetrievalPolicy implements ChatPolicy {
     plan.context = plan.context ? `${plan.context}\n\n${built.context}` : built.context;
     plan.sources = [
       ...(plan.sources ?? []),
-      ...built.used.map((hit) => ({ documentId: hit.documentId, chunkIndex: hit.chunkIndex, score: Math.round(hit.score * 10_000) / 10_000 })),
+      ...built.used.map((hit) => ({
+        documentId: hit.documentId,
+        chunkIndex: hit.chunkIndex,
+        score: Math.round(hit.score * 10_000) / 10_000,
+        fileName: hit.fileName,
+        excerpt: excerptOf(hit.content),
+      })),
     ];
   }
 }

@@ -116,7 +116,7 @@ function permanent<T>(work: () => T): T {
 function refusedKeyIsPermanent(error: unknown): never {
   if (error instanceof PermanentFailure) throw error;
   if (isAppError(error) && error.kind === 'payment_required') throw new PermanentFailure(error.message);
-  if (isAppError(error) && error.kind === 'upstream_failure' && 'status' in error && (error.status === 400 || error.status === 401)) {
+  if (isAppError(error) && error.kind === 'upstream_failure' && 'status' in error && (error.status === 400 || error.status === 424)) {
     throw new PermanentFailure(`Embedding failed: ${error.message}`);
   }
   throw error;

@@ -7,4 +7,9 @@ export interface MessageRatingRepository {
   rate(conversationId: string, messageId: string, rating: number): Promise<'rated' | 'missing' | 'not-rateable'>;
   /** The average rating of the rated answers of each version (absent: none rated). */
   averageByVersion(versionIds: string[]): Promise<Map<string, number>>;
+  /**
+   * The average rating of the answers a config gave itself (the A/B control arm): answers of its
+   * application with no version, from the config's provider and model. Null when none is rated.
+   */
+  averageOfControl(config: { applicationId: string; provider: string; modelId: string }): Promise<number | null>;
 }

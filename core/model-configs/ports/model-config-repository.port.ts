@@ -1,5 +1,6 @@
 import type { ProviderId } from '../../ai/domain/provider-id';
 import type { ModelSettings } from '../../ai/ports/llm-provider.port';
+import type { AnswerOutcome, VersionCounters } from '../domain/config-version';
 import type { ModelConfig } from '../domain/model-config';
 
 export interface NewModelConfig {
@@ -33,4 +34,11 @@ export interface ModelConfigRepository {
   setDefault(id: string): Promise<ModelConfig>;
   /** Deletes a config that is not the default, with its versions; `default` (nothing deleted) otherwise. */
   delete(id: string): Promise<'deleted' | 'default' | 'missing'>;
+  /**
+   * Adds one answer of the config's own share of the traffic (the A/B control arm) to its metrics, in
+   * one atomic step as a version's; nothing happens if the config is gone.
+   */
+  recordControlOutcome(id: string, outcome: AnswerOutcome): Promise<void>;
+  /** The control arm's running figures (zero until an answer is recorded). */
+  controlCounters(id: string): Promise<VersionCounters>;
 }

@@ -3,7 +3,7 @@ import type { Application } from '../../applications/domain/application';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import type { PromptTemplateRepository } from '../../prompts/ports/prompt-template-repository.port';
 import { isAppError, type ErrorKind } from '../../shared/errors';
-import type { ConfigVersion } from '../domain/config-version';
+import type { AnswerOutcome, ConfigVersion } from '../domain/config-version';
 import type { ModelConfig } from '../domain/model-config';
 import { pickVersion } from '../domain/traffic';
 import type { ConfigVersionRepository } from '../ports/config-version-repository.port';
@@ -24,11 +24,13 @@ export interface ModelConfigPolicyDeps {
  * A/B version by weighted choice (kept for its life); each turn takes provider, model and settings from
  * that version or else the default config, unless the request chose its own provider or model; the
  * system prompt is the config's, else the application's default template; each answer updates the
- * version's metrics.
+ * version's metrics, or, for the config's own share while versions are active, the control arm's.
  */
 export class ModelConfigPolicy implements ChatPolicy {
   readonly name = 'model-config';
   private readonly random: () => number;
+  // The config whose own share of the traffic (the A/B control arm) a turn belongs to, until settled.
+  private readonly controlOf = new WeakMap<ChatPlan, string>();
 
   constructor(private readonly deps: ModelConfigPolicyDeps) {
     this.random = deps.random ?? Math.random;
@@ -40,7 +42,11 @@ export class ModelConfigPolicy implements ChatPolicy {
   }
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
-    const source: ConfigVersion | ModelConfig | null = (await this.assignedVersion(turn)) ?? (await this.deps.configs.findDefault(turn.application.id));
+    const version = await this.assignedVersion(turn);
+    const source: ConfigVersion | ModelConfig | null = version ?? (await this.deps.configs.findDefault(turn.application.id));
+    // A turn the default config answers while it has active versions is the control arm of the test;
+    // without versions there is nothing to compare, and no metric to write.
+    if (source && !version && (await this.deps.versions.activeSharesOfDefault(turn.application.id)).length > 0) this.controlOf.set(plan, source.id);
     const requestChoseModel = plan.provider !== undefined || plan.model !== undefined;
     if (source && !requestChoseModel) {
       const { systemPrompt: _chosenBelow, ...configured } = source.settings;
@@ -60,12 +66,13 @@ export class ModelConfigPolicy implements ChatPolicy {
   async settle(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
     // The engine stores this same id on the answer, so metrics and stored messages agree.
     const versionId = plan.configVersionId ?? turn.conversation.configVersionId;
-    if (!versionId || (!outcome.ok && refusedBeforeProvider(outcome.error))) return;
+    const controlId = this.controlOf.get(plan);
+    this.controlOf.delete(plan);
+    if ((!versionId && !controlId) || (!outcome.ok && refusedBeforeProvider(outcome.error))) return;
+    const answer: AnswerOutcome = outcome.ok ? { ok: true, latencyMs: outcome.latencyMs ?? 0, totalTokens: outcome.usage?.totalTokens ?? 0 } : { ok: false };
     try {
-      await this.deps.versions.recordOutcome(
-        versionId,
-        outcome.ok ? { ok: true, latencyMs: outcome.latencyMs ?? 0, totalTokens: outcome.usage?.totalTokens ?? 0 } : { ok: false },
-      );
+      if (versionId) await this.deps.versions.recordOutcome(versionId, answer);
+      else await this.deps.configs.recordControlOutcome(controlId!, answer);
     } catch (error) {
       this.deps.onMetricsError?.(error);
     }

@@ -1,4 +1,4 @@
-import { isProviderId, KEY_PREFIXES, PROVIDER_IDS, type ProviderId } from '../../ai/domain/provider-id';
+import { describeProvider, isProviderId, KEY_PREFIXES, PROVIDER_IDS, type ProviderId } from '../../ai/domain/provider-id';
 import { ValidationError } from '../../shared/errors';
 
 /** A user's own key for one provider (SPEC 2.5). The key itself is only ever held sealed. */
@@ -73,7 +73,26 @@ export function parseApiKey(provider: ProviderId, body: unknown): string {
   // Keys are printable ASCII without spaces; anything else would also break the provider's auth header.
   if (!/^[\x21-\x7e]+$/.test(key)) throw ValidationError.field('apiKey', 'apiKey must not contain spaces or control characters');
   const prefix = KEY_PREFIXES[provider];
+  const owner = providerOfKey(key);
+  if (owner && owner !== provider) {
+    throw ValidationError.field(
+      'apiKey',
+      `A ${describeProvider(provider)} key must start with "${prefix}"; this one starts with "${KEY_PREFIXES[owner]}" and looks like a ${describeProvider(owner)} key: save it with PUT /api/provider-keys/${owner}`,
+    );
+  }
   if (!key.startsWith(prefix)) throw ValidationError.field('apiKey', `A ${provider} key must start with "${prefix}"`);
   if (key.length < prefix.length + KEY_HINT_LENGTH) throw ValidationError.field('apiKey', `apiKey is too short for a ${provider} key`);
   return key;
+}
+
+/**
+ * The provider whose prefix a key carries, the longest prefix winning: an Anthropic key (`sk-ant-`)
+ * also starts with OpenAI's `sk-`, and must not be taken for one.
+ */
+export function providerOfKey(key: string): ProviderId | undefined {
+  let best: ProviderId | undefined;
+  for (const id of PROVIDER_IDS) {
+    if (key.startsWith(KEY_PREFIXES[id]) && (!best || KEY_PREFIXES[id].length > KEY_PREFIXES[best].length)) best = id;
+  }
+  return best;
 }

@@ -27,7 +27,7 @@ export class ValidateProviderKeyUseCase {
     try {
       models = await this.deps.providers.get(provider).listModels(rawKey, signal);
     } catch (error) {
-      if (error instanceof UpstreamError && (error.status === 400 || error.status === 401)) {
+      if (error instanceof UpstreamError && (error.status === 400 || error.status === 424)) {
         return { valid: false, provider, error: withoutKey(error.message, rawKey) };
       }
       throw error;

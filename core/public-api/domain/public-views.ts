@@ -1,6 +1,6 @@
 import type { ChatAnswer } from '../../ai/ports/chat-engine.port';
 import type { Application } from '../../applications/domain/application';
-import type { Conversation, Message } from '../../conversations/domain/conversation';
+import type { Conversation, Message, MessageSource } from '../../conversations/domain/conversation';
 
 /** What the widget needs to present an application: its name and theme colours, nothing private. */
 export interface PublicApplicationView {
@@ -15,6 +15,8 @@ export interface PublicMessageView {
   id: string;
   role: 'user' | 'assistant';
   content: string;
+  /** The knowledge-base passages the answer drew on, for citations. */
+  sources?: MessageSource[];
   createdAt: string;
 }
 
@@ -27,7 +29,7 @@ export interface PublicConversationView {
 }
 
 /** The non-streaming answer of ARCHITECTURE.md. */
-export type PublicAnswer = Pick<ChatAnswer, 'conversationId' | 'message' | 'usage' | 'provider' | 'model'>;
+export type PublicAnswer = Pick<ChatAnswer, 'conversationId' | 'message' | 'usage' | 'provider' | 'model' | 'sources'>;
 
 export const toPublicApplicationView = (app: Application): PublicApplicationView => ({
   id: app.id,
@@ -45,7 +47,7 @@ export const toPublicConversationView = (conversation: Conversation, messages: M
   createdAt: conversation.createdAt.toISOString(),
   messages: messages
     .filter((m) => m.status !== 'failed')
-    .map((m) => ({ id: m.id, role: m.role, content: m.content, createdAt: m.createdAt.toISOString() })),
+    .map((m) => ({ id: m.id, role: m.role, content: m.content, ...(m.sources?.length ? { sources: m.sources } : {}), createdAt: m.createdAt.toISOString() })),
 });
 
 export const toPublicAnswer = (answer: ChatAnswer): PublicAnswer => ({
@@ -54,4 +56,5 @@ export const toPublicAnswer = (answer: ChatAnswer): PublicAnswer => ({
   usage: answer.usage,
   provider: answer.provider,
   model: answer.model,
+  ...(answer.sources?.length ? { sources: answer.sources } : {}),
 });

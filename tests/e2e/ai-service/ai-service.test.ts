@@ -68,6 +68,16 @@ describe('AI service (SPEC 4.4)', () => {
     expect(stack.emulator!.requests.at(-1)!.apiKey).toBe(PLATFORM_KEYS.provider_b);
   });
 
+  it('answers 424 naming the provider and the hint of a rejected X-Provider-Key, in a message and a stream', async () => {
+    const conv = await ai.post('/api/ai/conversations', { applicationId: appId }, auth());
+    const headers = { 'X-Provider-Key': 'sk-ant-rejected-key-LM12' };
+    const res = await ai.post(`/api/ai/conversations/${conv.body.id}/messages`, { content: 'hi', provider: 'provider_b' }, { ...auth(), headers });
+    expect(res.status).toBe(424);
+    expect(res.body.message).toMatch(/^provider_b \(Anthropic\) rejected the API key ending in "LM12"/);
+    const streamed = await postStream(`${stack.ai!.listening.url}/api/ai/conversations/${conv.body.id}/stream`, { content: 'hi', provider: 'provider_b' }, { Authorization: `Bearer ${token}`, ...headers });
+    expect((await readSseEvents(streamed)).at(-1)).toMatchObject({ type: 'error', statusCode: 424 });
+  });
+
   it('streams chunk events then done', async () => {
     const conv = await ai.post('/api/ai/conversations', { applicationId: appId }, auth());
     const res = await postStream(`${stack.ai!.listening.url}/api/ai/conversations/${conv.body.id}/stream`, { content: 'stream this please', provider: 'provider_c', model: 'gemini-1.5-flash' }, { Authorization: `Bearer ${token}` });

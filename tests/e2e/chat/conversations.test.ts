@@ -2,7 +2,7 @@ import { waitFor } from '../../support/wait-for';
 import { PROVIDER_IDS } from '../../../core/ai/domain/provider-id';
 import { defaultModel } from '../../../core/ai/domain/model-catalog';
 import { postStream, readSseEvents } from '../../support/sse';
-import { PLATFORM_KEYS, paidUserWithApplication, registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
+import { PLATFORM_KEYS, paidUserWithApplication, registerUser, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
 import { DATABASE_KINDS } from '../../support/test-database';
 
 const ENGINES = ['remote', 'in-process'] as const;
@@ -121,6 +121,26 @@ describe.each(cases)('chat through the core API (%s, engine %s)', (database, eng
     expect(events.at(-1)).toMatchObject({ type: 'error', message: expect.stringContaining('provider_a') });
   });
 
+  it('answers 424 naming the provider and the key hint when the provider rejects the own key: message, stream and validation', async () => {
+    const user = await userWithApplication(stack.client, { name: 'Own Key App' });
+    const app = { body: user.app };
+    const key = 'sk-proj-rejected-by-provider-WXYZ';
+    expect((await stack.client.put('/api/provider-keys/provider_a', { apiKey: key }, { token: user.token })).status).toBe(200);
+    const conv = await stack.client.post('/api/conversations', { applicationId: app.body.id }, { token: user.token });
+    const res = await stack.client.post(`/api/conversations/${conv.body.id}/messages`, { content: 'hi', provider: 'provider_a' }, { token: user.token });
+    expect(res.status).toBe(424);
+    expect(res.body).toMatchObject({ statusCode: 424, error: 'Failed Dependency' });
+    expect(res.body.message).toMatch(/^provider_a \(OpenAI\) rejected the API key ending in "WXYZ": .*PUT \/api\/provider-keys\/provider_a/);
+    expect(res.text).not.toContain(key);
+    const streamed = await postStream(`${stack.listening.url}/api/conversations/${conv.body.id}/stream`, { content: 'hi', provider: 'provider_a' }, { Authorization: `Bearer ${user.token}` });
+    const events = await readSseEvents(streamed);
+    expect(events.at(-1)).toMatchObject({ type: 'error', statusCode: 424, message: res.body.message });
+    const validation = await stack.client.post('/api/provider-keys/provider_a/validate', {}, { token: user.token });
+    expect(validation.body).toMatchObject({ valid: false, provider: 'provider_a', error: expect.stringContaining('ending in "WXYZ"') });
+    // The session is untouched: the same token still works.
+    expect((await stack.client.get('/api/users/me', { token: user.token })).status).toBe(200);
+  });
+
   it('aborting a stream cancels the provider request and keeps the partial answer as interrupted', async () => {
     const id = await newConversation();
     stack.emulator!.behaviour.chunkDelayMs = 150;
@@ -151,14 +171,14 @@ describe('chat failures that need their own configuration', () => {
     }
   });
 
-  it('answers 401 saying the key was refused when the provider rejects it', async () => {
+  it('answers 502 saying the platform key was refused, without any part of it, when the provider rejects it', async () => {
     const stack = await startCoreApi({ providers: true, env: { PROVIDER_D_API_KEY: 'hf_rejected_key' } });
     try {
       const owner = await paidUserWithApplication(stack);
       const conv = await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token });
       const res = await stack.client.post(`/api/conversations/${conv.body.id}/messages`, { content: 'hi', provider: 'provider_d' }, { token: owner.token });
-      expect(res.status).toBe(401);
-      expect(res.body.message).toMatch(/provider_d rejected the API key/);
+      expect(res.status).toBe(502);
+      expect(res.body.message).toMatch(/^provider_d \(Hugging Face\) rejected the platform's API key; the platform's administrator must replace it/);
       expect(res.text).not.toContain('hf_rejected_key');
     } finally {
       await stack.close();

@@ -373,6 +373,46 @@ describe.each(DATABASE_KINDS)('core API: model configs, A/B versions and ratings
       expect(metrics.userSatisfactionScore).toBe(3.5);
     });
 
+    it("records the control arm (the config's own share) and shows it beside the versions at /metrics", async () => {
+      const { token, app } = await anApp();
+      const config = (await createConfig(token, { applicationId: app.id, name: 'GPT', provider: 'provider_a', modelId: 'gpt-4o-mini' })).body;
+      // A conversation opened before the test began stays with the config: the control arm.
+      const conversation = await newConversation(token, app.id);
+      const v = (await stack.client.post(`/api/model-configs/${config._id}/versions`, { label: 'Challenger', provider: 'provider_b', trafficPercent: 60 }, { token })).body;
+      const answers: string[] = [];
+      for (const content of ['Hello', 'A longer question for the control arm']) {
+        const res = await send(token, conversation, { content });
+        expect(res.status).toBe(200);
+        answers.push(res.body.message.id);
+      }
+      stack.emulator!.behaviour.failStatus = 500;
+      expect((await send(token, conversation, { content: 'This one fails' })).status).toBe(502);
+      stack.emulator!.behaviour.failStatus = undefined;
+      await stack.client.post(`/api/conversations/${conversation}/messages/${answers[0]}/rating`, { rating: 4 }, { token });
+
+      const res = await stack.client.get(`/api/model-configs/${config._id}/metrics`, { token });
+      expect(res.status).toBe(200);
+      const [expected] = await db(
+        `SELECT coalesce(avg(latency_ms) FILTER (WHERE status = 'complete'), 0)::float8 AS "avgLatencyMs",
+                coalesce(avg(total_tokens) FILTER (WHERE status = 'complete'), 0)::float8 AS "avgTokensUsed"
+         FROM messages WHERE role = 'assistant' AND conversation_id = $1`,
+        [conversation],
+      );
+      expect(res.body.control).toMatchObject({
+        configId: config._id,
+        name: 'GPT',
+        provider: 'provider_a',
+        modelId: 'gpt-4o-mini',
+        isDefault: true,
+        trafficPercent: 40,
+        metrics: { requestCount: 3, errorRate: 0.3333, userSatisfactionScore: 4 },
+      });
+      expect(res.body.control.metrics.avgLatencyMs).toBeCloseTo(expected.avgLatencyMs, 1);
+      expect(res.body.control.metrics.avgTokensUsed).toBeCloseTo(expected.avgTokensUsed, 1);
+      expect(res.body.versions).toEqual([expect.objectContaining({ _id: v._id, trafficPercent: 60, metrics: expect.objectContaining({ requestCount: 0 }) })]);
+      expect((await stack.client.get(`/api/model-configs/${config._id}/metrics`, { token: stranger.access_token })).status).toBe(404);
+    });
+
     it('does not count a turn the plan refused before any provider was asked', async () => {
       const { token, app } = await anApp(stranger);
       const config = (await createConfig(token, { applicationId: app.id, name: 'GPT', provider: 'provider_a' })).body;

@@ -49,6 +49,15 @@ describe.each(DATABASE_KINDS)('core API: provider keys (%s)', (database) => {
     expect(seen(await stack.client.get('/api/provider-keys', { token })).body).toEqual([]);
   });
 
+  it('refuses an Anthropic (sk-ant-) key saved as provider_a with a 400 that says it looks like a provider_b key', async () => {
+    const { access_token: token } = await registerUser(stack.client);
+    const res = seen(await stack.client.put('/api/provider-keys/provider_a', { apiKey: KEYS.provider_b }, { token }));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/looks like a provider_b \(Anthropic\) key: save it with PUT \/api\/provider-keys\/provider_b/);
+    expect(res.text).not.toContain(KEYS.provider_b);
+    expect(seen(await stack.client.get('/api/provider-keys', { token })).body).toEqual([]);
+  });
+
   it('answers 400 for an unknown provider on every route, and 401 without a token', async () => {
     const { access_token: token } = await registerUser(stack.client);
     expect((await stack.client.put('/api/provider-keys/provider_x', { apiKey: 'sk-x-1234567' }, { token })).status).toBe(400);

@@ -96,4 +96,29 @@ describe('public API: CORS for the origins each application allows', () => {
     again.resume();
     expect(again.statusCode).toBe(304);
   });
+
+  it('tells any page, without a key or preflight, whether its origin may use an application, and how to allow it', async () => {
+    const access = (origin: string | undefined, applicationId: string = owner.app.id) =>
+      stack.client.get(`/public/widget-access?applicationId=${applicationId}`, { headers: origin ? { Origin: origin } : {} });
+    const allowed = await access(SHOP);
+    expect(allowed.status).toBe(200);
+    expect(allowed.body).toEqual({ allowed: true, origin: SHOP });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
+    expect(allowed.headers.get('cache-control')).toBe('no-store');
+
+    const refused = await access(EVIL);
+    expect(refused.status).toBe(200);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.body).toEqual({
+      allowed: false,
+      origin: EVIL,
+      reason: 'origin_not_allowed',
+      message: `This chat is not enabled on ${EVIL}. The site owner can enable it by adding ${EVIL} to the application's allowed origins (allowedOrigins).`,
+    });
+    // Another application's origin is not this one's; an unknown or malformed id answers the same, revealing nothing.
+    expect((await access(ELSEWHERE)).body.allowed).toBe(false);
+    expect((await access(EVIL, '00000000-0000-4000-8000-000000000000')).body).toEqual(refused.body);
+    expect((await access(EVIL, 'not-an-id')).body).toEqual(refused.body);
+    expect((await access(undefined)).body).toEqual({ allowed: true, origin: null });
+  });
 });

@@ -33,6 +33,16 @@ describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
     expect(await storedConversation(res.body.conversationId)).toEqual({ source: 'api', api_key_id: owner.key.id });
   });
 
+  it("answers 424 naming the provider and the key hint when the provider rejects the owner's own key, never a 401", async () => {
+    const other = await anOwnerWithKey(stack, { plan: 'free' });
+    await stack.client.put('/api/provider-keys/provider_a', { apiKey: 'sk-rejected-owner-key-Q7RS' }, { token: other.token });
+    const res = await chat(other.key.key, { message: 'hi', applicationId: other.app.id });
+    expect(res.status).toBe(424);
+    expect(res.body.message).toMatch(/^provider_a \(OpenAI\) rejected the API key ending in "Q7RS"/);
+    const streamed = await postStream(`${stack.listening.url}/api/v1/chat/stream`, { message: 'hi', applicationId: other.app.id }, { 'X-API-Key': other.key.key });
+    expect((await readSseEvents(streamed)).at(-1)).toMatchObject({ type: 'error', statusCode: 424, message: res.body.message });
+  });
+
   it('continues a conversation with conversationId, sending its history to the provider', async () => {
     const first = await chat(owner.key.key, { message: 'My name is Ada.', applicationId: owner.app.id });
     const second = await chat(owner.key.key, { message: 'What is my name?', applicationId: owner.app.id, conversationId: first.body.conversationId });

@@ -91,7 +91,9 @@ describe.each(['in-process', 'http'] as const)('ChatEngine contract (%s)', (kind
     const failure = await engine.sendMessage(conversation.id, { content: 'x', provider: 'provider_a' }).catch((e) => e);
     expect(failure).toBeInstanceOf(UpstreamError);
     expect(failure.status).toBe(502);
-    await expect(engine.sendMessage(conversation.id, { content: 'x', provider: 'provider_a', apiKey: 'sk-rejected-key' })).rejects.toMatchObject({ status: 401 });
+    const refused = await engine.sendMessage(conversation.id, { content: 'x', provider: 'provider_a', apiKey: 'sk-rejected-key' }).catch((e) => e);
+    expect(refused).toMatchObject({ status: 424 });
+    expect(refused.message).toMatch(/^provider_a \(OpenAI\) rejected the API key ending in "-key"/);
   });
 
   it('aborting a stream cancels the provider request and stores the partial answer as interrupted', async () => {

@@ -76,8 +76,10 @@ describe.each(CASES)('$id embedder through its SDK against the emulator', ({ id,
     expect(emulator.requests).toHaveLength(0);
   });
 
-  it('maps a refused key to 401 and a slow provider to a timeout', async () => {
-    await expect(embedder().embed(['x'], { apiKey: `${key}-rejected` })).rejects.toMatchObject({ status: 401, message: `${id} rejected the API key` });
+  it('maps a refused key to 424 naming its hint, and a slow provider to a timeout', async () => {
+    const refusal = await embedder().embed(['x'], { apiKey: `${key}-rejected` }).catch((e: Error) => e);
+    expect(refusal).toMatchObject({ status: 424 });
+    expect((refusal as Error).message).toMatch(new RegExp(`^${id} \\(.+\\) rejected the API key ending in "cted"`));
     emulator.behaviour.delayMs = 5_000;
     await expect(embedder({ timeoutMs: 600 }).embed(['x'], { apiKey: key })).rejects.toBeInstanceOf(UpstreamTimeoutError);
   });

@@ -166,12 +166,14 @@ describe.each(CASES)('$id through its SDK against the emulator', ({ id, make, mo
     expect(emulator.requests.at(-1)).toMatchObject({ provider: id, method: 'GET', apiKey: key });
   });
 
-  it('turns a refused key into a 401 naming the provider, without the key', async () => {
+  it('turns a refused key into a 424 naming the provider and the key’s last 4 characters, without the key', async () => {
     const rejected = `${key}-rejected`;
     for (const call of [() => provider().chat(request({ apiKey: rejected })), () => collect(provider().stream(request({ apiKey: rejected }))), () => provider().listModels(rejected)]) {
-      const error = await failureOf(call());
+      const error = (await failureOf(call())) as UpstreamError;
       expect(error).toBeInstanceOf(UpstreamError);
-      expect(error).toMatchObject({ status: 401, message: `${id} rejected the API key` });
+      expect(error).toMatchObject({ status: 424 });
+      expect(error.message).toMatch(new RegExp(`^${id} \\([A-Za-z ]+\\) rejected the API key ending in "cted": `));
+      expect(error.message).not.toContain(rejected);
     }
   });
 

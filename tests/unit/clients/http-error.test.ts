@@ -14,8 +14,9 @@ describe('errorFromResponse: the AI service and marketplace errors, back as core
     expect(errorFromResponse('AI service', 400, { message: 'content: provider_a refused the request: no' })).toMatchObject({ kind: 'validation' });
   });
 
-  it('tells a relayed key refusal from a refused service token', () => {
-    expect(errorFromResponse('AI service', 401, { message: 'provider_a rejected the API key' })).toMatchObject({ kind: 'upstream_failure', status: 401 });
+  it('tells a relayed key refusal (424) from a refused service token (a deployment fault, never a 401)', () => {
+    const refusal = 'provider_a (OpenAI) rejected the API key ending in "WXYZ": check it';
+    expect(errorFromResponse('AI service', 424, { message: refusal })).toMatchObject({ kind: 'upstream_failure', status: 424, message: refusal });
     expect(errorFromResponse('AI service', 401, { message: 'Missing or invalid service token' })).toMatchObject({ kind: 'upstream_failure', status: 502 });
   });
 });

@@ -38,6 +38,8 @@ export async function knowledgeWorld(options: { attempts?: number } = {}) {
   const queue = new InProcessJobQueue();
   const scripted = new ScriptedEmbedder();
   const ownKeys = new Map<string, string>();
+  /** The platform's keys by provider, used when the owner has none (unmetered here too). */
+  const platformKeys = new Map<string, string>();
   const embedders = {
     get(provider: EmbeddingProvider, model?: string): Embedder {
       if (provider === 'local') return new LocalHashingEmbedder();
@@ -46,12 +48,14 @@ export async function knowledgeWorld(options: { attempts?: number } = {}) {
     },
   };
   // Own keys only: never metered (plans and their metering are tested with OwnerEmbeddingKeys).
-  const keyFor = async (ownerId: string, provider: string) => ownKeys.get(`${ownerId}:${provider}`) ?? null;
+  const keyFor = async (ownerId: string, provider: string) => ownKeys.get(`${ownerId}:${provider}`) ?? platformKeys.get(provider) ?? null;
   const keys: EmbeddingKeySource = {
     keyFor,
     open: async (ownerId, provider) => {
-      const apiKey = await keyFor(ownerId, provider);
-      return apiKey ? { apiKey, ownKey: true, settle: async () => {} } : null;
+      const apiKey = ownKeys.get(`${ownerId}:${provider}`);
+      if (apiKey) return { apiKey, ownKey: true, settle: async () => {} };
+      const platformKey = platformKeys.get(provider);
+      return platformKey ? { apiKey: platformKey, ownKey: false, settle: async () => {} } : null;
     },
   };
   const deps = { applications, documents, index, files, queue, embedders, keys, parser: new LibraryDocumentParser() };
@@ -68,6 +72,7 @@ export async function knowledgeWorld(options: { attempts?: number } = {}) {
     ...deps,
     scripted,
     ownKeys,
+    platformKeys,
     process,
     app,
     actor,

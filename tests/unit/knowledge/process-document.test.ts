@@ -1,3 +1,4 @@
+import { providerKeyRejected } from '../../../core/ai/domain/provider-key-rejection';
 import { UpstreamError } from '../../../core/shared/errors';
 import { MAX_PROCESSING_RUNS, ResumeDocumentsUseCase } from '../../../core/knowledge/use-cases/resume-documents.use-case';
 import { knowledgeWorld } from './knowledge-world';
@@ -51,11 +52,22 @@ describe('processing a knowledge document', () => {
   it('does not retry when the provider refuses the key', async () => {
     const world = await knowledgeWorld();
     world.ownKeys.set('owner-1:provider_a', 'sk-refused');
-    world.scripted.failWith = new UpstreamError('provider_a refused the API key', 401);
+    world.scripted.failWith = new UpstreamError('provider_a refused the API key', 424);
     const accepted = await world.add('a.txt', 'words', { embeddingProvider: 'provider_a' });
     await world.runJobs();
     expect(await world.settled(accepted.id)).toMatchObject({ status: 'error', error: 'Embedding failed: provider_a refused the API key', chunkCount: 0 });
     expect(world.scripted.calls).toHaveLength(1);
+  });
+
+  it("records a refused platform key as the platform's fault, without any part of the key", async () => {
+    const world = await knowledgeWorld();
+    world.platformKeys.set('provider_a', 'sk-platform-secret-Z9Y8');
+    world.scripted.failWith = providerKeyRejected('provider_a', 'sk-platform-secret-Z9Y8');
+    const accepted = await world.add('a.txt', 'words', { embeddingProvider: 'provider_a' });
+    await world.runJobs();
+    const settled = await world.settled(accepted.id);
+    expect(settled.error).toMatch(/provider_a \(OpenAI\) rejected the platform's API key; the platform's administrator must replace it/);
+    expect(settled.error).not.toContain('Z9Y8');
   });
 
   it('retries a failing provider, then records why the document could not be processed', async () => {

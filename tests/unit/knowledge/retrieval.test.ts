@@ -1,5 +1,5 @@
 import type { ChatPlan, ChatTurn } from '../../../core/conversations/ports/chat-policy.port';
-import { buildKnowledgeContext, type RetrievedChunk } from '../../../core/knowledge/domain/retrieval';
+import { buildKnowledgeContext, EXCERPT_LENGTH, excerptOf, type RetrievedChunk } from '../../../core/knowledge/domain/retrieval';
 import { KnowledgeRetrievalPolicy } from '../../../core/knowledge/use-cases/knowledge-retrieval.policy';
 import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import { UpstreamError, ValidationError } from '../../../core/shared/errors';
@@ -59,7 +59,7 @@ describe('retrieval in a conversation turn', () => {
 
     expect(plan.context).toMatch(/^Earlier context\.\n\n/);
     expect(plan.context).toContain('The Zephyr-9 drone flies for 42 minutes');
-    expect(plan.sources![0]).toEqual({ documentId: drone, chunkIndex: 0, score: expect.any(Number) });
+    expect(plan.sources![0]).toEqual({ documentId: drone, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: 'The Zephyr-9 drone flies for 42 minutes on one charge.' });
     expect(plan.context).not.toContain('Refunds are paid back');
   });
 
@@ -115,5 +115,17 @@ describe('searching the knowledge base', () => {
     const world = await knowledgeWorld();
     const search = new SearchKnowledgeUseCase({ applications: world.applications, retriever: world.retriever });
     await expect(search.execute(query, world.actor)).rejects.toMatchObject({ details: [expect.objectContaining({ path })] });
+  });
+});
+
+describe('a citation excerpt', () => {
+  it('keeps a short passage whole, on one line', () => {
+    expect(excerptOf('  Refunds within\n\n30 days.  ')).toBe('Refunds within 30 days.');
+  });
+
+  it('cuts a long passage at a word within the limit and marks the cut', () => {
+    const excerpt = excerptOf('word '.repeat(200));
+    expect(excerpt.length).toBeLessThanOrEqual(EXCERPT_LENGTH);
+    expect(excerpt).toMatch(/word…$/);
   });
 });

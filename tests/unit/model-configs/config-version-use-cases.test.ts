@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../core/sha
 import { CreateConfigVersionUseCase } from '../../../core/model-configs/use-cases/create-config-version.use-case';
 import { CreateModelConfigUseCase } from '../../../core/model-configs/use-cases/create-model-config.use-case';
 import { DeleteConfigVersionUseCase } from '../../../core/model-configs/use-cases/delete-config-version.use-case';
+import { CompareConfigVersionsUseCase } from '../../../core/model-configs/use-cases/compare-config-versions.use-case';
 import { ListConfigVersionsUseCase } from '../../../core/model-configs/use-cases/list-config-versions.use-case';
 import { UpdateConfigVersionUseCase } from '../../../core/model-configs/use-cases/update-config-version.use-case';
 import { anActor, anApplication, aWorld } from './model-configs.fixtures';
@@ -13,6 +14,7 @@ describe('A/B version use cases', () => {
   const list = new ListConfigVersionsUseCase(world);
   const update = new UpdateConfigVersionUseCase(world);
   const remove = new DeleteConfigVersionUseCase(world);
+  const compare = new CompareConfigVersionsUseCase(world);
 
   async function aConfig(fields: Record<string, unknown> = {}) {
     const actor = anActor();
@@ -107,6 +109,29 @@ describe('A/B version use cases', () => {
       world.ratings.messages.set(id, { id, conversationId: 'c', role: 'assistant', status: 'complete', configVersionId: v._id, rating });
     }
     expect((await list.execute(config._id, actor))[0]!.metrics.userSatisfactionScore).toBe(3.5);
+  });
+
+  it('shows the control arm (the config itself, with the traffic its active versions leave) beside the versions, with the same metrics', async () => {
+    const { actor, app, config } = await aConfig();
+    const active = await create.execute(config._id, { label: 'Active', trafficPercent: 30 }, actor);
+    await create.execute(config._id, { label: 'Paused', trafficPercent: 50, isActive: false }, actor);
+    await world.configs.recordControlOutcome(config._id, { ok: true, latencyMs: 120, totalTokens: 40 });
+    await world.configs.recordControlOutcome(config._id, { ok: false });
+    world.ratings.messages.set('control-1', { id: 'control-1', conversationId: 'c', role: 'assistant', status: 'complete', configVersionId: null, rating: 4, applicationId: app.id, provider: 'provider_a', model: 'gpt-4o' });
+    world.ratings.messages.set('elsewhere', { id: 'elsewhere', conversationId: 'c', role: 'assistant', status: 'complete', configVersionId: null, rating: 1, applicationId: app.id, provider: 'provider_b', model: 'other' });
+    const view = await compare.execute(config._id, actor);
+    expect(view.control).toEqual({
+      configId: config._id,
+      name: 'Base',
+      provider: 'provider_a',
+      modelId: 'gpt-4o',
+      isDefault: true,
+      trafficPercent: 70,
+      metrics: { requestCount: 2, avgLatencyMs: 120, avgTokensUsed: 40, errorRate: 0.5, userSatisfactionScore: 4 },
+    });
+    expect(view.versions.map((v) => v.label)).toEqual(['Active', 'Paused']);
+    expect(view.versions[0]).toMatchObject({ _id: active._id, trafficPercent: 30, metrics: { requestCount: 0 } });
+    await expect(compare.execute(config._id, anActor())).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("answers 404 for another user's config or a version of another config", async () => {

@@ -157,8 +157,34 @@ describe('the model-config chat policy', () => {
       expect((await world.versions.findById(version.id))!.counters.requestCount).toBe(0);
     });
 
-    it('records nothing for conversations without a version', async () => {
-      await expect(policy.settle(aTurn(null), aPlan(), { ok: true, latencyMs: 1, usage: usage(2) })).resolves.toBeUndefined();
+    it('records nothing for conversations without a version when no A/B test runs', async () => {
+      const config = await aConfig({ makeDefault: true });
+      const plan = aPlan();
+      await policy.prepare(aTurn(null), plan);
+      await expect(policy.settle(aTurn(null), plan, { ok: true, latencyMs: 1, usage: usage(2) })).resolves.toBeUndefined();
+      expect((await world.configs.controlCounters(config.id)).requestCount).toBe(0);
+    });
+
+    it("adds the control arm's answers (the default config's own share) to the config's metrics, as a version's", async () => {
+      const config = await aConfig({ makeDefault: true });
+      const version = await aVersion(config.id, 5000);
+      for (const outcome of [
+        { ok: true, latencyMs: 100, usage: usage(10) },
+        { ok: true, latencyMs: 300, usage: usage(30) },
+        { ok: false, error: new UpstreamError('provider_b failed') },
+        { ok: false, error: new PaymentRequiredError('Add your own key') },
+      ] as const) {
+        const plan = aPlan();
+        await policy.prepare(aTurn(null), plan);
+        await policy.settle(aTurn(null), plan, outcome);
+      }
+      expect(await world.configs.controlCounters(config.id)).toEqual({ requestCount: 3, errorCount: 1, avgLatencyMs: 200, avgTokensUsed: 20 });
+      // The version's own turns stay the version's.
+      const versionPlan = aPlan();
+      await policy.prepare(aTurn(version.id), versionPlan);
+      await policy.settle(aTurn(version.id), versionPlan, { ok: true, latencyMs: 50, usage: usage(5) });
+      expect((await world.versions.findById(version.id))!.counters.requestCount).toBe(1);
+      expect((await world.configs.controlCounters(config.id)).requestCount).toBe(3);
     });
 
     it('reports a failure to record metrics instead of failing the answer', async () => {

@@ -24,7 +24,7 @@ function fakeRegistry(): LlmProviderRegistry & { calls: { provider: ProviderId; 
     },
     listModels: async (apiKey: string) => {
       calls.push({ provider: id, apiKey });
-      if (apiKey.includes('rejected')) throw new UpstreamError(`${id} refused the API key: Incorrect API key provided: ${apiKey}`, 401);
+      if (apiKey.includes('rejected')) throw new UpstreamError(`${id} refused the API key: Incorrect API key provided: ${apiKey}`, 424);
       if (apiKey.includes('outage')) throw new UpstreamError(`${id} failed (503)`, 502);
       return [`${id}-model-1`, `${id}-model-2`];
     },
@@ -76,6 +76,21 @@ describe('provider keys (core)', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).message).toMatch(/must start with/);
     expect(JSON.stringify(error)).not.toContain(apiKey);
+    expect((error as Error).message).not.toContain(apiKey);
+    expect(s.keys.keys.size).toBe(0);
+  });
+
+  it.each([
+    ['provider_a', 'sk-ant-api03-anthropic-key-1234', 'provider_b (Anthropic)'],
+    ['provider_b', 'sk-proj-openai-key-1234', 'provider_a (OpenAI)'],
+    ['provider_c', 'hf_hugging_face_key_1234', 'provider_d (Hugging Face)'],
+    ['provider_d', 'AIzaSyGeminiKey-1234', 'provider_c (Google Gemini)'],
+  ] as const)('refuses for %s a key of another provider with a 400 naming the one it looks like', async (provider, apiKey, owner) => {
+    const s = aSetup();
+    const error = await s.save.execute(provider, { apiKey }, anActor()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toContain(`looks like a ${owner} key: save it with PUT /api/provider-keys/${owner.slice(0, 10)}`);
+    expect((error as ValidationError).details).toEqual([{ path: 'apiKey', message: (error as Error).message }]);
     expect((error as Error).message).not.toContain(apiKey);
     expect(s.keys.keys.size).toBe(0);
   });

@@ -8,8 +8,8 @@ const withStatus = (status: number, message: string) => Object.assign(new Error(
 
 describe('toProviderError', () => {
   it.each([
-    [401, 401],
-    [403, 401],
+    [401, 424],
+    [403, 424],
     [400, 400],
     [404, 400],
     [422, 400],
@@ -26,12 +26,23 @@ describe('toProviderError', () => {
 
   it('reads the status @huggingface/inference keeps on httpResponse', () => {
     const error = Object.assign(new Error('Failed to perform inference: nope'), { httpResponse: { status: 401 } });
-    expect(toProviderError('provider_d', error)).toMatchObject({ status: 401, message: 'provider_d rejected the API key' });
+    expect(toProviderError('provider_d', error)).toMatchObject({ status: 424 });
+    expect(toProviderError('provider_d', error).message).toMatch(/^provider_d \(Hugging Face\) rejected the API key:/);
+  });
+
+  it('answers a refused key with 424 naming the provider, its service and the key’s last 4 characters only', () => {
+    const key = 'sk-proj-abcdefghijklmnop1234WXYZ';
+    const error = toProviderError('provider_a', withStatus(401, `Incorrect API key provided: ${key}`), key);
+    expect(error).toMatchObject({ status: 424 });
+    expect(error.message).toMatch(/^provider_a \(OpenAI\) rejected the API key ending in "WXYZ": /);
+    expect(error.message).toContain('PUT /api/provider-keys/provider_a');
+    expect(error.message).not.toContain('abcdefgh');
   });
 
   it('treats Gemini’s 400 API_KEY_INVALID as a refused key', () => {
     const error = Object.assign(withStatus(400, 'API key not valid'), { errorDetails: [{ reason: 'API_KEY_INVALID' }] });
-    expect(toProviderError('provider_c', error)).toMatchObject({ status: 401, message: 'provider_c rejected the API key' });
+    expect(toProviderError('provider_c', error, 'AIzaSyKEY-4567')).toMatchObject({ status: 424 });
+    expect(toProviderError('provider_c', error, 'AIzaSyKEY-4567').message).toMatch(/^provider_c \(Google Gemini\) rejected the API key ending in "4567"/);
   });
 
   it('maps an SDK timeout and a 408 to UpstreamTimeoutError', () => {

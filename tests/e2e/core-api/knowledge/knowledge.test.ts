@@ -148,7 +148,7 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
     const answer = await stack.client.post(`/api/conversations/${conversation.body.id}/messages`, { content: 'How many minutes can the Zephyr-9 drone fly?' }, { token: user.token });
 
     expect(answer.status).toBe(200);
-    expect(answer.body.sources[0]).toEqual({ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number) });
+    expect(answer.body.sources[0]).toEqual({ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: DOCUMENTS.drone.text });
     expect(answer.body.sources[0].score).toBeGreaterThan(0);
     const chat = stack.emulator!.requests.find((r) => r.provider === 'provider_a' && r.path.endsWith('/chat/completions'))!;
     const system = JSON.stringify(chat.body.messages.filter((m: { role: string }) => m.role === 'system'));
@@ -169,6 +169,24 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
 
     const events = res.text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)));
     expect(events.at(-1)).toMatchObject({ type: 'done', sources: [{ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number) }] });
+  });
+
+  it('returns the sources, with document names and excerpts, from the public API too: whole answers, streams and history', async () => {
+    const user = await userWithApplication(stack.client, { name: 'Public Drone Help' });
+    await stack.client.put('/api/provider-keys/provider_a', { apiKey: 'sk-own-public-drone-key' }, { token: user.token });
+    const drone = await uploadDocument(stack.client, user.token, { applicationId: user.app.id }, DOCUMENTS.drone);
+    await settled(stack.client, user.token, drone.body.id);
+    const key = (await stack.client.post('/api/api-keys', { applicationId: user.app.id }, { token: user.token })).body.key as string;
+    const expected = [{ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: DOCUMENTS.drone.text }];
+
+    const answer = await stack.client.post('/api/v1/chat', { message: 'How long does the Zephyr-9 drone fly?', applicationId: user.app.id }, { headers: { 'X-API-Key': key } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.sources).toEqual(expected);
+    const streamed = await stack.client.post('/api/v1/chat/stream', { message: 'Zephyr-9 drone camera?', applicationId: user.app.id, conversationId: answer.body.conversationId }, { headers: { 'X-API-Key': key } });
+    const events = streamed.text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)));
+    expect(events.at(-1)).toMatchObject({ type: 'done', sources: expected });
+    const history = await stack.client.get(`/api/v1/conversations/${answer.body.conversationId}`, { headers: { 'X-API-Key': key } });
+    expect(history.body.messages.map((m: { sources?: unknown }) => m.sources)).toEqual([undefined, expected, undefined, expected]);
   });
 
   it('adds no context to conversations of an application without documents', async () => {
