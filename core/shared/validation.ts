@@ -12,7 +12,8 @@ export async function validate<S extends yup.AnyObjectSchema>(schema: S, input: 
   }
   try {
     // Every test of ours is synchronous; yup's synchronous path skips a promise per field and test.
-    return schema.validateSync(knownFieldsOnly(schema, input), { abortEarly: false, stripUnknown: true, strict: false });
+    const known = knownFieldsOnly(schema, input);
+    return schema.validateSync(known, { abortEarly: false, stripUnknown: true, strict: false });
   } catch (error) {
     if (error instanceof yup.ValidationError) {
       const details = (error.inner.length ? error.inner : [error]).map((e) => ({
@@ -28,22 +29,34 @@ export async function validate<S extends yup.AnyObjectSchema>(schema: S, input: 
 /**
  * The input with only the keys its schema declares as its own fields, at every level of object and
  * array schemas. yup looks each input key up in a plain `fields` object, so a key such as `constructor`
- * or `toString` would find `Object.prototype`'s member and fail inside yup; unknown keys are stripped
- * anyway. Fields without a known shape (`mixed`) pass through for their own checks.
+ * or `toString` would find `Object.prototype`'s member and fail inside yup: such a key is refused with
+ * a 400 naming it, other unknown keys are stripped. Fields without a known shape (`mixed`, e.g. prompt
+ * variables) pass through whole for their own checks.
  */
-function knownFieldsOnly(schema: unknown, value: unknown): unknown {
+function knownFieldsOnly(schema: unknown, value: unknown, path = ''): unknown {
   if (value === null || typeof value !== 'object') return value;
   const s = schema as { type?: string; fields?: Record<string, unknown>; innerType?: unknown };
+  // yup coerces before it checks types, calling the value's own toString/valueOf: `{"toString":[]}`
+  // would throw inside yup. An object where a scalar belongs is a type error either way; yup reports it
+  // (with the field's own message) from a plain empty object.
+  if (s.type !== undefined && SCALAR_TYPES.has(s.type)) return Array.isArray(value) ? [] : {};
   if (s.type === 'array' && Array.isArray(value)) {
-    return s.innerType ? value.map((item) => knownFieldsOnly(s.innerType, item)) : value;
+    return s.innerType ? value.map((item, i) => knownFieldsOnly(s.innerType, item, `${path}[${i}]`)) : value;
   }
   if (s.type !== 'object' || !s.fields || Array.isArray(value)) return value;
   const known: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (Object.hasOwn(s.fields, key)) known[key] = knownFieldsOnly(s.fields[key], (value as Record<string, unknown>)[key]);
+    const at = path ? `${path}.${key}` : key;
+    if (Object.hasOwn(s.fields, key)) known[key] = knownFieldsOnly(s.fields[key], (value as Record<string, unknown>)[key], at);
+    else if (PROTOTYPE_MEMBERS.has(key)) throw ValidationError.field(at, `"${key}" is not an accepted field name`);
   }
   return known;
 }
+
+const SCALAR_TYPES = new Set(['string', 'number', 'boolean', 'date']);
+
+/** `constructor`, `toString`, `__proto__`…: never a field of ours, and refused rather than stripped where undeclared. */
+const PROTOTYPE_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /** Strings are trimmed; numbers and booleans must be sent as such (no "1" for 1). */
 export const str = () =>

@@ -8,13 +8,6 @@ type WellFormedCheck = string & { isWellFormed(): boolean };
 export const MAX_JSON_DEPTH = 32;
 
 /**
- * Names an object must not carry: a key like `constructor` or `__proto__` in a body reaches code that
- * looks keys up on ordinary objects (validators, spreads, `in` checks) and finds `Object.prototype`'s
- * member instead of the client's value. No field of this API is named so, so such keys are refused.
- */
-const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/**
  * Why a string cannot be accepted, or undefined. NUL cannot be stored in PostgreSQL text and is never
  * meaningful in this API; a lone surrogate is not Unicode (PostgreSQL refuses it in JSON, and it cannot
  * be encoded as UTF-8 for a provider).
@@ -27,9 +20,11 @@ export function stringProblem(value: string): string | undefined {
 
 /**
  * Parses a JSON request body into plain data or throws a ValidationError (400): malformed JSON,
- * `__proto__`/`constructor.prototype` keys (refused by secure-json-parse, never assigned), any
- * other key that names an `Object.prototype` member, nesting deeper than MAX_JSON_DEPTH, NUL or
- * ill-formed strings (keys included), and a top level that is not an object.
+ * `__proto__` and `constructor.prototype` keys (refused by secure-json-parse, never assigned),
+ * nesting deeper than MAX_JSON_DEPTH, NUL or ill-formed strings (keys included), and a top level
+ * that is not an object. Other keys that name `Object.prototype` members (`constructor`,
+ * `toString`) may be data (a prompt variable); `validate` refuses them where a schema does not
+ * declare them.
  */
 export function parseJsonBody(text: string): Record<string, unknown> {
   let parsed: unknown;
@@ -69,7 +64,8 @@ export function checkPlainData(root: unknown, maxDepth = MAX_JSON_DEPTH): void {
     }
     for (const key of Object.keys(value)) {
       const at = path ? `${path}.${shown(key)}` : shown(key);
-      if (PROTOTYPE_KEYS.has(key)) throw ValidationError.field(at, `"${key}" is not an accepted field name`);
+      // What secure-json-parse refuses in JSON, for data that came another way (form fields).
+      if (key === '__proto__') throw ValidationError.field(at, '"__proto__" is not an accepted field name');
       const problem = stringProblem(key);
       if (problem) throw ValidationError.field(path, `field names ${problem}`);
       stack.push({ value: (value as Record<string, unknown>)[key], path: at, depth: depth + 1 });

@@ -42,7 +42,13 @@ describe('hostile input answers a client error with the error body', () => {
     it('refuses them nested too, and on the AI service', async () => {
       const config = await core.post('/api/model-configs', { applicationId: owner.app.id, name: 'Cfg', provider: 'provider_a', modelId: 'gpt-4o-mini' }, { token: owner.token });
       expect(config.status).toBe(201);
-      expectErrorBody(await raw(core, 'PUT', `/api/model-configs/${config.body._id}`, '{"settings":{"toString":"x"}}', { token: owner.token }), 400);
+      // Where a field is free-form data, the key is data: settings keep only the settings they know.
+      const kept = await raw(core, 'PUT', `/api/model-configs/${config.body._id}`, '{"settings":{"toString":"x","temperature":0.5}}', { token: owner.token });
+      expect(kept.status).toBe(200);
+      expect(Object.keys(kept.body.settings).sort()).toEqual(['maxTokens', 'temperature', 'topP']);
+      // An object whose own toString is not a function, where a string belongs.
+      expectErrorBody(await raw(core, 'POST', '/api/auth/login', '{"email":"a@b.c","password":{"toString":[]}}'), 400);
+      expectErrorBody(await raw(core, 'POST', '/api/applications', '{"name":{"valueOf":1,"toString":1}}', { token: owner.token }), 400);
       expectErrorBody(await raw(core, 'PUT', `/api/model-configs/${config.body._id}`, '{"settings":{"constructor":{"prototype":{"x":1}}}}', { token: owner.token }), 400);
       expectErrorBody(await raw(ai, 'POST', '/api/ai/conversations', `{"applicationId":"${owner.app.id}","valueOf":1}`, aiAuth), 400);
       expect(({} as Record<string, unknown>).x).toBeUndefined();

@@ -11,12 +11,32 @@ describe('validate', () => {
   });
 
   it.each(['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'])(
-    'strips a "%s" key at any level instead of failing inside yup',
+    'refuses an undeclared "%s" key at any level with a 400 naming it, instead of failing inside yup',
     async (key) => {
-      const input = JSON.parse(`{"name":"a","${key}":{},"nested":{"title":"t","${key}":1},"list":[{"n":"x","${key}":[]}]}`);
-      await expect(validate(schema, input)).resolves.toEqual({ name: 'a', nested: { title: 't' }, list: [{ n: 'x' }] });
+      for (const [json, path] of [
+        [`{"name":"a","${key}":{}}`, key],
+        [`{"name":"a","nested":{"title":"t","${key}":1}}`, `nested.${key}`],
+        [`{"name":"a","list":[{"n":"x","${key}":[]}]}`, `list[0].${key}`],
+      ] as const) {
+        await expect(validate(schema, JSON.parse(json))).rejects.toMatchObject({ kind: 'validation', details: [{ path }] });
+      }
     },
   );
+
+  it('strips other unknown keys and passes free-form (mixed) values whole', async () => {
+    const withMap = yup.object({ name: str(), variables: yup.mixed() });
+    await expect(validate(withMap, { name: 'a', extra: 1, variables: { constructor: 'own value' } })).resolves.toEqual({ name: 'a', variables: { constructor: 'own value' } });
+  });
+
+  it('reports an object with its own toString/valueOf where a scalar belongs as a type error', async () => {
+    const scalars = yup.object({ name: str().typeError('name must be a string'), n: yup.number().typeError('n must be a number') });
+    await expect(validate(scalars, JSON.parse('{"name":{"toString":[]},"n":{"valueOf":1,"toString":1}}'))).rejects.toMatchObject({
+      details: [
+        { path: 'name', message: 'name must be a string' },
+        { path: 'n', message: 'n must be a number' },
+      ],
+    });
+  });
 
   it('refuses input that is not an object with a 400-kind error', async () => {
     for (const input of [true, 0, '', null, [], undefined]) {
