@@ -5,12 +5,15 @@ import type { DocumentParser } from '../ports/document-parser.port';
 /**
  * The readable text of a knowledge-base document. The extension decides the format; the content must be
  * UTF-8 text. Plain text and Markdown are kept as written, the other formats go through the parser.
- * Throws UnsupportedMediaTypeError for other files, ValidationError for empty or malformed ones.
+ * Throws UnsupportedMediaTypeError for other files, ValidationError for empty or malformed ones and for text
+ * holding NUL characters (a JSON document's `\u0000` escape included).
  */
 export function readDocument(parser: DocumentParser, bytes: Buffer, fileName: string): ParsedDocument {
   const format = formatOf(fileName);
   const source = decodeDocumentText(bytes);
   const text = isStructured(format) ? parser.toText(format, source) : source;
   if (text.trim() === '') throw new ValidationError('The document has no text');
+  // PostgreSQL text cannot hold NUL; refused here, at upload, rather than failing the processing job later.
+  if (text.includes('\u0000')) throw new ValidationError('The document contains NUL characters, which cannot be stored as text');
   return { text, format };
 }

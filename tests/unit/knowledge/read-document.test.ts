@@ -36,4 +36,9 @@ describe('readDocument (core)', () => {
     expect(() => readDocument(new RecordingParser('x'), Buffer.from('x'), 'x.pdf')).toThrow(UnsupportedMediaTypeError);
     expect(() => readDocument(new RecordingParser('x'), Buffer.from([0xff, 0xfe]), 'x.xml')).toThrow(UnsupportedMediaTypeError);
   });
+
+  it('refuses a parsed text holding NUL (a JSON \\u0000 escape), which PostgreSQL cannot store, at upload rather than in the processing job', () => {
+    const refused = new ValidationError('The document contains NUL characters, which cannot be stored as text');
+    expect(() => readDocument(new RecordingParser('a\u0000b'), Buffer.from('{"k":"a\\u0000b"}'), 'x.json')).toThrow(refused);
+  });
 });
