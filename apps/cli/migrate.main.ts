@@ -1,5 +1,6 @@
 import { openDatabase } from '../../adapters/persistence/data-source';
 import { ConfigError, loadConfig } from '../shared/config';
+import { databaseFailureLine } from '../shared/startup-failure';
 
 /**
  * `npm run migrate`: brings the database named by the environment (DATABASE_URL, or the embedded
@@ -16,6 +17,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(error instanceof ConfigError ? `Configuration error: ${error.message}\n` : `Migration failed: ${(error as Error).message}\n`);
+  const line =
+    error instanceof ConfigError
+      ? `Configuration error: ${error.message}`
+      : (databaseFailureLine(error, process.env.DATABASE_URL || undefined) ?? `Migration failed: ${(error as Error).message}`);
+  process.stderr.write(`${line}\n`);
   process.exit(1);
 });

@@ -3,7 +3,7 @@ import { answerClientError } from '../../adapters/http/shared/client-error';
 import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
-import { ListenError, listenFailureLine } from './listen-error';
+import { databaseFailureLine, ListenError, listenFailureLine } from './startup-failure';
 
 export interface Listening {
   app: ComposedApp;
@@ -78,7 +78,15 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
     }
     throw error;
   }
-  const infra = await createInfrastructure(config);
+  let infra: Infrastructure;
+  try {
+    infra = await createInfrastructure(config);
+  } catch (error) {
+    const line = databaseFailureLine(error, config.databaseUrl);
+    if (!line) throw error;
+    process.stderr.write(`${line}\n`);
+    process.exit(1);
+  }
   if (config.generatedSecrets.length) {
     infra.logger.warn(
       { secrets: config.generatedSecrets, dir: `${config.dataDir}/secrets` },

@@ -79,7 +79,7 @@ const occupy = (port: number): Promise<Server> =>
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
 
-describe('npm start under a process manager', () => {
+describe('npm start: stopping under a process manager, and the one line when it cannot start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-npm-start-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -141,5 +141,22 @@ describe('npm start under a process manager', () => {
     } finally {
       blocker.close();
     }
+  }, 60_000);
+
+  it('with a database it cannot reach, prints one line naming DATABASE_URL without its password, and exits 1', async () => {
+    const closedPort = await freePort();
+    const service = spawnService('apps/all/main.ts', {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      DATABASE_URL: `postgres://platform:not-to-be-printed@127.0.0.1:${closedPort}/platform`,
+      PORT: String(await freePort()),
+      AI_SERVICE_PORT: String(await freePort()),
+      MARKETPLACE_PORT: String(await freePort()),
+    });
+    expect(await service.exited).toBe(1);
+    expect(service.output().trim()).toMatch(
+      new RegExp(`^Cannot open the database of DATABASE_URL \\(127\\.0\\.0\\.1:${closedPort}/platform\\): .*ECONNREFUSED.*\\. Check DATABASE_URL and that PostgreSQL is running\\.$`),
+    );
+    expect(service.output()).not.toContain('not-to-be-printed');
   }, 60_000);
 });

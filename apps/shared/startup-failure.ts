@@ -37,3 +37,28 @@ export function listenFailureLine(error: unknown): string | undefined {
       return `${error.service} could not listen on ${where} (${error.code ?? 'unknown error'}): check HOST and ${variable}.`;
   }
 }
+
+/** Errors of reaching PostgreSQL that an operator fixes in DATABASE_URL or by starting the server. */
+const DATABASE_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH']);
+/** SQLSTATEs of a refused connection: bad password or role, no such database, server starting or shutting down. */
+const DATABASE_REFUSED = new Set(['28P01', '28000', '3D000', '57P03', '57P01']);
+
+/**
+ * The one line for a database the process cannot open: where it tried (host, port and database, never the user
+ * or password of the URL) and why, in PostgreSQL's or the system's words. Undefined for anything else.
+ */
+export function databaseFailureLine(error: unknown, databaseUrl: string | undefined): string | undefined {
+  if (!databaseUrl || !(error instanceof Error)) return undefined;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (!code || !(DATABASE_UNREACHABLE.has(code) || DATABASE_REFUSED.has(code))) return undefined;
+  let where = 'the server';
+  try {
+    const url = new URL(databaseUrl);
+    where = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    // a URL pg accepted but URL does not: name no place rather than echo it (it may hold a password)
+  }
+  // An AggregateError (every address of a host refused) has no message of its own, only the code.
+  const reason = (error.message || code).replace(databaseUrl, 'DATABASE_URL');
+  return `Cannot open the database of DATABASE_URL (${where}): ${reason}. Check DATABASE_URL and that PostgreSQL is running.`;
+}
