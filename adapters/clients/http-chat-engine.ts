@@ -1,6 +1,6 @@
 import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationWithMessages, ProviderInfo } from '../../core/ai/ports/chat-engine.port';
 import type { ConversationView } from '../../core/conversations/domain/conversation';
-import { UnavailableError } from '../../core/shared/errors';
+import { UnavailableError, UpstreamError } from '../../core/shared/errors';
 import type { IncomingMessage } from 'node:http';
 import { errorFromResponse } from './http-error';
 import { readText, send } from './keep-alive-http';
@@ -32,11 +32,15 @@ export class HttpChatEngine implements ChatEngine {
     return this.json('GET', `/conversations/${encodeURIComponent(id)}`);
   }
 
-  listConversations(applicationId: string, page: { page: number; limit: number }) {
-    return this.json<{ data: ConversationView[]; total: number; page: number; limit: number }>(
-      'GET',
-      `/conversations/by-app/${encodeURIComponent(applicationId)}?page=${page.page}&limit=${page.limit}`,
-    );
+  /** The service answers the page's items as an array, the number of all of them in `X-Total-Count`. */
+  async listConversations(applicationId: string, page: { page: number; limit: number }) {
+    const res = await this.call('GET', `/conversations/by-app/${encodeURIComponent(applicationId)}?page=${page.page}&limit=${page.limit}`);
+    const text = await readText(res);
+    if (res.statusCode! >= 400) throw failure(res, text);
+    const data = JSON.parse(text) as ConversationView[];
+    const total = Number(res.headers['x-total-count']);
+    if (!Array.isArray(data) || !Number.isInteger(total)) throw new UpstreamError('The AI service answered a list without its total');
+    return { data, total, page: page.page, limit: page.limit };
   }
 
   async archiveConversation(id: string): Promise<void> {

@@ -5,6 +5,7 @@ import { PGlitePool } from './pglite/pglite-pool';
 import { inThread, openPGlite, type StatementRunner } from './pglite/pglite-statements';
 import { PGliteThread } from './pglite/pglite-thread';
 import { PGliteUpkeep } from './pglite/pglite-upkeep';
+import { withMigrationLock } from './migration-lock';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceOptions {
@@ -35,7 +36,7 @@ export interface Database {
  */
 export async function openDatabase(options: DataSourceOptions): Promise<Database> {
   if (options.databaseUrl) {
-    if (options.schema) await ensureSchema(options.databaseUrl, options.schema);
+    const databaseUrl = options.databaseUrl;
     const dataSource = new DataSource({
       type: 'postgres',
       url: options.databaseUrl,
@@ -47,8 +48,18 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
         ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)},public` } : {}),
       },
     });
-    await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
+    // Processes starting together (replicas, the compose file's three services) take turns: one migrates, the
+    // others then find nothing left to apply.
+    await withMigrationLock(databaseUrl, async (session) => {
+      if (options.schema) await session.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)}`);
+      await dataSource.initialize();
+      try {
+        await dataSource.runMigrations({ transaction: 'each' });
+      } catch (error) {
+        await dataSource.destroy().catch(() => undefined);
+        throw error;
+      }
+    });
     return { dataSource, kind: 'postgres', close: () => dataSource.destroy() };
   }
 
@@ -85,17 +96,6 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
 async function inThreadDatabase(dataDir: string | undefined): Promise<StatementRunner & { close(): Promise<void> }> {
   const db = await openPGlite(dataDir);
   return { ...inThread(db), close: () => db.close() };
-}
-
-async function ensureSchema(databaseUrl: string, schema: string): Promise<void> {
-  const { Client } = await import('pg');
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-  } finally {
-    await client.end();
-  }
 }
 
 const quoteIdent = (name: string): string => {

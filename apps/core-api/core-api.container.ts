@@ -29,14 +29,25 @@ function aiServiceCheck(url: string): HealthCheck {
   };
 }
 
+export interface CoreApiOptions extends InfrastructureModuleOptions {
+  /**
+   * `from-config` (default): over HTTP to the AI service at AI_SERVICE_URL when it is set, else in-process.
+   * `in-process`: the engine runs in this process whatever AI_SERVICE_URL says (`npm start`, where the AI
+   * service is in the same process and an HTTP hop to it would only add latency).
+   */
+  chatEngine?: 'from-config' | 'in-process';
+}
+
 /** The areas of the core API, in binding order. */
-export function coreApiModules(infra: Infrastructure, options: InfrastructureModuleOptions = {}): AppModule[] {
+export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = {}): AppModule[] {
+  const engine = options.chatEngine ?? 'from-config';
+  const remoteAi = engine === 'from-config' ? infra.config.aiServiceUrl : undefined;
   return [
     infrastructureModule(infra, options),
     accountsModule,
     applicationsModule,
     apiKeysModule,
-    chatEngineModule('from-config'),
+    chatEngineModule(engine),
     providerKeysModule,
     billingModule,
     promptsModule,
@@ -45,11 +56,11 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     knowledgeModule(),
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
-    healthModule('core-api', 'core-api', infra.config.aiServiceUrl ? [aiServiceCheck(infra.config.aiServiceUrl)] : []),
+    healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),
   ];
 }
 
 /** The public REST API ({base_url}). */
-export function createCoreApi(infra: Infrastructure, options: InfrastructureModuleOptions = {}): Promise<ComposedApp> {
+export function createCoreApi(infra: Infrastructure, options: CoreApiOptions = {}): Promise<ComposedApp> {
   return composeApp('core-api', infra, coreApiModules(infra, options));
 }

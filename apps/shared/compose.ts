@@ -22,6 +22,7 @@ export async function composeApp(name: string, infra: Infrastructure, modules: A
   const routers = modules.flatMap((m) => m.routers?.(container) ?? []);
   const app = createKoaApp({
     logger: infra.logger,
+    trustProxy: infra.config.trustProxy,
     before: modules.flatMap((m) => m.middleware?.(container) ?? []),
     routers,
   });

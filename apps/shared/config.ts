@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROVIDER_IDS, type ProviderId } from '../../core/ai/domain/provider-id';
+import { applyPlanSettings, PlanSettingsError } from '../../core/billing/domain/plan-settings';
+import { DEFAULT_PLANS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
 
 /** The runtime contract of ARCHITECTURE.md, read once and validated at start-up. */
 export interface AppConfig {
@@ -26,12 +28,16 @@ export interface AppConfig {
   logLevel: string;
   smtpUrl?: string;
   publicBaseUrl?: string;
+  /** Trust `X-Forwarded-*` (client address, protocol, host) from a reverse proxy in front (TRUST_PROXY). */
+  trustProxy: boolean;
   /** Requests per minute one client address may make to the unauthenticated auth endpoints. */
   authRateLimitPerMinute: number;
   /** How long cached reads (users, applications, default configs, plans) are trusted; 0 turns the cache off. */
   cacheTtlMs: number;
   /** Run the embedded PGlite on a worker thread of its own (PGLITE_THREAD, on by default). */
   pgliteThread: boolean;
+  /** The plans on offer: the defaults, or those of the JSON file at PLANS_FILE over them. */
+  plans: Record<PlanTier, Plan>;
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -105,11 +111,37 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     smtpUrl: env.SMTP_URL ? url('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:']) : undefined,
     publicBaseUrl: env.PUBLIC_BASE_URL ? url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : undefined,
+    trustProxy: onOff('TRUST_PROXY', env.TRUST_PROXY, false),
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
     pgliteThread: pgliteThreadSetting(env),
+    plans: plansFrom(env.PLANS_FILE),
     generatedSecrets,
   };
+}
+
+/** PLANS_FILE: a JSON file of plans (`core/billing/domain/plan-settings.ts`); unset = the default plans. */
+function plansFrom(path: string | undefined): Record<PlanTier, Plan> {
+  if (path === undefined || path === '') return { ...DEFAULT_PLANS };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(`PLANS_FILE cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? 'error')}): ${path}`);
+  }
+  let settings: unknown;
+  try {
+    settings = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`PLANS_FILE is not valid JSON: ${(error as Error).message}`);
+  }
+  try {
+    return applyPlanSettings(DEFAULT_PLANS, settings);
+  } catch (error) {
+    if (error instanceof PlanSettingsError) throw new ConfigError(`PLANS_FILE: ${error.message}`);
+    throw error;
+  }
 }
 
 function port(name: string, raw: string | undefined, fallback: number): number {

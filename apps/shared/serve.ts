@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import { answerClientError } from '../../adapters/http/shared/client-error';
 import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
+import { ListenError, listenFailureLine } from './listen-error';
 
 export interface Listening {
   app: ComposedApp;
@@ -9,13 +11,27 @@ export interface Listening {
   url: string;
 }
 
+/** How long a client may take to send its request; answers (streams included) are not bounded by these. */
+export interface ServerTimeouts {
+  /** Until the last header has arrived (sheds connections that dribble header bytes). */
+  headersTimeoutMs: number;
+  /** Until the whole request, body included, has arrived (uploads are the largest). */
+  requestTimeoutMs: number;
+  /** How often the server looks for connections past those limits (Node's default is 30 s). */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersTimeoutMs: 15_000, requestTimeoutMs: 300_000, checkIntervalMs: 1_000 };
+
 /** Starts an HTTP server for a composed app; resolves once it listens. */
-export function listen(app: ComposedApp, host: string, port: number): Promise<Listening> {
-  const server = createServer(app.app.callback());
+export function listen(app: ComposedApp, host: string, port: number, timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS): Promise<Listening> {
+  const server = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, app.app.callback());
   server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 0; // streams may run long; providers have their own timeout
+  server.headersTimeout = timeouts.headersTimeoutMs;
+  server.requestTimeout = timeouts.requestTimeoutMs; // counts until the request has arrived, never a streamed answer
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenError(app.name, host, port, error.code, error)));
     server.listen(port, host, () => {
       const address = server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -69,7 +85,17 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
       'generated development secrets into DATA_DIR; set them explicitly in production',
     );
   }
-  const listening = await start(config, infra);
+  let listening: Listening[];
+  try {
+    listening = await start(config, infra);
+  } catch (error) {
+    // A busy port is the operator's to fix: one line naming it and the variable that moves it, not a stack.
+    const line = listenFailureLine(error);
+    if (!line) throw error;
+    process.stderr.write(`${line}\n`);
+    await Promise.race([infra.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    process.exit(1);
+  }
   for (const l of listening) infra.logger.info({ service: l.app.name, url: l.url }, 'listening');
   let stopping = false;
   const stop = (signal: string) => {

@@ -5,9 +5,11 @@ export interface Row {
   rps: number;
   p50: number;
   p99: number;
+  /** Mean latency in ms (autocannon's percentiles are whole milliseconds). */
+  mean: number;
 }
 
-export const rowOf = (name: string, r: autocannon.Result): Row => ({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
+export const rowOf = (name: string, r: autocannon.Result): Row => ({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean });
 
 /** A plain table on stdout: the figures are the output of a benchmark. */
 export function printTable(title: string, rows: Row[], baseline?: Row): void {

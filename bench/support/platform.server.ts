@@ -7,7 +7,7 @@ import { listen } from '../../apps/shared/serve';
 import { platformEnv } from './platform-env';
 
 /**
- * The whole path as `npm start` runs it: core API -> AI service -> provider, on the embedded database
+ * The whole path as `npm start` runs it: core API (chat engine in-process) -> provider, on the embedded database
  * in a fresh DATA_DIR, with a user, an application and `BENCH_CONVERSATIONS` conversations ready.
  */
 void (async () => {
@@ -15,10 +15,14 @@ void (async () => {
   // On PostgreSQL the run gets a schema of its own, dropped when the benchmark stops.
   const schema = config.databaseUrl ? (process.env.BENCH_SCHEMA ?? `bench_${randomBytes(4).toString('hex')}`) : undefined;
   const infra = await createInfrastructure(config, { schema });
-  // BENCH_AI_SERVICE_URL: an AI service running in a process of its own (ai-service.server.ts).
+  // BENCH_AI_SERVICE_URL: an AI service running in a process of its own (ai-service.server.ts), reached over
+  // HTTP as `npm run start:core-api` with AI_SERVICE_URL does. Otherwise the AI service runs in this process
+  // and, as in `npm start`, the core API runs the chat engine in-process; BENCH_ENGINE=http sends it over
+  // HTTP to the AI service in this process instead (how `npm start` composed it before).
   const ai = process.env.BENCH_AI_SERVICE_URL ? { url: process.env.BENCH_AI_SERVICE_URL } : await listen(await createAiService(infra), '127.0.0.1', 0);
-  config.aiServiceUrl = process.env.BENCH_ENGINE === 'in-process' ? undefined : ai.url;
-  const core = await listen(await createCoreApi(infra), '127.0.0.1', 0);
+  const overHttp = !!process.env.BENCH_AI_SERVICE_URL || process.env.BENCH_ENGINE === 'http';
+  config.aiServiceUrl = overHttp ? ai.url : undefined;
+  const core = await listen(await createCoreApi(infra, { chatEngine: overHttp ? 'from-config' : 'in-process' }), '127.0.0.1', 0);
 
   const post = async (path: string, body: unknown, token?: string, method = 'POST') => {
     const res = await fetch(core.url + path, {

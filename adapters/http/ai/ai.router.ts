@@ -4,15 +4,16 @@ import * as yup from 'yup';
 import { parseMessageRequest } from '../../../core/ai/domain/message-request';
 import type { ChatEngine, ChatMessageRequest } from '../../../core/ai/ports/chat-engine.port';
 import { parsePageRequest } from '../../../core/shared/pagination';
-import { num, str, validate } from '../../../core/shared/validation';
+import { num, str, uuidField, validate } from '../../../core/shared/validation';
+import { respondWithPage } from '../shared/paged-response';
 import { abortOnDisconnect, writeSse } from '../shared/sse';
 
 const createSchema = yup.object({
-  applicationId: str().required('applicationId is required'),
+  applicationId: uuidField('applicationId').required('applicationId is required'),
   title: str().max(200),
   source: str().oneOf(['dashboard', 'api', 'widget']),
-  apiKeyId: str().nullable(),
-  configVersionId: str().nullable(),
+  apiKeyId: uuidField('apiKeyId').nullable(),
+  configVersionId: uuidField('configVersionId').nullable(),
 });
 
 /** Internal fields the core API adds to a message (never from end users: the service token guards them). */
@@ -22,7 +23,7 @@ const internalSchema = yup.object({
     .mixed<Record<string, unknown>>()
     .test('settings', 'settings must be an object', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v))),
   context: str().max(200_000),
-  configVersionId: str().nullable(),
+  configVersionId: uuidField('configVersionId').nullable(),
   sources: yup
     .array()
     .of(yup.object({ documentId: str().required(), chunkIndex: num().required(), score: num().required(), fileName: str().max(1000), excerpt: str().max(1000) }))
@@ -61,7 +62,7 @@ export function aiRouter(d: { auth: Middleware; engine: ChatEngine }): Router {
     ctx.body = await d.engine.createConversation(body as Parameters<ChatEngine['createConversation']>[0]);
   });
   r.get('/conversations/by-app/:appId', async (ctx) => {
-    ctx.body = await d.engine.listConversations(ctx.params.appId!, parsePageRequest(ctx.query));
+    respondWithPage(ctx, await d.engine.listConversations(ctx.params.appId!, parsePageRequest(ctx.query)));
   });
   r.get('/conversations/:id', async (ctx) => {
     ctx.body = await d.engine.getConversation(ctx.params.id!);

@@ -28,11 +28,13 @@ export function docsRouter(document: object, title: string): Router {
     ctx.body = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#ui' });`;
   });
   r.get('/api/docs/:asset', (ctx) => {
-    const type = UI_ASSETS[ctx.params.asset!];
+    const asset = ctx.params.asset!;
+    // Own keys only: `constructor` or `__proto__` must not find Object.prototype's members (404, not a file read).
+    const type = Object.hasOwn(UI_ASSETS, asset) ? UI_ASSETS[asset] : undefined;
     if (!type) return;
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.body = readFileSync(join(UI_DIR, ctx.params.asset!));
+    ctx.body = readFileSync(join(UI_DIR, asset));
   });
   return r;
 }

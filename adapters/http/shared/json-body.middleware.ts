@@ -1,12 +1,14 @@
 import type { Context, Next } from 'koa';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../../core/shared/errors';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../../core/shared/errors';
+import { parseJsonBody } from './untrusted-input';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Reads JSON bodies into `ctx.request.body`. Stops reading at `limitBytes` (413), refuses other
- * content types on requests that carry a body (415) and malformed JSON (400). Multipart routes are
- * left alone for their own parser.
+ * Reads JSON bodies into `ctx.request.body`, the one place every body passes. Stops reading at
+ * `limitBytes` (413), refuses other content types on requests that carry a body (415), and answers
+ * 400 to malformed JSON, a top level that is not an object, prototype-named keys, deep nesting,
+ * NUL and ill-formed strings (`parseJsonBody`). Multipart routes are left alone for their own parser.
  */
 export function jsonBodyMiddleware(limitBytes = 1024 * 1024) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -22,13 +24,7 @@ export function jsonBodyMiddleware(limitBytes = 1024 * 1024) {
     }
     if (length > limitBytes) throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
     const raw = await readLimited(ctx, limitBytes);
-    let parsed: unknown;
-    try {
-      parsed = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw new ValidationError('Request body is not valid JSON');
-    }
-    (ctx.request as { body?: unknown }).body = parsed;
+    (ctx.request as { body?: unknown }).body = raw.length === 0 ? {} : parseJsonBody(raw.toString('utf8'));
     return next();
   };
 }

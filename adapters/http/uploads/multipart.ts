@@ -3,6 +3,7 @@ import { koaBody } from 'koa-body';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../../core/shared/errors';
+import { checkPlainData } from '../shared/untrusted-input';
 import type { ReceivedFile } from '../../../core/uploads/use-cases/create-upload.use-case';
 
 /** A parsed multipart/form-data request: its text fields and at most one file. */
@@ -77,7 +78,9 @@ export const formOf = (ctx: Context): MultipartForm => (ctx.state.form as Multip
 
 async function readForm(ctx: Context, fileField: string): Promise<MultipartForm> {
   const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries((ctx.request.body ?? {}) as Record<string, string | string[]>)) {
+  const sent = (ctx.request.body ?? {}) as Record<string, string | string[]>;
+  checkPlainData(sent); // the same refusals as JSON bodies: prototype-named fields, NUL, ill-formed text
+  for (const [name, value] of Object.entries(sent)) {
     if (Array.isArray(value)) throw ValidationError.field(name, `${name} must be sent once`);
     fields[name] = value;
   }

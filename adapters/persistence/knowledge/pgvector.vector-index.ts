@@ -6,6 +6,12 @@ import { insertChunks, vectorLiteral, type ChunkRow } from './chunk-rows';
 export const DEFAULT_EF_SEARCH = 100;
 /** Up to this many candidate chunks, an exact scan is about as fast as the index and never misses. */
 export const DEFAULT_EXACT_BELOW = 2000;
+/**
+ * Past exactBelow, the smallest documents up to this many chunks together are still compared exactly and
+ * only the rest go through the index: HNSW misses outliers, and a small document on its own subject (a
+ * refund policy beside a large handbook) is one. About 2 ms of exact comparisons at 100,000 chunks.
+ */
+export const DEFAULT_SMALL_BELOW = 1000;
 const MAX_INT = 2_147_483_647;
 
 export interface PgvectorOptions {
@@ -17,14 +23,17 @@ export interface PgvectorOptions {
   efSearch?: number;
   /** Candidates up to which the search compares every chunk instead of walking the index. */
   exactBelow?: number;
+  /** Past exactBelow: chunks of the smallest documents, together, that are still compared exactly. */
+  smallBelow?: number;
 }
 
 /**
  * pgvector: the untyped `embedding_vector` column, with a partial HNSW index (cosine) per common dimension
  * on the column cast to it (see the migration). A query with many candidates in an indexed dimension walks
- * that index, with iterative scans so the application and document filters cannot starve the result; a
- * query with few candidates (by the ready documents' chunk counts), or of another dimension, compares them
- * all exactly.
+ * that index for its large documents, with iterative scans so the application and document filters cannot
+ * starve the result, and compares the chunks of its smallest documents exactly (HNSW misses outliers such
+ * as a short document on a subject of its own); a query with few candidates (by the ready documents' chunk
+ * counts), or of another dimension, compares them all exactly.
  */
 export class PgvectorVectorIndex implements VectorIndex {
   readonly strategy = 'hnsw' as const;
@@ -34,6 +43,7 @@ export class PgvectorVectorIndex implements VectorIndex {
     private readonly indexed: ReadonlySet<number>,
     private readonly efSearch: number,
     private readonly exactBelow: number,
+    private readonly smallBelow: number,
   ) {}
 
   /** Reads which dimensions have an HNSW index, so queries name the exact expression each index is on. */
@@ -43,7 +53,13 @@ export class PgvectorVectorIndex implements VectorIndex {
       `SELECT indexname FROM pg_indexes WHERE tablename = 'knowledge_chunks' AND schemaname = current_schema() AND indexname LIKE 'knowledge_chunks_hnsw_%'`,
     );
     const dimensions = indexes.map((i) => Number(/_(\d+)$/.exec(i.indexname)?.[1])).filter((d) => Number.isInteger(d) && d > 0);
-    return new PgvectorVectorIndex(db, new Set(dimensions), options.efSearch ?? DEFAULT_EF_SEARCH, options.exactBelow ?? DEFAULT_EXACT_BELOW);
+    return new PgvectorVectorIndex(
+      db,
+      new Set(dimensions),
+      options.efSearch ?? DEFAULT_EF_SEARCH,
+      options.exactBelow ?? DEFAULT_EXACT_BELOW,
+      options.smallBelow ?? DEFAULT_SMALL_BELOW,
+    );
   }
 
   async add(target: { documentId: string; applicationId: string; space: string }, chunks: IndexedChunk[]): Promise<void> {
@@ -54,14 +70,18 @@ export class PgvectorVectorIndex implements VectorIndex {
     if (q.documentIds.length === 0 || q.limit < 1) return [];
     const dimension = q.vector.length;
     if (!Number.isInteger(dimension) || dimension < 1) return [];
-    // One statement (see the migration's knowledge_chunks_nearest): the candidates are counted and, past
-    // exactBelow in an indexed dimension, found by the HNSW index, else compared exactly. A dimension with
-    // no index is always compared exactly.
+    // One statement (see the migrations' knowledge_chunks_nearest): the candidates are counted and, past
+    // exactBelow in an indexed dimension, the large documents are searched through the HNSW index and the
+    // smallest ones (up to smallBelow chunks together) compared exactly; the function answers the best of
+    // each part and they are merged here. A dimension with no index is always compared exactly.
     const exactBelow = this.indexed.has(dimension) ? Math.min(this.exactBelow, MAX_INT) : MAX_INT;
     const found = await rows<ChunkRow & { distance: number }>(
       this.db,
-      `SELECT document_id, chunk_index, content, token_count, distance FROM knowledge_chunks_nearest($1::vector, $2, $3, $4, $5::uuid[], $6, $7, $8)`,
-      [vectorLiteral(q.vector, '[]'), dimension, q.applicationId, q.space, q.documentIds, q.limit, this.efSearch, exactBelow],
+      `SELECT document_id, chunk_index, content, token_count, distance
+         FROM knowledge_chunks_nearest($1::vector, $2, $3, $4, $5::uuid[], $6, $7, $8, $9)
+        ORDER BY distance, document_id, chunk_index
+        LIMIT $6`,
+      [vectorLiteral(q.vector, '[]'), dimension, q.applicationId, q.space, q.documentIds, q.limit, this.efSearch, exactBelow, Math.min(this.smallBelow, MAX_INT)],
     );
     const minScore = q.minScore ?? -Infinity;
     return found

@@ -7,6 +7,7 @@ import { KnowledgeAndUploads1763780400000 } from './1763780400000-knowledge-and-
 import { ApiKeys1763780500000 } from './1763780500000-api-keys';
 import { KnowledgeSearchFunction1763780600000 } from './1763780600000-knowledge-search-function';
 import { ConversationMessageCount1763780700000 } from './1763780700000-conversation-message-count';
+import { KnowledgeSearchSmallDocuments1763820000000 } from './1763820000000-knowledge-search-small-documents';
 import { ModelConfigControlMetrics1763830000000 } from './1763830000000-model-config-control-metrics';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
@@ -19,5 +20,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ApiKeys1763780500000,
   KnowledgeSearchFunction1763780600000,
   ConversationMessageCount1763780700000,
+  KnowledgeSearchSmallDocuments1763820000000,
   ModelConfigControlMetrics1763830000000,
 ];

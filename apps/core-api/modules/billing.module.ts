@@ -1,6 +1,7 @@
 import type { SubscriptionRepository } from '../../../core/billing/ports/subscription-repository.port';
 import type { UsageLedger } from '../../../core/billing/ports/usage-ledger.port';
 import type { OwnedResources } from '../../../core/billing/ports/owned-resources.port';
+import { PlanCatalog } from '../../../core/billing/domain/plans';
 import type { Container } from 'inversify';
 import { adminBillingRouter } from '../../../adapters/http/admin/admin-billing.router';
 import { billingRouter } from '../../../adapters/http/billing/billing.router';
@@ -23,6 +24,8 @@ export const BILLING_TOKENS = {
   SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
   UsageLedger: token<UsageLedger>('UsageLedger'),
   OwnedResources: token<OwnedResources>('OwnedResources'),
+  /** The plans on offer: the defaults, or PLANS_FILE's (read and validated with the configuration). */
+  Plans: token<PlanCatalog>('PlanCatalog'),
 } as const;
 
 /** The "keys-and-quota" chat policy, for `conversationsModule([...])` (needs the provider-keys and billing modules). */
@@ -35,11 +38,13 @@ export const billingModule: AppModule = {
     provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     provide(c, BILLING_TOKENS.UsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
+    provide(c, BILLING_TOKENS.Plans, (get) => new PlanCatalog(get(TOKENS.Config).plans));
     const deps = (get: Getter) => ({
       subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
       usage: get(BILLING_TOKENS.UsageLedger),
       owned: get(BILLING_TOKENS.OwnedResources),
       clock: get(TOKENS.Clock),
+      plans: get(BILLING_TOKENS.Plans),
     });
     provide(c, KeysAndQuotaPolicy, (get) =>
       new KeysAndQuotaPolicy({ ...deps(get), keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository), secretBox: get(TOKENS.SecretBox) }),
@@ -53,7 +58,7 @@ export const billingModule: AppModule = {
       const guards = get(PlanLimitGuards);
       return (ownerId) => guards.apiKeys(ownerId);
     });
-    provide(c, ListPlansUseCase, () => new ListPlansUseCase());
+    provide(c, ListPlansUseCase, (get) => new ListPlansUseCase(deps(get)));
     provide(c, GetUsageUseCase, (get) => new GetUsageUseCase(deps(get)));
     provide(c, ChangePlanUseCase, (get) => new ChangePlanUseCase(deps(get)));
   },

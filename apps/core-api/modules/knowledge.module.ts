@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
 import { knowledgeRouter } from '../../../adapters/http/knowledge/knowledge.router';
 import { BullMqJobQueue } from '../../../adapters/jobs/bullmq.job-queue';
@@ -13,6 +14,7 @@ import type { EmbeddingProvider } from '../../../core/knowledge/domain/knowledge
 import type { EmbedderRegistry } from '../../../core/knowledge/ports/embedder-registry.port';
 import type { Embedder } from '../../../core/knowledge/ports/embedder.port';
 import type { EmbeddingKeySource } from '../../../core/knowledge/ports/embedding-key-source.port';
+import type { DocumentParser } from '../../../core/knowledge/ports/document-parser.port';
 import type { KnowledgeDocumentRepository } from '../../../core/knowledge/ports/knowledge-document-repository.port';
 import { DeleteDocumentUseCase } from '../../../core/knowledge/use-cases/delete-document.use-case';
 import { GetDocumentUseCase } from '../../../core/knowledge/use-cases/get-document.use-case';
@@ -40,6 +42,8 @@ export const KNOWLEDGE_TOKENS = {
   VectorIndex: token<DeferredVectorIndex>('VectorIndex'),
   EmbedderRegistry: token<EmbedderRegistry>('EmbedderRegistry'),
   EmbeddingKeySource: token<EmbeddingKeySource>('EmbeddingKeySource'),
+  /** Reads the text of JSON, CSV, HTML and XML documents (kept libraries; XML DOCTYPEs refused). */
+  DocumentParser: token<DocumentParser>('DocumentParser'),
   /** The process's background job queue: in-process, or BullMQ when REDIS_URL is set. */
   JobQueue: token<JobQueue>('JobQueue'),
 } as const;
@@ -68,6 +72,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
       provide(c, KNOWLEDGE_TOKENS.VectorIndex, (get) => new DeferredVectorIndex(() => openVectorIndex(get(TOKENS.DataSource))));
       provide(c, KNOWLEDGE_TOKENS.EmbedderRegistry, (get) => new ConfiguredEmbedderRegistry(get(TOKENS.Config)));
       provide(c, KNOWLEDGE_TOKENS.EmbeddingKeySource, (get) => embeddingKeys(c, get));
+      provide(c, KNOWLEDGE_TOKENS.DocumentParser, () => new LibraryDocumentParser());
       if (!c.isBound(KNOWLEDGE_TOKENS.JobQueue)) provide(c, KNOWLEDGE_TOKENS.JobQueue, (get) => jobQueue(get, options));
 
       const deps = (get: Getter) => ({
@@ -78,6 +83,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
         embedders: get(KNOWLEDGE_TOKENS.EmbedderRegistry),
         keys: get(KNOWLEDGE_TOKENS.EmbeddingKeySource),
         queue: get(KNOWLEDGE_TOKENS.JobQueue),
+        parser: get(KNOWLEDGE_TOKENS.DocumentParser),
       });
       provide(c, KnowledgeRetriever, (get) => new KnowledgeRetriever(deps(get)));
       provide(c, UploadDocumentUseCase, (get) => new UploadDocumentUseCase(deps(get)));
@@ -151,6 +157,7 @@ function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
       subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
       usage: get(BILLING_TOKENS.UsageLedger),
       clock: get(TOKENS.Clock),
+      plans: get(BILLING_TOKENS.Plans),
       platformKey,
     });
   }

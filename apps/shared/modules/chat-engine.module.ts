@@ -10,7 +10,8 @@ import { TOKENS } from '../tokens';
 import { CHAT_TOKENS } from './chat-engine.tokens';
 
 /**
- * The chat engine: in-process on the provider registry, or — for the core API when AI_SERVICE_URL is
+ * The chat engine: in-process on the provider registry (always in `in-process` mode, which `npm start`
+ * gives the core API), or — for the core API in `from-config` mode when AI_SERVICE_URL is
  * set — an HTTP client of the AI service. Conversations live in the shared database either way.
  */
 export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule {

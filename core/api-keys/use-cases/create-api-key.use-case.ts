@@ -4,7 +4,7 @@ import { findOwnedApplication } from '../../applications/use-cases/find-owned-ap
 import type { Actor } from '../../shared/actor';
 import type { KeyHasher } from '../../shared/key-hasher.port';
 import type { OwnerLimit } from '../../shared/owner-limit';
-import { num, str, validate } from '../../shared/validation';
+import { num, idField, str, validate } from '../../shared/validation';
 import { API_KEY_PREFIX, generateRawApiKey, keyHintOf, RATE_LIMIT_RANGE, toApiKeyView, type CreatedApiKeyView } from '../domain/api-key';
 import type { ApiKeyRepository } from '../ports/api-key-repository.port';
 
@@ -12,7 +12,7 @@ const { min, max } = RATE_LIMIT_RANGE;
 
 const schema = yup.object({
   name: str().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters'),
-  applicationId: str().nullable(),
+  applicationId: idField().nullable(),
   rateLimit: num()
     .integer(`rateLimit must be a whole number of requests per minute from ${min} to ${max}`)
     .min(min, `rateLimit must be a whole number of requests per minute from ${min} to ${max}`)

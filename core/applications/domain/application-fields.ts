@@ -16,7 +16,8 @@ export const nameField = () => str().min(1, 'name must not be empty').max(100, '
 export const descriptionField = () => str().max(2000, 'description must be at most 2000 characters');
 export const slugField = () =>
   str()
-    .lowercase()
+    // yup's lowercase() calls toLowerCase on whatever was sent (a number too); the type check comes later.
+    .transform((value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value))
     .matches(SLUG_PATTERN, 'slug must be 3-60 lowercase letters, digits or hyphens, starting and ending with a letter or digit');
 export const allowedOriginsField = () =>
   yup

@@ -29,11 +29,12 @@ export interface Plan {
 }
 
 /**
- * SPEC 8 gives prices, included tokens and overage rates. The application, message and API-key limits
- * are this platform's choice (the spec only says they exist): generous enough that each tier is usable
- * for its audience, small enough on Free that a free account cannot be used as a bulk relay.
+ * The plans when PLANS_FILE sets none. SPEC 8 gives prices, included tokens and overage rates. The
+ * application, message and API-key limits are this platform's choice (the spec only says they exist):
+ * generous enough that each tier is usable for its audience, small enough on Free that a free account
+ * cannot be used as a bulk relay. A self-hosted install may set its own (`plan-settings.ts`).
  */
-export const PLANS: Record<PlanTier, Plan> = {
+export const DEFAULT_PLANS: Readonly<Record<PlanTier, Plan>> = {
   free: {
     tier: 'free',
     name: 'Free',
@@ -78,19 +79,37 @@ export interface Entitlements {
   limits: PlanLimits;
 }
 
-/**
- * A canceled or never-paid (`incomplete`) subscription falls back to Free. Overage is credit, so it
- * is extended only to `active` subscriptions: while trialing or past due, the included tokens are a
- * hard limit.
- */
-export function entitlementsOf(tier: PlanTier, status: SubscriptionStatus): Entitlements {
-  const plan = status === 'canceled' || status === 'incomplete' ? PLANS.free : PLANS[tier];
-  return {
-    plan,
-    platformKeys: plan.platformKeys,
-    overageAllowed: status === 'active' && plan.overageUsdPer1k !== null,
-    limits: plan.limits,
-  };
+/** The plans this install offers: the defaults, or those of PLANS_FILE. One per tier, always all four. */
+export class PlanCatalog {
+  private readonly plans: Readonly<Record<PlanTier, Plan>>;
+
+  constructor(plans: Readonly<Record<PlanTier, Plan>> = DEFAULT_PLANS) {
+    this.plans = plans;
+  }
+
+  get(tier: PlanTier): Plan {
+    return this.plans[tier];
+  }
+
+  /** Every plan, cheapest tier first. */
+  all(): Plan[] {
+    return PLAN_TIERS.map((tier) => this.plans[tier]);
+  }
+
+  /**
+   * A canceled or never-paid (`incomplete`) subscription falls back to Free. Overage is credit, so it
+   * is extended only to `active` subscriptions: while trialing or past due, the included tokens are a
+   * hard limit.
+   */
+  entitlementsOf(tier: PlanTier, status: SubscriptionStatus): Entitlements {
+    const plan = status === 'canceled' || status === 'incomplete' ? this.plans.free : this.plans[tier];
+    return {
+      plan,
+      platformKeys: plan.platformKeys,
+      overageAllowed: status === 'active' && plan.overageUsdPer1k !== null,
+      limits: plan.limits,
+    };
+  }
 }
 
 /** USD for overage tokens at the plan's rate, rounded to a millionth of a dollar. */

@@ -1,5 +1,5 @@
 import type { BillingPeriod } from './billing-period';
-import { overageCostUsd, PLANS, type Entitlements, type Plan, type PlanLimits, type PlanTier, type SubscriptionStatus } from './plans';
+import { overageCostUsd, type Entitlements, type Plan, type PlanLimits, type PlanTier, type SubscriptionStatus } from './plans';
 import type { UsageCounters } from './subscription';
 
 export interface PlanView {
@@ -20,7 +20,6 @@ export const toPlanView = (plan: Plan): PlanView => ({
   limits: { ...plan.limits },
 });
 
-export const allPlanViews = (): PlanView[] => Object.values(PLANS).map(toPlanView);
 
 /** `GET /api/billing/usage`: the subscription, its period, its limits and what has been used of them. */
 export interface UsageView {

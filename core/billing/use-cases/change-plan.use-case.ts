@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.port';
 import { ForbiddenError, NotFoundError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { str, validate } from '../../shared/validation';
-import { entitlementsOf, PLAN_TIERS, SUBSCRIPTION_STATUSES, type PlanTier, type SubscriptionStatus } from '../domain/plans';
+import { PLAN_TIERS, SUBSCRIPTION_STATUSES, type PlanCatalog, type PlanTier, type SubscriptionStatus } from '../domain/plans';
 import { currentPeriod } from '../domain/subscription';
 import type { SubscriptionRepository } from '../ports/subscription-repository.port';
 
@@ -26,7 +26,7 @@ export interface SubscriptionView {
  * the new allowance applies in full from now. Stands in for the payment processor until it exists.
  */
 export class ChangePlanUseCase {
-  constructor(private readonly deps: { subscriptions: SubscriptionRepository; clock: Clock }) {}
+  constructor(private readonly deps: { subscriptions: SubscriptionRepository; clock: Clock; plans: PlanCatalog }) {}
 
   async execute(userId: string, input: unknown, actor: Actor): Promise<SubscriptionView> {
     if (actor.role !== 'admin') throw new ForbiddenError('This requires the admin role');
@@ -44,7 +44,7 @@ export class ChangePlanUseCase {
       userId: saved.userId,
       plan: saved.plan,
       status: saved.status,
-      effectivePlan: entitlementsOf(saved.plan, saved.status).plan.tier,
+      effectivePlan: this.deps.plans.entitlementsOf(saved.plan, saved.status).plan.tier,
       period: { start: period.start.toISOString(), end: period.end.toISOString() },
     };
   }

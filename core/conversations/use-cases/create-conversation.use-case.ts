@@ -3,12 +3,12 @@ import type { ChatEngine } from '../../ai/ports/chat-engine.port';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
-import { str, validate } from '../../shared/validation';
+import { idField, str, validate } from '../../shared/validation';
 import type { ConversationView } from '../domain/conversation';
 import type { ChatTurnRunner } from './run-chat-turn';
 
 const schema = yup.object({
-  applicationId: str().required('applicationId is required'),
+  applicationId: idField().required('applicationId is required'),
   title: str().max(200, 'title must be at most 200 characters'),
 });
 

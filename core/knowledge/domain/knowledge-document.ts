@@ -1,4 +1,4 @@
-import type { DocumentFormat } from './document-parser';
+import type { DocumentFormat } from './document-format';
 
 /** SPEC 3: a document is processed in the background, then `ready` (searchable) or `error`. */
 export type DocumentStatus = 'processing' | 'ready' | 'error';

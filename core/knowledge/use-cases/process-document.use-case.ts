@@ -1,13 +1,14 @@
 import { isAppError } from '../../shared/errors';
 import type { FileStore } from '../../uploads/ports/file-store.port';
 import { chunkText, type Chunk } from '../domain/chunker';
-import { parseDocument } from '../domain/document-parser';
 import { embeddingSpace, type KnowledgeDocument } from '../domain/knowledge-document';
+import type { DocumentParser } from '../ports/document-parser.port';
 import type { EmbedderRegistry } from '../ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
 import type { VectorIndex } from '../ports/vector-index.port';
 import { embedForOwner } from './embed-texts';
+import { readDocument } from './read-document';
 
 export const PROCESS_DOCUMENT_JOB = 'knowledge.process-document';
 export interface ProcessDocumentJob {
@@ -20,6 +21,7 @@ export interface ProcessDocumentDeps {
   index: VectorIndex;
   embedders: EmbedderRegistry;
   keys: EmbeddingKeySource;
+  parser: DocumentParser;
   /** Chunks per embedding call. */
   batchSize?: number;
   /** One run may take this long before it is abandoned (and retried). */
@@ -89,7 +91,7 @@ export class ProcessDocumentUseCase {
       if (isAppError(error) && error.kind === 'not_found') throw new PermanentFailure('The uploaded file is no longer stored; upload the document again');
       throw error;
     });
-    const chunks = permanent(() => chunkText(parseDocument(bytes, document.fileName).text, { chunkSize: document.chunkSize, chunkOverlap: document.chunkOverlap }));
+    const chunks = permanent(() => chunkText(readDocument(this.deps.parser, bytes, document.fileName).text, { chunkSize: document.chunkSize, chunkOverlap: document.chunkOverlap }));
     if (chunks.length === 0) throw new PermanentFailure('The document has no text');
     return chunks;
   }

@@ -5,17 +5,18 @@ import type { Actor } from '../../shared/actor';
 import { UnavailableError, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { JobQueue } from '../../shared/job-queue.port';
-import { str, validate } from '../../shared/validation';
+import { idField, str, validate } from '../../shared/validation';
 import { cleanFileName } from '../../uploads/domain/upload';
 import type { FileStore } from '../../uploads/ports/file-store.port';
 import type { ReceivedFile } from '../../uploads/use-cases/create-upload.use-case';
 import { validateChunkOptions } from '../domain/chunker';
-import { parseDocument } from '../domain/document-parser';
 import { EMBEDDING_PROVIDERS, toDocumentView, type EmbeddingProvider, type KnowledgeDocumentView } from '../domain/knowledge-document';
+import type { DocumentParser } from '../ports/document-parser.port';
 import type { EmbedderRegistry } from '../ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
 import { PROCESS_DOCUMENT_JOB, type ProcessDocumentJob } from './process-document.use-case';
+import { readDocument } from './read-document';
 import { documentsFolder } from '../../uploads/use-cases/stored-files-cleanup';
 
 /** Multipart fields arrive as text: a whole number written in digits is read as one. */
@@ -26,7 +27,7 @@ const formInt = (name: string) =>
     .typeError(`${name} must be a whole number`);
 
 const schema = yup.object({
-  applicationId: str().required('applicationId is required'),
+  applicationId: idField().required('applicationId is required'),
   chunkSize: formInt('chunkSize'),
   chunkOverlap: formInt('chunkOverlap'),
   embeddingProvider: str().oneOf([...EMBEDDING_PROVIDERS], `embeddingProvider must be one of ${EMBEDDING_PROVIDERS.join(', ')}`),
@@ -40,6 +41,7 @@ export interface UploadDocumentDeps {
   queue: JobQueue;
   embedders: EmbedderRegistry;
   keys: EmbeddingKeySource;
+  parser: DocumentParser;
 }
 
 /**
@@ -55,7 +57,7 @@ export class UploadDocumentUseCase {
     const chunking = validateChunkOptions({ chunkSize: body.chunkSize, chunkOverlap: body.chunkOverlap });
     if (!input.file) throw ValidationError.field('file', 'file is required (multipart field "file")');
     const fileName = cleanFileName(input.file.name, 'document.txt');
-    const { format } = parseDocument(input.file.bytes, fileName);
+    const { format } = readDocument(this.deps.parser, input.file.bytes, fileName);
     const provider = (body.embeddingProvider ?? 'local') as EmbeddingProvider;
     const embedder = this.deps.embedders.get(provider, body.embeddingModel);
     if (provider !== 'local' && !(await this.deps.keys.keyFor(actor.userId, provider))) {

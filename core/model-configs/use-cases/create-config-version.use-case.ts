@@ -3,7 +3,7 @@ import { validateSettingsPatch } from '../../ai/domain/model-settings';
 import { isProviderId } from '../../ai/domain/provider-id';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
-import { str, validate } from '../../shared/validation';
+import { idField, validate } from '../../shared/validation';
 import { isActiveField, labelField, rawField, SETTINGS_PATHS, trafficPercentField, versionNameField } from '../domain/config-fields';
 import type { ConfigVersionView } from '../domain/config-version';
 import { toHundredths } from '../domain/traffic';
@@ -12,7 +12,7 @@ import { findOwnedModelConfig } from './find-owned-model-config';
 import { versionViews, type VersionDeps } from './list-config-versions.use-case';
 
 const schema = yup.object({
-  applicationId: str(),
+  applicationId: idField(),
   version: versionNameField(),
   label: labelField().required('label is required'),
   provider: rawField(),

@@ -4,13 +4,13 @@ import type { ApplicationRepository } from '../../applications/ports/application
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
-import { str, validate } from '../../shared/validation';
+import { idField, validate } from '../../shared/validation';
 import { configNameField, isDefaultField, rawField, SETTINGS_PATHS } from '../domain/config-fields';
 import { toModelConfigView, type ModelConfigView } from '../domain/model-config';
 import type { ModelConfigRepository } from '../ports/model-config-repository.port';
 
 const schema = yup.object({
-  applicationId: str().required('applicationId is required'),
+  applicationId: idField().required('applicationId is required'),
   name: configNameField('name'),
   displayName: configNameField('displayName'),
   provider: rawField(),

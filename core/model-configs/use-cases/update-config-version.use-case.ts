@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { validateSettingsPatch } from '../../ai/domain/model-settings';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
-import { str, validate } from '../../shared/validation';
+import { idField, validate } from '../../shared/validation';
 import { isActiveField, labelField, rawField, SETTINGS_PATHS, trafficPercentField, versionNameField } from '../domain/config-fields';
 import type { ConfigVersionView } from '../domain/config-version';
 import { toHundredths } from '../domain/traffic';
@@ -11,7 +11,7 @@ import { findOwnedVersion } from './find-owned-model-config';
 import { versionViews, type VersionDeps } from './list-config-versions.use-case';
 
 const schema = yup.object({
-  applicationId: str(),
+  applicationId: idField(),
   version: versionNameField(),
   label: labelField(),
   provider: rawField(),

@@ -2,14 +2,14 @@ import * as yup from 'yup';
 import { validateSettingsPatch } from '../../ai/domain/model-settings';
 import type { Actor } from '../../shared/actor';
 import { ConflictError, ValidationError } from '../../shared/errors';
-import { str, validate } from '../../shared/validation';
+import { idField, validate } from '../../shared/validation';
 import { configNameField, isDefaultField, rawField, SETTINGS_PATHS } from '../domain/config-fields';
 import { toModelConfigView, type ModelConfigView } from '../domain/model-config';
 import type { ModelConfigChanges, ModelConfigRepository } from '../ports/model-config-repository.port';
 import { findOwnedModelConfig } from './find-owned-model-config';
 
 const schema = yup.object({
-  applicationId: str(),
+  applicationId: idField(),
   name: configNameField('name'),
   displayName: configNameField('displayName'),
   provider: rawField(),

@@ -2,14 +2,14 @@ import * as yup from 'yup';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
-import { str, validate } from '../../shared/validation';
+import { idField, validate } from '../../shared/validation';
 import { extractVariables } from '../domain/placeholders';
 import { toPromptTemplateView, type PromptTemplateView } from '../domain/prompt-template';
 import { templateContentField, templateDefaultField, templateNameField } from '../domain/template-fields';
 import type { PromptTemplateRepository } from '../ports/prompt-template-repository.port';
 
 const schema = yup.object({
-  applicationId: str().required('applicationId is required'),
+  applicationId: idField().required('applicationId is required'),
   name: templateNameField().required('name is required'),
   content: templateContentField().required('content is required'),
   isDefault: templateDefaultField(),

@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
-import { str, validate } from '../../shared/validation';
+import { idField, validate } from '../../shared/validation';
 import { extractVariables, MAX_VALUE_LENGTH, renderTemplate, type VariableValue } from '../domain/placeholders';
 import { templateContentField } from '../domain/template-fields';
 import type { PromptTemplateRepository } from '../ports/prompt-template-repository.port';
@@ -11,7 +11,7 @@ import { findOwnedTemplate } from './find-owned-template';
 const MAX_GIVEN_VALUES = 200;
 
 const schema = yup.object({
-  templateId: str(),
+  templateId: idField(),
   content: templateContentField(),
   variables: yup
     .mixed<Record<string, unknown>>()

@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
-import { str, validate } from '../../shared/validation';
+import { idField, validate } from '../../shared/validation';
 import { extractVariables } from '../domain/placeholders';
 import { toPromptTemplateView, type PromptTemplateView } from '../domain/prompt-template';
 import { templateContentField, templateDefaultField, templateNameField } from '../domain/template-fields';
@@ -9,7 +9,7 @@ import type { PromptTemplateChanges, PromptTemplateRepository } from '../ports/p
 import { findOwnedTemplate } from './find-owned-template';
 
 const schema = yup.object({
-  applicationId: str(),
+  applicationId: idField(),
   name: templateNameField(),
   content: templateContentField(),
   isDefault: templateDefaultField(),

@@ -8,14 +8,14 @@ import type { ConversationRepository } from '../../conversations/ports/conversat
 import type { ChatTurnRunner } from '../../conversations/use-cases/run-chat-turn';
 import { NotFoundError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
-import { str, validate } from '../../shared/validation';
+import { idField, str, validate } from '../../shared/validation';
 import type { PublicCaller } from '../domain/public-caller';
 import { findScopedApplication } from './scoped-application';
 
 const schema = yup.object({
   message: str().required('message is required').max(100_000, 'message must be at most 100000 characters'),
-  applicationId: str().required('applicationId is required'),
-  conversationId: str(),
+  applicationId: idField().required('applicationId is required'),
+  conversationId: idField(),
 });
 
 export type PublicChatDeps = {

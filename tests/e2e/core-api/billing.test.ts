@@ -44,6 +44,8 @@ describe.each(DATABASE_KINDS)('core API: plans, usage and the token quota (%s)',
       ['pro', 99, 500_000],
       ['enterprise', 499, null],
     ]);
+    // The Free plan's message allowance is part of its answer (issue 17).
+    expect(res.body[0].limits).toEqual({ includedTokens: 0, applications: 3, messagesPerMonth: 1000, apiKeys: 2 });
   });
 
   it('puts every new user on Free with a monthly period from registration and zero usage', async () => {

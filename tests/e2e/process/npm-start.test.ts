@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, spawnService, waitUntilUp } from '../../support/spawn-service';
@@ -42,5 +42,13 @@ describe('npm start (apps/all)', () => {
     const service = spawnService('apps/all/main.ts', { DATA_DIR: dataDir, ENCRYPTION_KEY: 'short' });
     expect(await service.exited).toBe(1);
     expect(service.output().trim()).toBe('Configuration error: ENCRYPTION_KEY must be 64 hexadecimal characters');
+  }, 60_000);
+
+  it('stops with one line naming PLANS_FILE and the field when the plans file is bad', async () => {
+    const plansFile = join(dataDir, 'plans.json');
+    writeFileSync(plansFile, JSON.stringify({ free: { name: 'Free', priceUsdPerMonth: 0, platformKeys: false, overageUsdPer1k: null, limits: { includedTokens: 0, applications: 3, messagesPerMonth: 'lots', apiKeys: 2 } } }));
+    const service = spawnService('apps/all/main.ts', { DATA_DIR: dataDir, PLANS_FILE: plansFile });
+    expect(await service.exited).toBe(1);
+    expect(service.output().trim()).toBe('Configuration error: PLANS_FILE: free.limits.messagesPerMonth must be a whole number or null for unlimited');
   }, 60_000);
 });

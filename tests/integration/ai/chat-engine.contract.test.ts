@@ -39,6 +39,8 @@ describe.each(['in-process', 'http'] as const)('ChatEngine contract (%s)', (kind
     expect(full.messages.map((m) => [m.role, m.status])).toEqual([['user', 'complete'], ['assistant', 'complete']]);
     const page = await engine.listConversations(applicationId, { page: 1, limit: 50 });
     expect(page.data.map((c) => c.id)).toContain(conversation.id);
+    expect(page).toMatchObject({ page: 1, limit: 50 });
+    expect(page.total).toBe(page.data.length);
   });
 
   it('streams chunks and a done event whose fullResponse is the chunks joined', async () => {

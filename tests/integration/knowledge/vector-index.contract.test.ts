@@ -30,8 +30,8 @@ const onDatabase = (kind: (typeof DATABASE_KINDS)[number], strategy: 'exact' | '
     const index =
       strategy === 'exact'
         ? new ExactScanVectorIndex(ds)
-        : // Small sets are searched exactly by default; `exactBelow: 0` makes every query walk the HNSW index.
-          await PgvectorVectorIndex.open(ds, strategy === 'pgvector-hnsw-only' ? { exactBelow: 0 } : {});
+        : // Small sets and small documents are searched exactly by default; `exactBelow: 0, smallBelow: 0` makes every query walk the HNSW index.
+          await PgvectorVectorIndex.open(ds, strategy === 'pgvector-hnsw-only' ? { exactBelow: 0, smallBelow: 0 } : {});
     return {
       index,
       anApplication: async () => (await anApplicationRow(ds)).applicationId,
@@ -193,7 +193,8 @@ describe('PgvectorVectorIndex on PGlite: one statement per search', () => {
     const { applicationId } = await anApplicationRow(db.dataSource);
     const documentId = await aDocumentRow(db.dataSource, applicationId);
     await db.dataSource.query(`UPDATE knowledge_documents SET chunk_count = 300 WHERE id = $1`, [documentId]);
-    const viaIndex = await PgvectorVectorIndex.open(db.dataSource, { exactBelow: 100, efSearch: 64 });
+    // smallBelow 0: no document is small enough to be compared exactly on its own (see the next test).
+    const viaIndex = await PgvectorVectorIndex.open(db.dataSource, { exactBelow: 100, efSearch: 64, smallBelow: 0 });
     const exact = await PgvectorVectorIndex.open(db.dataSource, { exactBelow: 1000 });
     await viaIndex.add({ documentId, applicationId, space: SPACE }, Array.from({ length: 300 }, (_, i) => chunk(i, randomUnitVector(random, 384))));
     const before = { ef: await setting('hnsw.ef_search'), seqscan: await setting('enable_seqscan'), sort: await setting('enable_sort') };
@@ -210,9 +211,47 @@ describe('PgvectorVectorIndex on PGlite: one statement per search', () => {
     expect({ ef: await setting('hnsw.ef_search'), seqscan: await setting('enable_seqscan'), sort: await setting('enable_sort') }).toEqual(before);
     // Not even until the end of the caller's transaction.
     const inTransaction = await db.dataSource.transaction(async (m) => {
-      await m.query(`SELECT * FROM knowledge_chunks_nearest($1::vector, 384, $2, $3, $4::uuid[], 5, 64, 0)`, [`[${query.vector.join(',')}]`, applicationId, SPACE, [documentId]]);
+      await m.query(`SELECT * FROM knowledge_chunks_nearest($1::vector, 384, $2, $3, $4::uuid[], 5, 64, 0, 0)`, [`[${query.vector.join(',')}]`, applicationId, SPACE, [documentId]]);
       return ((await m.query(`SELECT current_setting('hnsw.ef_search') AS ef, current_setting('enable_seqscan') AS seqscan, current_setting('enable_sort') AS sort`)) as typeof before[])[0];
     });
     expect(inTransaction).toEqual(before);
+  });
+
+  it('past the threshold, compares the smallest documents exactly and walks the index for the rest, best of both first', async () => {
+    const random = seeded(12);
+    const { applicationId } = await anApplicationRow(db.dataSource);
+    const large = await aDocumentRow(db.dataSource, applicationId);
+    const small = await aDocumentRow(db.dataSource, applicationId);
+    const alsoSmall = await aDocumentRow(db.dataSource, applicationId);
+    const counts: Array<[string, number]> = [[large, 300], [small, 3], [alsoSmall, 5]];
+    for (const [id, n] of counts) await db.dataSource.query(`UPDATE knowledge_documents SET chunk_count = $2 WHERE id = $1`, [id, n]);
+    const index = await PgvectorVectorIndex.open(db.dataSource, { exactBelow: 100, smallBelow: 8 });
+    const stored = new Map<string, IndexedChunk[]>();
+    for (const [id, n] of counts) {
+      stored.set(id, Array.from({ length: n }, (_, i) => chunk(i, randomUnitVector(random, 384))));
+      await index.add({ documentId: id, applicationId, space: SPACE }, stored.get(id)!);
+    }
+    // The query is one of the small documents' own vectors: the exact part must answer it with a score of 1.
+    const target = stored.get(alsoSmall)![4]!;
+    const documentIds = counts.map(([id]) => id);
+
+    const scans = await indexScans();
+    const hits = await index.search({ applicationId, space: SPACE, vector: target.vector, documentIds, limit: 4 });
+    expect(await indexScans()).toBe(scans + 1); // the large document went through the index
+
+    expect(hits[0]).toMatchObject({ documentId: alsoSmall, chunkIndex: 4 });
+    expect(hits[0]!.score).toBeCloseTo(1, 5);
+    expect(hits).toHaveLength(4);
+    for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+    // The merge is by score: the exact top 4 over all of them (random vectors are far apart, so HNSW finds its part).
+    const all = counts.flatMap(([id]) => stored.get(id)!.map((c) => ({ id: `${id}:${c.chunkIndex}`, vector: c.vector })));
+    expect(hits.map((h) => `${h.documentId}:${h.chunkIndex}`)).toEqual(topKBySimilarity(target.vector, all, 4).map((e) => e.id));
+
+    // Both small documents fit in 8 chunks; with room for 3 only the smaller one is compared exactly, and a
+    // limit below the candidates still answers only `limit` hits.
+    const tighter = await PgvectorVectorIndex.open(db.dataSource, { exactBelow: 100, smallBelow: 3 });
+    const fewer = await tighter.search({ applicationId, space: SPACE, vector: stored.get(small)![1]!.vector, documentIds, limit: 2 });
+    expect(fewer).toHaveLength(2);
+    expect(fewer[0]).toMatchObject({ documentId: small, chunkIndex: 1 });
   });
 });

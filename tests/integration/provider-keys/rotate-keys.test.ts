@@ -8,7 +8,7 @@ import type { DataSource } from 'typeorm';
 import { AesGcmSecretBox } from '../../../adapters/crypto/aes-gcm.secret-box';
 import { openDatabase } from '../../../adapters/persistence/data-source';
 import { TypeOrmProviderKeyRepository } from '../../../adapters/persistence/provider-keys/type-orm-provider-key.repository';
-import { rotateStoredSecrets, UnreadableSecretError } from '../../../adapters/persistence/rotate-keys.main';
+import { rotateStoredSecrets, UnreadableSecretError } from '../../../adapters/persistence/secret-rotation';
 import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
 import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
 import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
@@ -91,7 +91,7 @@ describe('npm run keys:rotate', () => {
   const root = join(__dirname, '../../..');
   /** The script as `npm run keys:rotate` runs it. */
   const rotateScript = (env: NodeJS.ProcessEnv) =>
-    promisify(execFile)(join(root, 'node_modules/.bin/ts-node'), ['--swc', 'adapters/persistence/rotate-keys.main.ts'], { env, cwd: root });
+    promisify(execFile)(join(root, 'node_modules/.bin/ts-node'), ['--swc', 'apps/cli/rotate-keys.main.ts'], { env, cwd: root });
   let dataDir: string;
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'rotate-keys-'));

@@ -30,3 +30,44 @@ describe('architecture: the core stays framework-free', () => {
     expect(FORBIDDEN.test("import * as yup from 'yup';")).toBe(false);
   });
 });
+
+/** An import of apps/ by a relative path, e.g. `../../apps/shared/config`. */
+const APPS_IMPORT = /(?:from\s+|import\(\s*|require\(\s*)['"](?:\.\.\/)+apps\//;
+
+describe('architecture: adapters do not reach up into the apps', () => {
+  it('no file under adapters/ imports apps/ (configuration and entry points live in apps/, and pass what adapters need)', () => {
+    const offenders = tsFiles(join(ROOT, 'adapters')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, i }))
+        .filter(({ line }) => APPS_IMPORT.test(line))
+        .map(({ line, i }) => `${relative(ROOT, file)}:${i + 1}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('command-line entry points (*.main.ts) live in apps/ only', () => {
+    const mains = [...tsFiles(join(ROOT, 'adapters')), ...tsFiles(join(ROOT, 'core'))].filter((f) => f.endsWith('.main.ts'));
+    expect(mains.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  it('the rule itself catches an import of apps/', () => {
+    expect(APPS_IMPORT.test("import { loadConfig } from '../../apps/shared/config';")).toBe(true);
+    expect(APPS_IMPORT.test("const { x } = await import('../../apps/shared/config');")).toBe(true);
+    expect(APPS_IMPORT.test("import { openDatabase } from './data-source';")).toBe(false);
+    expect(APPS_IMPORT.test("import { x } from '../../core/apps/thing';")).toBe(false);
+  });
+});
+
+describe('architecture: the core parses documents through its port', () => {
+  it('no file under core/ imports a package other than yup or node:*', () => {
+    const offenders = tsFiles(join(ROOT, 'core')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, i }))
+        .filter(({ line }) => /^\s*(import|export)\b.*\sfrom\s+['"](?!\.|node:|yup['"])/.test(line))
+        .map(({ line, i }) => `${relative(ROOT, file)}:${i + 1}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});

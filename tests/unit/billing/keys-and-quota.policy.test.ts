@@ -5,7 +5,7 @@ import { InMemoryUsageLedger } from '../../../adapters/persistence/billing/in-me
 import { InMemoryProviderKeyRepository } from '../../../adapters/persistence/provider-keys/in-memory-provider-key.repository';
 import type { ChatAnswer, ChatEngine, ChatMessageRequest } from '../../../core/ai/ports/chat-engine.port';
 import type { Application } from '../../../core/applications/domain/application';
-import type { PlanTier, SubscriptionStatus } from '../../../core/billing/domain/plans';
+import { PlanCatalog, type PlanTier, type SubscriptionStatus } from '../../../core/billing/domain/plans';
 import { KeysAndQuotaPolicy } from '../../../core/billing/use-cases/keys-and-quota.policy';
 import { currentPlan } from '../../../core/billing/use-cases/current-plan';
 import type { Conversation } from '../../../core/conversations/domain/conversation';
@@ -52,11 +52,12 @@ function aWorld(options: { policiesAfter?: ChatPolicy[] } = {}) {
   let now = new Date('2026-03-01T12:00:00Z');
   const clock = { now: () => now };
   const engine = fakeEngine();
-  const policy = new KeysAndQuotaPolicy({ subscriptions, keys, usage, secretBox, clock });
+  const plans = new PlanCatalog();
+  const policy = new KeysAndQuotaPolicy({ subscriptions, keys, usage, secretBox, clock, plans });
   const runner = new ChatTurnRunner({ engine: engine as unknown as ChatEngine, policies: [policy, ...(options.policiesAfter ?? [])] });
   const application = { id: randomUUID(), ownerId } as Application;
   const conversation = { id: randomUUID(), applicationId: application.id, configVersionId: null } as Conversation;
-  const deps = { subscriptions, clock };
+  const deps = { subscriptions, clock, plans };
   return {
     ownerId,
     engine,

@@ -1,4 +1,7 @@
-import { entitlementsOf, overageCostUsd, PLANS } from '../../../core/billing/domain/plans';
+import { DEFAULT_PLANS as PLANS, overageCostUsd, PlanCatalog } from '../../../core/billing/domain/plans';
+
+const catalog = new PlanCatalog();
+const entitlementsOf: PlanCatalog['entitlementsOf'] = (tier, status) => catalog.entitlementsOf(tier, status);
 
 describe('plans (SPEC 8)', () => {
   it('gives the prices, included tokens and overage rates of the spec', () => {
@@ -8,6 +11,18 @@ describe('plans (SPEC 8)', () => {
       ['pro', 99, 500_000, 0.0008, true],
       ['enterprise', 499, null, null, true],
     ]);
+  });
+
+  it('limits Free to 1,000 messages a month, 3 applications and 2 API keys by default', () => {
+    expect(catalog.get('free').limits).toEqual({ includedTokens: 0, applications: 3, messagesPerMonth: 1_000, apiKeys: 2 });
+    expect(catalog.all().map((p) => p.tier)).toEqual(['free', 'starter', 'pro', 'enterprise']);
+  });
+
+  it("takes an install's own plans, canceled subscriptions falling back to its Free", () => {
+    const own = new PlanCatalog({ ...PLANS, free: { ...PLANS.free, limits: { ...PLANS.free.limits, messagesPerMonth: null } } });
+    expect(own.entitlementsOf('free', 'active').limits.messagesPerMonth).toBeNull();
+    expect(own.entitlementsOf('pro', 'canceled').limits.messagesPerMonth).toBeNull();
+    expect(catalog.entitlementsOf('pro', 'canceled').limits.messagesPerMonth).toBe(1_000);
   });
 
   it('bills overage at the plan rate per 1,000 tokens', () => {

@@ -74,4 +74,12 @@ describe('configuration', () => {
     expect(config.providerBaseUrls).toEqual({ provider_c: 'http://127.0.0.1:4010' });
     expect(config.adminEmails).toEqual(['boss@example.com', 'ops@example.com']);
   });
+
+  it('reads TRUST_PROXY as on or off (off by default) and refuses anything else', () => {
+    expect(loadConfig({ DATA_DIR: fresh() }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: fresh(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: fresh(), TRUST_PROXY: 'on' }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: fresh(), TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: fresh(), TRUST_PROXY: 'yes please' })).toThrow(new ConfigError('TRUST_PROXY must be on or off'));
+  });
 });

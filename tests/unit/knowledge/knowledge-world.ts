@@ -1,3 +1,4 @@
+import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
 import { InMemoryFileStore } from '../../../adapters/files/in-memory.file-store';
 import { InProcessJobQueue } from '../../../adapters/jobs/in-process.job-queue';
@@ -57,7 +58,7 @@ export async function knowledgeWorld(options: { attempts?: number } = {}) {
       return platformKey ? { apiKey: platformKey, ownKey: false, settle: async () => {} } : null;
     },
   };
-  const deps = { applications, documents, index, files, queue, embedders, keys };
+  const deps = { applications, documents, index, files, queue, embedders, keys, parser: new LibraryDocumentParser() };
   const process = new ProcessDocumentUseCase({ ...deps, batchSize: 4 });
   const app = await applications.create({ ownerId: 'owner-1', name: 'Shop', description: '', slug: 'shop', allowedOrigins: [] });
   const actor: Actor = { userId: 'owner-1', role: 'developer' };

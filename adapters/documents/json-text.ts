@@ -1,5 +1,5 @@
-import { ValidationError } from '../../shared/errors';
-import { TextBuilder } from './parsed-text';
+import { ValidationError } from '../../core/shared/errors';
+import { TextBuilder } from '../../core/knowledge/domain/parsed-text';
 
 /** Deeper documents are refused: their paths would repeat the nesting on every line. */
 export const MAX_JSON_DEPTH = 64;

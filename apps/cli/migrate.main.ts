@@ -1,10 +1,11 @@
-import { ConfigError, loadConfig } from '../../apps/shared/config';
-import { openDatabase } from './data-source';
+import { openDatabase } from '../../adapters/persistence/data-source';
+import { ConfigError, loadConfig } from '../shared/config';
 
 /**
  * `npm run migrate`: brings the database named by the environment (DATABASE_URL, or the embedded
  * PGlite in DATA_DIR) up to date. Every service also does this at start; this is for deployments
- * that migrate as a separate step.
+ * that migrate as a separate step. On PostgreSQL it takes the migration lock like the services,
+ * so running it beside starting services is safe.
  */
 async function main(): Promise<void> {
   const config = loadConfig();

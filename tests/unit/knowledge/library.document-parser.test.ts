@@ -1,12 +1,15 @@
 import { UnsupportedMediaTypeError, ValidationError } from '../../../core/shared/errors';
-import { parseDocument } from '../../../core/knowledge/domain/document-parser';
-import { parseCsv } from '../../../core/knowledge/domain/csv-to-text';
+import { parseCsv } from '../../../adapters/documents/csv-text';
+import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { MAX_PARSED_TEXT_CHARS } from '../../../core/knowledge/domain/parsed-text';
+import { readDocument } from '../../../core/knowledge/use-cases/read-document';
 
+const parser = new LibraryDocumentParser();
+const parseDocument = (bytes: Buffer, name: string) => readDocument(parser, bytes, name);
 const parse = (content: string, name: string) => parseDocument(Buffer.from(content, 'utf8'), name);
 const textOf = (content: string, name: string) => parse(content, name).text;
 
-describe('parseDocument', () => {
+describe('reading documents through LibraryDocumentParser', () => {
   describe('text and Markdown', () => {
     it('keeps plain text as written, without a byte order mark and with \\n line ends', () => {
       expect(parse('\uFEFFLine one\r\nLine two\rLine three', 'notes.txt')).toEqual({ text: 'Line one\nLine two\nLine three', format: 'txt' });
@@ -66,7 +69,9 @@ describe('parseDocument', () => {
     });
 
     it('keeps text around stray quotes and after an unterminated quote', () => {
-      expect(parseCsv('5" screen,"ok"x,"never closed, really')).toEqual([['5" screen', 'okx', 'never closed, really']]);
+      // csv-parse keeps the quotes of a quoted part followed by more text ("ok"x) as written: no text is lost.
+      expect(parseCsv('5" screen,"ok"x,"never closed, really')).toEqual([['5" screen', '"ok"x', 'never closed, really']]);
+      expect(parseCsv('a,b\n1,"open\n2,3\n')).toEqual([['a', 'b'], ['1', 'open\n2,3\n']]);
     });
 
     it('names columns past the header row by number and skips blank rows', () => {
@@ -153,6 +158,16 @@ describe('parseDocument', () => {
     it('refuses entity declarations even without a DOCTYPE, and never expands an undeclared entity', () => {
       expect(() => parse('<a><!ENTITY x "boom"></a>', 'x.xml')).toThrow(ValidationError);
       expect(textOf('<a>&lol9;</a>', 'x.xml')).toBe('&lol9;');
+    });
+
+    it('refuses XML that is not well-formed, naming where', () => {
+      expect(() => parse('<a>1 < 2</a>', 'bad.xml')).toThrow(/not well-formed XML \(line 1, column \d+\)/);
+      expect(() => parse('<a><b></a>', 'bad.xml')).toThrow(ValidationError);
+      expect(() => parse('just words', 'bad.xml')).toThrow(ValidationError);
+    });
+
+    it('refuses XML nested absurdly deep', () => {
+      expect(() => parse(`${'<a>'.repeat(200)}x${'</a>'.repeat(200)}`, 'deep.xml')).toThrow(/nested more than 100 levels/);
     });
 
     it('refuses an external entity attack', () => {

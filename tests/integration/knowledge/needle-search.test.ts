@@ -1,0 +1,106 @@
+import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
+import type { Database } from '../../../adapters/persistence/data-source';
+import { openVectorIndex } from '../../../adapters/persistence/knowledge/open-vector-index';
+import { TypeOrmKnowledgeDocumentRepository } from '../../../adapters/persistence/knowledge/type-orm-knowledge-document.repository';
+import { embeddingSpace } from '../../../core/knowledge/domain/knowledge-document';
+import { topKBySimilarity } from '../../../core/knowledge/domain/vector-math';
+import type { VectorIndex } from '../../../core/knowledge/ports/vector-index.port';
+import { KnowledgeRetriever } from '../../../core/knowledge/use-cases/knowledge-retriever';
+import { platformEmbeddingKeys } from '../../../core/knowledge/use-cases/owner-embedding-keys';
+import { handbookChunks, NEEDLE_FILE_NAME, NEEDLE_QUERY, NEEDLE_TEXT } from '../../support/needle-corpus';
+import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
+import { anApplicationRow } from './fixtures';
+
+/**
+ * The needle: one short refund policy in an application that also holds a 5,000-chunk handbook. Past
+ * 2,000 candidate chunks the search used to walk the HNSW index alone, which never reached the policy;
+ * the question it answers must find it first. On PGlite this is pgvector's path; on a PostgreSQL without
+ * pgvector, the exact-scan fallback's.
+ */
+const HAYSTACK = 5000;
+const embedder = new LocalHashingEmbedder();
+const SPACE = embeddingSpace('local', embedder.model);
+
+describe.each(DATABASE_KINDS)(`knowledge search finds a small document among ${HAYSTACK} chunks of a large one (%s)`, (kind) => {
+  let db: Database;
+  let index: VectorIndex;
+  let retriever: KnowledgeRetriever;
+  let app: { id: string; ownerId: string };
+  let needleId: string;
+  let handbookId: string;
+  let handbook: string[];
+  let handbookVectors: number[][];
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    const ds = db.dataSource;
+    const documents = new TypeOrmKnowledgeDocumentRepository(ds);
+    index = await openVectorIndex(ds);
+    const { userId, applicationId } = await anApplicationRow(ds);
+    app = { id: applicationId, ownerId: userId };
+
+    const aDocument = async (fileName: string, text: string[]) => {
+      const doc = await documents.create({
+        applicationId, fileName, format: 'md', sizeBytes: Buffer.byteLength(text.join('\n\n')), storageKey: `knowledge/${fileName}`,
+        chunkSize: 1000, chunkOverlap: 200, embeddingProvider: 'local', embeddingModel: embedder.model, embeddingDimension: embedder.dimension,
+      });
+      return doc.id;
+    };
+    handbook = handbookChunks(HAYSTACK);
+    handbookVectors = await embedder.embed(handbook);
+    handbookId = await aDocument('employee-handbook.md', handbook);
+    needleId = await aDocument(NEEDLE_FILE_NAME, [NEEDLE_TEXT]);
+
+    // Bulk load, as the bench does: inserting 5,000 rows into an HNSW graph one by one takes a minute under
+    // WebAssembly, building the graph once afterwards a fraction of it. The index is the migration's own.
+    const [hnsw] = (await ds.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'knowledge_chunks_hnsw_384' AND schemaname = current_schema()`)) as { indexdef: string }[];
+    if (hnsw) await ds.query(`DROP INDEX knowledge_chunks_hnsw_384`);
+    await index.add(
+      { documentId: handbookId, applicationId, space: SPACE },
+      handbook.map((content, i) => ({ chunkIndex: i, content, tokenCount: Math.ceil(content.length / 4), vector: handbookVectors[i]! })),
+    );
+    const [needleVector] = await embedder.embed([NEEDLE_TEXT]);
+    await index.add({ documentId: needleId, applicationId, space: SPACE }, [{ chunkIndex: 0, content: NEEDLE_TEXT, tokenCount: 60, vector: needleVector! }]);
+    if (hnsw) await ds.query(hnsw.indexdef);
+    for (const [id, chunkCount] of [[handbookId, HAYSTACK], [needleId, 1]] as const) {
+      await documents.startRun(id);
+      await documents.markReady(id, { chunkCount, embeddingModel: embedder.model, embeddingDimension: embedder.dimension });
+    }
+    retriever = new KnowledgeRetriever({ documents, index, embedders: { get: () => embedder }, keys: platformEmbeddingKeys(() => undefined) });
+  }, 300_000);
+
+  afterAll(() => db?.close());
+
+  it('uses the index the database offers (HNSW where pgvector is installed)', () => {
+    expect(index.strategy).toBe(kind === 'pglite' ? 'hnsw' : 'exact');
+  });
+
+  it.each([1, 10])('answers "how many days do I have to return a widget" with the refund policy first (limit %s)', async (limit) => {
+    const hits = await retriever.retrieve(app, NEEDLE_QUERY, { limit });
+
+    expect(hits).toHaveLength(limit);
+    expect(hits[0]).toMatchObject({ documentId: needleId, fileName: NEEDLE_FILE_NAME, chunkIndex: 0, content: NEEDLE_TEXT });
+    // Its true cosine similarity, well above the handbook's best.
+    const [query] = await embedder.embed([NEEDLE_QUERY]);
+    const [bestOfHandbook] = topKBySimilarity(query!, handbookVectors.map((vector, id) => ({ id, vector })), 1);
+    expect(hits[0]!.score).toBeGreaterThan(bestOfHandbook!.score + 0.1);
+    // The rest are handbook chunks, best first.
+    for (const hit of hits.slice(1)) expect(hit.documentId).toBe(handbookId);
+    for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+  });
+
+  it('keeps the refund policy as the chat retrieves context (relevant hits only)', async () => {
+    const hits = await retriever.retrieve(app, NEEDLE_QUERY, { limit: 5, relevantOnly: true });
+    expect(hits[0]?.fileName).toBe(NEEDLE_FILE_NAME);
+  });
+
+  it("still finds the handbook's own best chunk for a question the handbook answers", async () => {
+    const question = handbook[1234]!.split('. ').slice(1, 3).join('. ');
+    const [query] = await embedder.embed([question]);
+    const [truth] = topKBySimilarity(query!, handbookVectors.map((vector, id) => ({ id, vector })), 1);
+
+    const hits = await retriever.retrieve(app, question, { limit: 10 });
+
+    expect(hits.map((h) => `${h.documentId}:${h.chunkIndex}`)).toContain(`${handbookId}:${truth!.id}`);
+  });
+});
