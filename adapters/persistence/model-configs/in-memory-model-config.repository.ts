@@ -67,7 +67,8 @@ export class InMemoryModelConfigRepository implements ModelConfigRepository {
 
   async recordControlOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
     if (!this.configs.has(id)) return;
-    const c = await this.controlCounters(id);
+    // Read and write without an await between them, so concurrent answers cannot lose one another.
+    const c = this.control.get(id) ?? { requestCount: 0, errorCount: 0, avgLatencyMs: 0, avgTokensUsed: 0 };
     const successes = c.requestCount - c.errorCount;
     this.control.set(id, outcome.ok
       ? {

@@ -232,6 +232,23 @@ describe.each(variants)('model config repositories (%s)', (_name, open) => {
     });
   });
 
+  describe('the control arm', () => {
+    it("loses no outcome of the config's own share when many answers are recorded at once, and starts at zero", async () => {
+      const app = await s.anApplication();
+      const config = await aConfig(app);
+      expect(await s.configs.controlCounters(config.id)).toEqual({ requestCount: 0, errorCount: 0, avgLatencyMs: 0, avgTokensUsed: 0 });
+      const outcomes = Array.from({ length: 40 }, (_, i) => (i % 5 === 4 ? { ok: false as const } : { ok: true as const, latencyMs: 200 + i, totalTokens: 20 + (i % 3) }));
+      await Promise.all(outcomes.map((o) => s.configs.recordControlOutcome(config.id, o)));
+      const successes = outcomes.filter((o): o is { ok: true; latencyMs: number; totalTokens: number } => o.ok);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const counters = await s.configs.controlCounters(config.id);
+      expect(counters).toMatchObject({ requestCount: 40, errorCount: 8 });
+      expect(counters.avgLatencyMs).toBeCloseTo(mean(successes.map((o) => o.latencyMs)), 9);
+      expect(counters.avgTokensUsed).toBeCloseTo(mean(successes.map((o) => o.totalTokens)), 9);
+      await expect(s.configs.recordControlOutcome(randomUUID(), { ok: false })).resolves.toBeUndefined();
+    });
+  });
+
   describe('ratings', () => {
     it('rates assistant answers only, replaces a rating, and averages them per version', async () => {
       const app = await s.anApplication();
