@@ -15,6 +15,7 @@ import { modelConfigPolicy, modelConfigsModule } from './modules/model-configs.m
 import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
+import { themesModule } from './modules/themes.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
@@ -35,6 +36,7 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     infrastructureModule(infra, options),
     accountsModule,
     applicationsModule,
+    themesModule,
     apiKeysModule,
     chatEngineModule('from-config'),
     providerKeysModule,
