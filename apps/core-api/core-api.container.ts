@@ -16,6 +16,7 @@ import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
 import { themesModule } from './modules/themes.module';
+import { brandingModule } from './modules/branding.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
@@ -41,6 +42,7 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     chatEngineModule('from-config'),
     providerKeysModule,
     billingModule,
+    brandingModule,
     promptsModule,
     modelConfigsModule,
     uploadsModule,

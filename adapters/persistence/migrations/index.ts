@@ -8,6 +8,7 @@ import { ApiKeys1763780500000 } from './1763780500000-api-keys';
 import { KnowledgeSearchFunction1763780600000 } from './1763780600000-knowledge-search-function';
 import { ConversationMessageCount1763780700000 } from './1763780700000-conversation-message-count';
 import { ThemesAndHostedPage1764300000000 } from './1764300000000-themes-and-hosted-page';
+import { Branding1764300100000 } from './1764300100000-branding';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KnowledgeSearchFunction1763780600000,
   ConversationMessageCount1763780700000,
   ThemesAndHostedPage1764300000000,
+  Branding1764300100000,
 ];
