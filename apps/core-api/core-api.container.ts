@@ -17,6 +17,7 @@ import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
 import { themesModule } from './modules/themes.module';
 import { brandingModule } from './modules/branding.module';
+import { hostedPageModule } from './modules/hosted-page.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
@@ -49,6 +50,7 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     knowledgeModule(),
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
+    hostedPageModule,
     healthModule('core-api', 'core-api', infra.config.aiServiceUrl ? [aiServiceCheck(infra.config.aiServiceUrl)] : []),
   ];
 }
