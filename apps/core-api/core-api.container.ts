@@ -18,6 +18,7 @@ import { uploadsModule } from './modules/uploads.module';
 import { themesModule } from './modules/themes.module';
 import { brandingModule } from './modules/branding.module';
 import { hostedPageModule } from './modules/hosted-page.module';
+import { customDomainsModule } from './modules/custom-domains.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
@@ -51,6 +52,7 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
     hostedPageModule,
+    customDomainsModule,
     healthModule('core-api', 'core-api', infra.config.aiServiceUrl ? [aiServiceCheck(infra.config.aiServiceUrl)] : []),
   ];
 }

@@ -32,6 +32,10 @@ export interface AppConfig {
   cacheTtlMs: number;
   /** Run the embedded PGlite on a worker thread of its own (PGLITE_THREAD, on by default). */
   pgliteThread: boolean;
+  /** Custom domains: resolvers for verification (DNS_SERVERS), names nobody may claim (RESERVED_DOMAINS), the CNAME target. */
+  dnsServers: string[];
+  reservedDomains: string[];
+  customDomainTarget?: string;
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -108,9 +112,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
     pgliteThread: pgliteThreadSetting(env),
+    dnsServers: list(env.DNS_SERVERS),
+    reservedDomains: list(env.RESERVED_DOMAINS).map((d) => d.toLowerCase()),
+    customDomainTarget: env.CUSTOM_DOMAIN_TARGET?.trim().toLowerCase().replace(/\.$/, '') || undefined,
     generatedSecrets,
   };
 }
+
+const list = (raw: string | undefined): string[] => (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 
 function port(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;

@@ -10,20 +10,33 @@ import { hostedPageCsp, hostedPageHtml, notFoundHtml } from './hosted-page.html'
 
 export const CONVERSATION_TOKEN_HEADER = 'X-Conversation-Token';
 
-/** Serves the hosted page of an application (its slug), or the 404 page; shared with custom domains. */
-export async function serveHostedPage(ctx: Context, app: GetHostedApplicationUseCase, slug: string): Promise<void> {
+function pageHeaders(ctx: Context): string {
   const nonce = randomBytes(16).toString('base64');
   ctx.set('Content-Security-Policy', hostedPageCsp(nonce));
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'text/html; charset=utf-8';
+  return nonce;
+}
+
+/** The "chat not found" page, as HTML (browsers land here, not API clients). */
+export function serveNotFoundPage(ctx: Context): void {
+  const nonce = pageHeaders(ctx);
+  ctx.status = 404;
+  ctx.body = notFoundHtml(nonce);
+}
+
+/** Serves the hosted page of an application (its slug), or the 404 page; shared with custom domains. */
+export async function serveHostedPage(ctx: Context, app: GetHostedApplicationUseCase, slug: string): Promise<void> {
+  let view;
   try {
-    ctx.body = hostedPageHtml(await app.execute(slug), nonce);
-    ctx.status = 200;
+    view = await app.execute(slug);
   } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    ctx.status = 404;
-    ctx.body = notFoundHtml(nonce);
+    if (error instanceof NotFoundError) return serveNotFoundPage(ctx);
+    throw error;
   }
+  const nonce = pageHeaders(ctx);
+  ctx.status = 200;
+  ctx.body = hostedPageHtml(view, nonce);
 }
 
 /** The hosted chat page (`GET /chat/:slug`) and the same-origin API its widget (page mode) calls. */
