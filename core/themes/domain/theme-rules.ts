@@ -106,7 +106,10 @@ export function mergeTheme(base: ThemeDefinition, ...overrides: ThemeOverrides[]
     custom: { ...base.custom },
   } as ThemeDefinition;
   for (const o of overrides) {
+    // The user's bubble follows the primary colour unless it was made different on purpose.
+    const follows = merged.colors.userBubble === merged.colors.primary && o.colors?.primary !== undefined && o.colors.userBubble === undefined;
     Object.assign(merged.colors, o.colors);
+    if (follows) merged.colors.userBubble = merged.colors.primary;
     Object.assign(merged.typography, o.typography);
     Object.assign(merged.layout, o.layout);
     Object.assign(merged.custom, o.custom);

@@ -36,6 +36,13 @@ describe('merging overrides', () => {
     expect(base.colors.primary).toBe('#3b82f6');
   });
 
+  it('lets the user bubble follow a new primary colour unless the theme made it different', () => {
+    expect(mergeTheme(dark(), { colors: { primary: '#0a7d4f' } }).colors.userBubble).toBe('#0a7d4f');
+    expect(mergeTheme(dark(), { colors: { primary: '#0a7d4f', userBubble: '#111111' } }).colors.userBubble).toBe('#111111');
+    const distinct = mergeTheme(dark(), { colors: { userBubble: '#222222' } });
+    expect(mergeTheme(distinct, { colors: { primary: '#0a7d4f' } }).colors.userBubble).toBe('#222222');
+  });
+
   it('applies several layers in order, the last winning', () => {
     const merged = mergeTheme(dark(), { colors: { primary: '#111111' }, custom: { brand: '#222222' } }, { colors: { primary: '#333333' } });
     expect(merged.colors.primary).toBe('#333333');
