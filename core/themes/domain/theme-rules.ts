@@ -107,9 +107,9 @@ export function mergeTheme(base: ThemeDefinition, ...overrides: ThemeOverrides[]
   } as ThemeDefinition;
   for (const o of overrides) {
     // The user's bubble follows the primary colour unless it was made different on purpose.
-    const follows = merged.colors.userBubble === merged.colors.primary && o.colors?.primary !== undefined && o.colors.userBubble === undefined;
+    const follows = merged.colors.primary !== undefined && merged.colors.userBubble === merged.colors.primary && o.colors?.primary !== undefined && o.colors.userBubble === undefined;
     Object.assign(merged.colors, o.colors);
-    if (follows) merged.colors.userBubble = merged.colors.primary;
+    if (follows && isColor(merged.colors.primary)) merged.colors.userBubble = merged.colors.primary;
     Object.assign(merged.typography, o.typography);
     Object.assign(merged.layout, o.layout);
     Object.assign(merged.custom, o.custom);
