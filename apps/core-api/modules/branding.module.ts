@@ -5,6 +5,8 @@ import { TypeOrmBrandingRepository } from '../../../adapters/persistence/brandin
 import { SubscriptionPlanFeatures } from '../../../core/billing/use-cases/plan-features';
 import type { BrandingRepository } from '../../../core/branding/ports/branding-repository.port';
 import type { PlanFeatures } from '../../../core/branding/ports/plan-features.port';
+import type { MailBranding } from '../../../core/auth/ports/mail-branding.port';
+import { ApplicationMailBranding } from '../../../core/branding/use-cases/application-mail-branding';
 import { BrandingPresentation } from '../../../core/branding/use-cases/branding-presentation';
 import { GetBrandingUseCase } from '../../../core/branding/use-cases/get-branding.use-case';
 import { UpdateBrandingUseCase } from '../../../core/branding/use-cases/update-branding.use-case';
@@ -16,6 +18,8 @@ import { THEME_TOKENS } from './themes.module';
 export const BRANDING_TOKENS = {
   BrandingRepository: token<BrandingRepository>('BrandingRepository'),
   PlanFeatures: token<PlanFeatures>('PlanFeatures'),
+  /** Read by the accounts module when bound: e-mail branding for the mails it sends. */
+  MailBranding: token<MailBranding>('MailBranding'),
 } as const;
 
 /**
@@ -34,6 +38,9 @@ export const brandingModule: AppModule = {
       new BrandingPresentation({ branding: get(BRANDING_TOKENS.BrandingRepository), plans: get(BRANDING_TOKENS.PlanFeatures) }),
     );
     provide(c, THEME_TOKENS.ThemeLayer, (get) => get(BrandingPresentation));
+    provide(c, BRANDING_TOKENS.MailBranding, (get) =>
+      new ApplicationMailBranding({ applications: get(TOKENS.ApplicationRepository), branding: get(BRANDING_TOKENS.BrandingRepository) }),
+    );
     provide(c, GetBrandingUseCase, (get) =>
       new GetBrandingUseCase({ applications: get(TOKENS.ApplicationRepository), branding: get(BRANDING_TOKENS.BrandingRepository) }),
     );

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { registerUser, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
 import { DATABASE_KINDS } from '../../support/test-database';
 import { createKey, withKey } from '../public-api/public-api-support';
@@ -104,5 +106,41 @@ describe.each(DATABASE_KINDS)('core API: branding (%s)', (database) => {
     expect((await stack.client.get(`/api/branding/${owner.app.id}`, { token: other.access_token })).status).toBe(404);
     expect((await stack.client.put(`/api/branding/${owner.app.id}`, { colors: { primary: '#000000' } }, { token: other.access_token })).status).toBe(404);
     expect((await stack.client.get('/api/branding/not-a-uuid', { token: other.access_token })).status).toBe(404);
+  });
+});
+
+describe('core API: e-mail branding in the password-reset mail', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startCoreApi();
+  });
+  afterAll(() => stack.close());
+
+  const lastMailTo = (email: string) => {
+    const dir = join(stack.config.dataDir, 'outbox');
+    const mails = readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { to: string; text: string; html?: string; fromName?: string; replyTo?: string });
+    return mails.filter((m) => m.to === email).at(-1)!;
+  };
+
+  it("carries the branding of an application the account owns, and never another owner's", async () => {
+    const owner = await userWithApplication(stack.client);
+    await stack.client.put(
+      `/api/branding/${owner.app.id}`,
+      { email: { fromName: 'Harbour Help', replyTo: 'help@harbour.example', headerLogoUrl: 'https://harbour.example/logo.png', footerText: 'Harbour Ltd <3' } },
+      { token: owner.token },
+    );
+    expect((await stack.client.post('/api/auth/password-reset/request', { email: owner.email, applicationId: owner.app.id })).status).toBe(202);
+    const branded = lastMailTo(owner.email);
+    expect(branded).toMatchObject({ fromName: 'Harbour Help', replyTo: 'help@harbour.example' });
+    expect(branded.text).toMatch(/--\nHarbour Ltd <3$/);
+    expect(branded.html).toContain('<img src="https://harbour.example/logo.png"');
+    expect(branded.html).toContain('Harbour Ltd &lt;3');
+
+    const stranger = await registerUser(stack.client);
+    await stack.client.post('/api/auth/password-reset/request', { email: stranger.email, applicationId: owner.app.id });
+    const plain = lastMailTo(stranger.email);
+    expect(plain.fromName).toBeUndefined();
+    expect(plain.html).toBeUndefined();
+    expect(plain.text).not.toContain('Harbour');
   });
 });
