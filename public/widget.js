@@ -341,7 +341,10 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
     });
 
     document.body.append(host);
-    if (config.page) panel.hidden = false;
+    if (config.page) {
+      panel.hidden = false;
+      input.focus();
+    }
     loadApp();
     refreshConversation();
 
@@ -437,7 +440,7 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
       if (!config.placeholder && typeof branding.placeholder === 'string' && branding.placeholder) input.placeholder = branding.placeholder;
       if (!config.greeting && typeof branding.welcomeMessage === 'string' && branding.welcomeMessage) {
         settings.greeting = branding.welcomeMessage;
-        renderAll();
+        if (!state.streaming) renderAll();
       }
       settings.css = typeof branding.customCss === 'string' ? branding.customCss : '';
       adoptStyles(root, styles(settings.position, config.page), settings.css);
