@@ -1,7 +1,9 @@
 /*! Embeddable chat widget. Paste on any page:
  * <script src="https://HOST/public/widget.js" data-app-id="APP_UUID" data-api-key="KEY" async></script>
  * Optional: data-theme (light|dark|auto), data-position (bottom-right|bottom-left|top-right|top-left),
- * data-title, data-greeting, data-placeholder.
+ * data-title, data-greeting, data-placeholder. The application's theme and branding (colours, fonts, radius,
+ * corner, welcome message, placeholder, custom CSS, attribution) apply unless an attribute says otherwise.
+ * Page mode (the hosted chat page): data-mode="page" data-slug="SLUG", no key; the chat fills the page.
  * Everything lives in a Shadow DOM; model and server text only ever reaches the page through textContent. */
 (() => {
   'use strict';
@@ -24,13 +26,15 @@
     base: new URL(script.src, document.baseURI).origin,
     appId: (data.appId || '').trim(),
     apiKey: (data.apiKey || '').trim(),
+    page: data.mode === 'page',
+    slug: (data.slug || '').trim(),
     theme: THEMES.includes(data.theme) ? data.theme : 'auto',
-    position: POSITIONS.includes(data.position) ? data.position : 'bottom-right',
+    position: POSITIONS.includes(data.position) ? data.position : '',
     title: (data.title || '').trim(),
     greeting: (data.greeting || '').trim(),
-    placeholder: (data.placeholder || '').trim() || 'Type your message…',
+    placeholder: (data.placeholder || '').trim(),
   };
-  if (!config.appId || !config.apiKey) {
+  if (config.page ? !config.slug : !config.appId || !config.apiKey) {
     console.warn('[chat widget] data-app-id and data-api-key are required; the widget was not shown.');
     return;
   }
@@ -68,18 +72,18 @@
     return svg;
   }
 
-  function styles(position) {
+  function styles(position, page) {
     const [vertical, horizontal] = position.split('-');
     const vars = (theme) => Object.keys(theme).map((k) => `--${k}:${theme[k]}`).join(';');
     return `
-:host{all:initial!important;display:block!important;position:fixed!important;z-index:2147483000!important;${vertical}:20px!important;${horizontal}:20px!important}
+:host{all:initial!important;display:block!important;position:fixed!important;z-index:2147483000!important;${page ? 'inset:0!important' : `${vertical}:20px!important;${horizontal}:20px!important`}}
 @media print{:host{display:none!important}}
 *,*::before,*::after{box-sizing:border-box}
 [hidden]{display:none!important}
 .t-light,.t-auto{${vars(LIGHT)};color-scheme:light}
 .t-dark{${vars(DARK)};color-scheme:dark}
 @media (prefers-color-scheme:dark){.t-auto{${vars(DARK)};color-scheme:dark}}
-.w{display:flex;flex-direction:${vertical === 'bottom' ? 'column-reverse' : 'column'};align-items:${horizontal === 'right' ? 'flex-end' : 'flex-start'};gap:12px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);text-align:left;-webkit-font-smoothing:antialiased}
+.w{display:flex;flex-direction:${vertical === 'bottom' ? 'column-reverse' : 'column'};align-items:${horizontal === 'right' ? 'flex-end' : 'flex-start'};gap:12px;font:var(--fs,14px)/var(--lh,1.45) var(--ff,system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif);color:var(--fg);text-align:left;-webkit-font-smoothing:antialiased}
 button,textarea{font:inherit;color:inherit;margin:0}
 button{cursor:pointer}
 :focus{outline:none}
@@ -87,15 +91,15 @@ button{cursor:pointer}
 svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
 .lb{display:grid;place-items:center;width:56px;height:56px;padding:0;border:0;border-radius:50%;background:var(--pr);color:var(--on);box-shadow:0 6px 20px rgba(0,0,0,.25)}
 .lb svg{width:26px;height:26px}
-.p{display:flex;flex-direction:column;width:min(380px,calc(100vw - 40px));height:min(560px,calc(100vh - 108px));background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);overflow:hidden}
+.p{display:flex;flex-direction:column;width:min(380px,calc(100vw - 40px));height:min(560px,calc(100vh - 108px));background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:var(--r,14px);box-shadow:0 12px 40px rgba(0,0,0,.25);overflow:hidden}
 .hd{display:flex;align-items:center;gap:8px;padding:12px 10px 12px 16px;background:var(--pr);color:var(--on)}
-.tt{flex:1;margin:0;font-size:16px;font-weight:600;line-height:1.3;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.tt{flex:1;margin:0;font-family:var(--hf,inherit);font-size:16px;font-weight:600;line-height:1.3;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .x{display:grid;place-items:center;width:32px;height:32px;padding:0;border:0;border-radius:8px;background:transparent;color:inherit}
 .x svg{width:20px;height:20px}
 .x:focus-visible{outline-color:var(--on);outline-offset:-2px}
 .l{flex:1;display:flex;flex-direction:column;gap:10px;padding:14px;overflow-y:auto;overscroll-behavior:contain}
 .m{max-width:85%;padding:8px 12px;border-radius:14px;overflow-wrap:anywhere}
-.u{align-self:flex-end;background:var(--pr);color:var(--on);white-space:pre-wrap;border-bottom-right-radius:4px}
+.u{align-self:flex-end;background:var(--ub,var(--pr));color:var(--uo,var(--on));white-space:pre-wrap;border-bottom-right-radius:4px}
 .a{align-self:flex-start;background:var(--bb);color:var(--bf);border-bottom-left-radius:4px}
 .e{align-self:stretch;max-width:none;background:var(--eb);color:var(--ef);border-radius:8px}
 .a p,.a ul,.a ol,.a pre{margin:0 0 8px}
@@ -122,17 +126,24 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .cs b{display:block;font-weight:600;overflow-wrap:anywhere}
 .cs q{display:block;color:var(--mu);quotes:none}
 .sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-@media (max-width:480px){.p{width:calc(100vw - 24px);height:calc(100vh - 100px)}}`;
+@media (max-width:480px){.p{width:calc(100vw - 24px);height:calc(100vh - 100px)}}
+.at{padding:0 10px 8px;font-size:11px;text-align:center;color:var(--mu)}
+.at a{color:inherit}
+${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:none}.p{width:100%;max-width:var(--mw,960px);height:100%;border-width:0 1px;border-radius:0;box-shadow:none}' : ''}`;
   }
 
-  function adoptStyles(root, css) {
+  /** The widget's own styles, then the owner's custom CSS: both inside the shadow root, never on the page. */
+  function adoptStyles(root, css, custom) {
     // A constructed sheet is not blocked by a host page CSP without 'unsafe-inline'; <style> is the fallback.
     try {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-      root.adoptedStyleSheets = [sheet];
+      root.adoptedStyleSheets = [css, custom || ''].map((text) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(text);
+        return sheet;
+      });
     } catch (_) {
-      root.append(h('style', {}, [css]));
+      for (const el of root.querySelectorAll('style')) el.remove();
+      root.prepend(h('style', {}, [css + '\n' + (custom || '')]));
     }
   }
 
@@ -210,9 +221,16 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
   }
 
   // ---- HTTP ----
+  const HOSTED = `/api/hosted/${encodeURIComponent(config.slug)}`;
+  const paths = config.page
+    ? { app: `${HOSTED}/app`, stream: `${HOSTED}/chat/stream`, conversation: `${HOSTED}/conversations/` }
+    : { app: '/api/v1/app?applicationId=' + encodeURIComponent(config.appId), stream: '/api/v1/chat/stream', conversation: '/api/v1/conversations/' };
+  let conversationToken = '';
+
   function api(path, init) {
     // X-Client lets the platform record these conversations as coming from the widget.
-    const headers = { 'X-API-Key': config.apiKey, 'X-Client': 'widget' };
+    const headers = config.page ? { 'X-Client': 'widget' } : { 'X-API-Key': config.apiKey, 'X-Client': 'widget' };
+    if (config.page && conversationToken) headers['X-Conversation-Token'] = conversationToken;
     if (init && init.body) headers['Content-Type'] = 'application/json';
     return fetch(config.base + path, Object.assign({ credentials: 'omit', cache: 'no-store' }, init, { headers }));
   }
@@ -325,22 +343,24 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 
   // ---- The widget ----
   function mount() {
-    const storeKey = `ai-chat-widget:${config.appId}`;
+    const storeKey = `ai-chat-widget:${config.page ? 'page:' + config.slug : config.appId}`;
+    const settings = { position: config.position || 'bottom-right', greeting: config.greeting, placeholder: config.placeholder || 'Type your message…', css: '' };
     const state = { conversationId: null, messages: [], streaming: false, version: 0, title: config.title || 'Chat' };
 
     const host = h('ai-chat-widget', { 'data-app-id': config.appId });
     const root = host.attachShadow({ mode: 'open' });
-    adoptStyles(root, styles(config.position));
+    adoptStyles(root, styles(settings.position, config.page));
 
     const launcherIcon = icon(ICON_CHAT);
     const launcher = h('button', { type: 'button', class: 'lb', 'aria-expanded': 'false', 'aria-controls': 'panel', 'aria-haspopup': 'dialog' }, [launcherIcon]);
     const title = h('h2', { class: 'tt' });
     const close = h('button', { type: 'button', class: 'x', 'aria-label': 'Close chat' }, [icon(ICON_CLOSE)]);
     const log = h('div', { class: 'l', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages', tabindex: '0' });
-    const input = h('textarea', { id: 'input', rows: '1', placeholder: config.placeholder, maxlength: '4000', enterkeyhint: 'send' });
+    const input = h('textarea', { id: 'input', rows: '1', placeholder: settings.placeholder, maxlength: '4000', enterkeyhint: 'send' });
     const send = h('button', { type: 'submit', class: 's' }, ['Send']);
     const form = h('form', { class: 'f' }, [h('label', { for: 'input', class: 'sr' }, ['Your message']), input, send]);
-    const panel = h('div', { class: 'p', id: 'panel', role: 'dialog', hidden: '' }, [h('div', { class: 'hd' }, [title, close]), log, form]);
+    const attribution = h('div', { class: 'at' }, [h('a', { href: config.base, target: '_blank', rel: 'noopener noreferrer' }, ['Powered by AI Platform'])]);
+    const panel = h('div', { class: 'p', id: 'panel', role: config.page ? 'main' : 'dialog', hidden: '' }, [h('div', { class: 'hd' }, [title, close]), log, form, attribution]);
     const wrap = h('div', { class: `w t-${config.theme}` }, [launcher, panel]);
     root.append(wrap);
 
@@ -351,7 +371,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
     launcher.addEventListener('click', () => (panel.hidden ? open() : hide()));
     close.addEventListener('click', hide);
     wrap.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape' && !panel.hidden) {
+      if (e.key === 'Escape' && !panel.hidden && !config.page) {
         e.preventDefault();
         hide();
       }
@@ -369,6 +389,10 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
     });
 
     document.body.append(host);
+    if (config.page) {
+      panel.hidden = false;
+      input.focus();
+    }
     loadApp();
     refreshConversation();
 
@@ -404,6 +428,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
         const saved = JSON.parse(sessionStorage.getItem(storeKey) || 'null');
         if (saved && Array.isArray(saved.messages)) {
           state.conversationId = typeof saved.conversationId === 'string' ? saved.conversationId : null;
+          if (typeof saved.token === 'string') conversationToken = saved.token;
           state.messages = saved.messages.filter(isMessage);
         }
       } catch (_) { /* storage blocked or corrupt: start fresh */ }
@@ -411,7 +436,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 
     function save() {
       try {
-        sessionStorage.setItem(storeKey, JSON.stringify({ conversationId: state.conversationId, messages: state.messages.slice(-MAX_STORED) }));
+        sessionStorage.setItem(storeKey, JSON.stringify({ conversationId: state.conversationId, token: conversationToken || undefined, messages: state.messages.slice(-MAX_STORED) }));
       } catch (_) { /* storage full or blocked: the conversation still works in this page */ }
     }
 
@@ -427,17 +452,56 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 
     async function loadApp() {
       try {
-        const res = await api('/api/v1/app?applicationId=' + encodeURIComponent(config.appId));
+        const res = await api(paths.app);
         if (res.status === 401 || res.status === 403) return showError(await failureMessage(res));
         if (!res.ok) return;
         const app = await res.json();
         if (!config.title && typeof app.name === 'string' && app.name.trim()) setTitle(app.name.trim());
-        applyColors(app.theme && app.theme.colors);
+        applyTheme(app.theme || {});
+        applyBranding(app.branding);
       } catch (_) {
         // Refused by the browser (CORS) or offline: say which, before the visitor types anything.
         const problem = await accessProblem();
         if (problem) showError(problem);
       }
+    }
+
+    /** The resolved theme's variables: fonts, radius and width always; every colour once the owner chose a theme. */
+    function applyTheme(theme) {
+      const vars = theme.variables && typeof theme.variables === 'object' ? theme.variables : {};
+      const set = (name, key, test) => {
+        const value = vars[key];
+        if (typeof value === 'string' && value.length <= 200 && test(value)) wrap.style.setProperty(name, value);
+      };
+      const font = (v) => CSS.supports('font-family', v);
+      const length = (v) => CSS.supports('width', v);
+      set('--ff', '--ap-font-family', font);
+      set('--hf', '--ap-heading-font-family', font);
+      set('--fs', '--ap-font-size', length);
+      set('--lh', '--ap-line-height', (v) => CSS.supports('line-height', v));
+      set('--r', '--ap-layout-border-radius', length);
+      set('--mw', '--ap-layout-max-width', length);
+      if (!theme.themeId) return applyColors(theme.colors);
+      const c = (name) => vars[`--ap-color-${name}`];
+      applyColors({ primary: c('primary'), background: c('background'), text: c('text'), accent: c('accent') });
+      const slots = { '--mu': 'text-muted', '--bd': 'border', '--bb': 'assistant-bubble', '--bf': 'text', '--ub': 'user-bubble' };
+      for (const slot in slots) set(slot, `--ap-color-${slots[slot]}`, (v) => CSS.supports('color', v));
+      const onBubble = readableOn(c('user-bubble') || '');
+      if (onBubble) wrap.style.setProperty('--uo', onBubble);
+      applyColors(theme.colors);
+    }
+
+    function applyBranding(branding) {
+      if (!branding || typeof branding !== 'object') return;
+      attribution.hidden = branding.showAttribution === false;
+      if (!config.position && POSITIONS.includes(branding.position)) settings.position = branding.position;
+      if (!config.placeholder && typeof branding.placeholder === 'string' && branding.placeholder) input.placeholder = branding.placeholder;
+      if (!config.greeting && typeof branding.welcomeMessage === 'string' && branding.welcomeMessage) {
+        settings.greeting = branding.welcomeMessage;
+        if (!state.streaming) renderAll();
+      }
+      settings.css = typeof branding.customCss === 'string' ? branding.customCss : '';
+      adoptStyles(root, styles(settings.position, config.page), settings.css);
     }
 
     function applyColors(colors) {
@@ -472,7 +536,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
       if (!state.conversationId) return;
       const version = state.version;
       try {
-        const res = await api(`/api/v1/conversations/${encodeURIComponent(state.conversationId)}`);
+        const res = await api(paths.conversation + encodeURIComponent(state.conversationId));
         if (version !== state.version) return; // the visitor sent something meanwhile: their view wins
         if (res.status === 404) {
           state.conversationId = null;
@@ -491,7 +555,7 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 
     function renderAll() {
       log.replaceChildren();
-      if (config.greeting) addBubble('assistant').append(...inline(config.greeting));
+      if (settings.greeting) addBubble('assistant').append(...inline(settings.greeting));
       for (const message of state.messages) renderMessage(addBubble(message.role), message);
       log.scrollTop = log.scrollHeight;
     }
@@ -563,12 +627,13 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
       let problem = '';
       let finished = false;
       try {
-        const body = { message: text, applicationId: config.appId };
+        const body = config.page ? { message: text } : { message: text, applicationId: config.appId };
         if (state.conversationId) body.conversationId = state.conversationId;
-        const res = await api('/api/v1/chat/stream', { method: 'POST', body: JSON.stringify(body) });
+        const res = await api(paths.stream, { method: 'POST', body: JSON.stringify(body) });
         if (!res.ok || !res.body) {
           problem = res.ok ? 'The answer could not be read. Please try again.' : await failureMessage(res);
         } else {
+          if (res.headers.get('X-Conversation-Token')) conversationToken = res.headers.get('X-Conversation-Token');
           rememberConversation(res.headers.get('X-Conversation-Id'));
           await readEvents(res.body, (event) => {
             if (event.type === 'chunk' && typeof event.content === 'string') {

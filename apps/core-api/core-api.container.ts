@@ -15,6 +15,10 @@ import { modelConfigPolicy, modelConfigsModule } from './modules/model-configs.m
 import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
+import { themesModule } from './modules/themes.module';
+import { brandingModule } from './modules/branding.module';
+import { hostedPageModule } from './modules/hosted-page.module';
+import { customDomainsModule } from './modules/custom-domains.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
@@ -46,16 +50,20 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     infrastructureModule(infra, options),
     accountsModule,
     applicationsModule,
+    themesModule,
     apiKeysModule,
     chatEngineModule(engine),
     providerKeysModule,
     billingModule,
+    brandingModule,
     promptsModule,
     modelConfigsModule,
     uploadsModule,
     knowledgeModule(),
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
+    hostedPageModule,
+    customDomainsModule,
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),
   ];
 }

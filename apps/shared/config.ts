@@ -38,6 +38,10 @@ export interface AppConfig {
   pgliteThread: boolean;
   /** The plans on offer: the defaults, or those of the JSON file at PLANS_FILE over them. */
   plans: Record<PlanTier, Plan>;
+  /** Custom domains: resolvers for verification (DNS_SERVERS), names nobody may claim (RESERVED_DOMAINS), the CNAME target. */
+  dnsServers: string[];
+  reservedDomains: string[];
+  customDomainTarget?: string;
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -116,6 +120,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
     pgliteThread: pgliteThreadSetting(env),
     plans: plansFrom(env.PLANS_FILE),
+    dnsServers: list(env.DNS_SERVERS),
+    reservedDomains: list(env.RESERVED_DOMAINS).map((d) => d.toLowerCase()),
+    customDomainTarget: env.CUSTOM_DOMAIN_TARGET?.trim().toLowerCase().replace(/\.$/, '') || undefined,
     generatedSecrets,
   };
 }
@@ -143,6 +150,7 @@ function plansFrom(path: string | undefined): Record<PlanTier, Plan> {
     throw error;
   }
 }
+const list = (raw: string | undefined): string[] => (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 
 function port(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;

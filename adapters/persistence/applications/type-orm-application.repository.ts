@@ -14,6 +14,7 @@ interface Row {
   theme_id: string | null;
   theme_customization: ThemeCustomization;
   allowed_origins: string[];
+  hosted_page_enabled: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -27,6 +28,7 @@ const toApp = (r: Row): Application => ({
   themeId: r.theme_id,
   themeCustomization: r.theme_customization ?? {},
   allowedOrigins: r.allowed_origins ?? [],
+  hostedPageEnabled: r.hosted_page_enabled === true,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -38,6 +40,7 @@ const COLUMNS: Record<keyof ApplicationChanges, { column: string; json?: boolean
   allowedOrigins: { column: 'allowed_origins', json: true },
   themeId: { column: 'theme_id' },
   themeCustomization: { column: 'theme_customization', json: true },
+  hostedPageEnabled: { column: 'hosted_page_enabled' },
 };
 
 const slugTaken = () => 'This slug is already taken';

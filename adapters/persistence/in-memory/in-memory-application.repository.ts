@@ -12,7 +12,7 @@ export class InMemoryApplicationRepository implements ApplicationRepository {
     if (limit && [...this.apps.values()].filter((x) => x.ownerId === a.ownerId).length >= limit.max) throw limit.exceeded();
     this.assertFreeSlug(a.slug);
     const now = new Date();
-    const app: Application = { id: randomUUID(), ...a, themeId: null, themeCustomization: {}, createdAt: now, updatedAt: now };
+    const app: Application = { id: randomUUID(), ...a, themeId: null, themeCustomization: {}, hostedPageEnabled: false, createdAt: now, updatedAt: now };
     this.apps.set(app.id, app);
     return structuredClone(app);
   }

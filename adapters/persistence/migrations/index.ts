@@ -9,6 +9,9 @@ import { KnowledgeSearchFunction1763780600000 } from './1763780600000-knowledge-
 import { ConversationMessageCount1763780700000 } from './1763780700000-conversation-message-count';
 import { KnowledgeSearchSmallDocuments1763820000000 } from './1763820000000-knowledge-search-small-documents';
 import { ModelConfigControlMetrics1763830000000 } from './1763830000000-model-config-control-metrics';
+import { ThemesAndHostedPage1764300000000 } from './1764300000000-themes-and-hosted-page';
+import { Branding1764300100000 } from './1764300100000-branding';
+import { CustomDomains1764300200000 } from './1764300200000-custom-domains';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -22,4 +25,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ConversationMessageCount1763780700000,
   KnowledgeSearchSmallDocuments1763820000000,
   ModelConfigControlMetrics1763830000000,
+  ThemesAndHostedPage1764300000000,
+  Branding1764300100000,
+  CustomDomains1764300200000,
 ];

@@ -22,6 +22,7 @@ import { GetCurrentUserUseCase } from '../../../core/users/use-cases/get-current
 import { UpdateProfileUseCase } from '../../../core/users/use-cases/update-profile.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve } from '../../shared/tokens';
+import { BRANDING_TOKENS } from './branding.module';
 import { storedFilesCleanup } from './stored-files';
 import { CachedUserRepository } from '../../../adapters/cache/cached-repositories';
 
@@ -59,7 +60,9 @@ export const accountsModule: AppModule = {
       mailer: get(TOKENS.Mailer),
       publicBaseUrl: get(TOKENS.Config).publicBaseUrl,
     });
-    provide(c, RequestPasswordResetUseCase, (get) => new RequestPasswordResetUseCase(resetDeps(get)));
+    provide(c, RequestPasswordResetUseCase, (get) =>
+      new RequestPasswordResetUseCase({ ...resetDeps(get), branding: c.isBound(BRANDING_TOKENS.MailBranding) ? get(BRANDING_TOKENS.MailBranding) : undefined }),
+    );
     provide(c, ConfirmPasswordResetUseCase, (get) => new ConfirmPasswordResetUseCase(resetDeps(get)));
     provide(c, GetCurrentUserUseCase, (get) => new GetCurrentUserUseCase(session(get)));
     provide(c, UpdateProfileUseCase, (get) => new UpdateProfileUseCase(session(get)));

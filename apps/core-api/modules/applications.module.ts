@@ -12,6 +12,8 @@ import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
 import { storedFilesCleanup } from './stored-files';
+import { ApplicationThemes } from '../../../core/themes/use-cases/application-themes';
+import { ThemeCatalog } from '../../../core/themes/use-cases/theme-catalog';
 import { CachedApplicationRepository } from '../../../adapters/cache/cached-repositories';
 
 
@@ -33,8 +35,9 @@ export const applicationsModule: AppModule = {
     provide(c, GetApplicationUseCase, (get) => new GetApplicationUseCase(deps(get)));
     provide(c, UpdateApplicationUseCase, (get) => new UpdateApplicationUseCase(deps(get)));
     provide(c, DeleteApplicationUseCase, (get) => new DeleteApplicationUseCase({ ...deps(get), storedFiles: storedFilesCleanup(c, get) }));
-    provide(c, SelectThemeUseCase, (get) => new SelectThemeUseCase(deps(get)));
-    provide(c, CustomizeThemeUseCase, (get) => new CustomizeThemeUseCase(deps(get)));
+    // ThemeCatalog and ApplicationThemes come from the themes module.
+    provide(c, SelectThemeUseCase, (get) => new SelectThemeUseCase({ ...deps(get), catalog: get(ThemeCatalog) }));
+    provide(c, CustomizeThemeUseCase, (get) => new CustomizeThemeUseCase({ ...deps(get), themes: get(ApplicationThemes) }));
   },
   routers: (c) => [
     applicationsRouter({

@@ -13,6 +13,9 @@ import { GetPublicConversationUseCase } from '../../../core/public-api/use-cases
 import { ListedOrigins } from '../../../core/public-api/use-cases/listed-origins';
 import { SendPublicMessageUseCase } from '../../../core/public-api/use-cases/send-public-message.use-case';
 import { StreamPublicMessageUseCase } from '../../../core/public-api/use-cases/stream-public-message.use-case';
+import { PresentApplication } from '../../../core/public-api/use-cases/present-application';
+import { BrandingPresentation } from '../../../core/branding/use-cases/branding-presentation';
+import { ApplicationThemes } from '../../../core/themes/use-cases/application-themes';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
@@ -33,9 +36,16 @@ export const publicApiModule: AppModule = {
     });
     provide(c, SendPublicMessageUseCase, (get) => new SendPublicMessageUseCase(chat(get)));
     provide(c, StreamPublicMessageUseCase, (get) => new StreamPublicMessageUseCase(chat(get)));
-    provide(c, GetPublicApplicationUseCase, (get) => new GetPublicApplicationUseCase({ applications: get(TOKENS.ApplicationRepository) }));
+    provide(c, PresentApplication, (get) =>
+      new PresentApplication({
+        themes: c.isBound(ApplicationThemes) ? get(ApplicationThemes) : undefined,
+        branding: c.isBound(BrandingPresentation) ? get(BrandingPresentation) : undefined,
+      }),
+    );
+    const present = (get: Getter) => ({ applications: get(TOKENS.ApplicationRepository), presenter: get(PresentApplication) });
+    provide(c, GetPublicApplicationUseCase, (get) => new GetPublicApplicationUseCase(present(get)));
+    provide(c, GetPublicApplicationBySlugUseCase, (get) => new GetPublicApplicationBySlugUseCase(present(get)));
     provide(c, CheckWidgetOriginUseCase, (get) => new CheckWidgetOriginUseCase({ applications: get(TOKENS.ApplicationRepository) }));
-    provide(c, GetPublicApplicationBySlugUseCase, (get) => new GetPublicApplicationBySlugUseCase({ applications: get(TOKENS.ApplicationRepository) }));
     provide(c, GetPublicConversationUseCase, (get) =>
       new GetPublicConversationUseCase({ conversations: get(CHAT_TOKENS.ConversationRepository), applications: get(TOKENS.ApplicationRepository) }),
     );

@@ -1,8 +1,7 @@
-export interface ThemeCustomization {
-  colors?: Record<string, string>;
-  typography?: { fontFamily?: string; fontSize?: string };
-  layout?: { sidebarPosition?: 'left' | 'right'; maxWidth?: string };
-}
+import type { ThemeOverrides } from '../../themes/domain/theme';
+
+/** Partial theme overrides merged over the selected theme (SPEC 4.2; every section of EXTENSIONS.md "Themes"). */
+export type ThemeCustomization = ThemeOverrides;
 
 export interface Application {
   id: string;
@@ -15,6 +14,8 @@ export interface Application {
   themeCustomization: ThemeCustomization;
   /** Origins (scheme://host[:port]) allowed to embed the widget and call the public API from a browser. */
   allowedOrigins: string[];
+  /** Whether the hosted chat page (`GET /chat/:slug`) is served; off by default. */
+  hostedPageEnabled: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -26,6 +27,7 @@ export interface ApplicationView {
   slug: string;
   theme: { themeId: string | null; customization: ThemeCustomization };
   allowedOrigins: string[];
+  hostedPage: { enabled: boolean };
   createdAt: string;
   updatedAt: string;
 }
@@ -37,6 +39,7 @@ export const toApplicationView = (app: Application): ApplicationView => ({
   slug: app.slug,
   theme: { themeId: app.themeId, customization: app.themeCustomization },
   allowedOrigins: app.allowedOrigins,
+  hostedPage: { enabled: app.hostedPageEnabled },
   createdAt: app.createdAt.toISOString(),
   updatedAt: app.updatedAt.toISOString(),
 });

@@ -16,6 +16,7 @@ export type ApplicationChanges = Partial<{
   allowedOrigins: string[];
   themeId: string | null;
   themeCustomization: ThemeCustomization;
+  hostedPageEnabled: boolean;
 }>;
 
 /** Applications. `create`/`update` throw ConflictError when the slug is taken. */

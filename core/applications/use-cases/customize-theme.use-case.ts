@@ -1,23 +1,29 @@
 import type { Actor } from '../../shared/actor';
-import { validate } from '../../shared/validation';
+import { ValidationError } from '../../shared/errors';
+import { parseOverrides } from '../../themes/domain/theme-rules';
+import type { ApplicationThemes } from '../../themes/use-cases/application-themes';
 import { toApplicationView, type ApplicationView, type ThemeCustomization } from '../domain/application';
-import { themeCustomizationSchema } from '../domain/theme-customization';
 import type { ApplicationRepository } from '../ports/application-repository.port';
 import { findOwnedApplication } from './find-owned-application';
 
-/** Merges colour, typography and layout overrides into the application's theme customization. */
+/**
+ * Merges colour, typography, layout and custom-variable overrides into the application's customization;
+ * the theme they make with the selected one must be valid (400 naming the field).
+ */
 export class CustomizeThemeUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository }) {}
+  constructor(private readonly deps: { applications: ApplicationRepository; themes: ApplicationThemes }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ApplicationView> {
     const app = await findOwnedApplication(this.deps.applications, id, actor);
-    const patch = (await validate(themeCustomizationSchema, input)) as ThemeCustomization;
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ValidationError('Request body must be a JSON object');
+    const patch = parseOverrides(input);
     const current = app.themeCustomization;
-    const merged: ThemeCustomization = {
-      colors: { ...current.colors, ...patch.colors },
-      typography: { ...current.typography, ...patch.typography },
-      layout: { ...current.layout, ...patch.layout },
-    };
+    const merged: ThemeCustomization = {};
+    for (const section of ['colors', 'typography', 'layout', 'custom'] as const) {
+      const values = { ...current[section], ...patch[section] };
+      if (Object.keys(values).length) (merged as Record<string, unknown>)[section] = values;
+    }
+    await this.deps.themes.check(app, merged);
     return toApplicationView(await this.deps.applications.update(app.id, { themeCustomization: merged }));
   }
 }

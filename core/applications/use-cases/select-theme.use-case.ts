@@ -1,6 +1,8 @@
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
+import { NotFoundError } from '../../shared/errors';
 import { str, validate } from '../../shared/validation';
+import type { ThemeCatalog } from '../../themes/use-cases/theme-catalog';
 import { toApplicationView, type ApplicationView } from '../domain/application';
 import type { ApplicationRepository } from '../ports/application-repository.port';
 import { findOwnedApplication } from './find-owned-application';
@@ -11,13 +13,15 @@ const schema = yup.object({
     .matches(/^[\w-]{1,100}$/, 'themeId must be a preset name or theme identifier'),
 });
 
-/** Chooses the application's theme (a preset name or a theme id). */
+/** Chooses the application's theme: a preset, one of the owner's themes or a published one (else 404). */
 export class SelectThemeUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository }) {}
+  constructor(private readonly deps: { applications: ApplicationRepository; catalog: ThemeCatalog }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ApplicationView> {
     const app = await findOwnedApplication(this.deps.applications, id, actor);
     const { themeId } = await validate(schema, input);
-    return toApplicationView(await this.deps.applications.update(app.id, { themeId }));
+    const theme = await this.deps.catalog.find(themeId, app.ownerId);
+    if (!theme) throw new NotFoundError('Theme');
+    return toApplicationView(await this.deps.applications.update(app.id, { themeId: theme.id }));
   }
 }

@@ -1,14 +1,19 @@
 import type { ChatAnswer } from '../../ai/ports/chat-engine.port';
 import type { Application } from '../../applications/domain/application';
 import type { Conversation, Message, MessageSource } from '../../conversations/domain/conversation';
+import type { PublicBranding } from '../../branding/domain/branding';
 
-/** What the widget needs to present an application: its name and theme colours, nothing private. */
+/**
+ * What the widget needs to present an application, nothing private: its name; its theme (the colours
+ * the owner chose in customization and branding, and every resolved CSS variable); its branding.
+ */
 export interface PublicApplicationView {
   id: string;
   name: string;
   slug: string;
   description: string;
-  theme: { themeId: string | null; colors: Record<string, string> };
+  theme: { themeId: string | null; colors: Record<string, string>; variables?: Record<string, string> };
+  branding?: PublicBranding;
 }
 
 export interface PublicMessageView {

@@ -1,6 +1,7 @@
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { ValidationError } from '../../shared/errors';
-import { toPublicApplicationView, type PublicApplicationView } from '../domain/public-views';
+import type { PublicApplicationView } from '../domain/public-views';
+import { PresentApplication } from './present-application';
 import type { PublicCaller } from '../domain/public-caller';
 import { findScopedApplication } from './scoped-application';
 
@@ -9,7 +10,7 @@ import { findScopedApplication } from './scoped-application';
  * A key for one application answers with it; an all-applications key names one with `?applicationId=`.
  */
 export class GetPublicApplicationUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository }) {}
+  constructor(private readonly deps: { applications: ApplicationRepository; presenter?: PresentApplication }) {}
 
   async execute(query: { applicationId?: unknown }, caller: PublicCaller): Promise<PublicApplicationView> {
     const requested = typeof query.applicationId === 'string' && query.applicationId !== '' ? query.applicationId : undefined;
@@ -17,6 +18,6 @@ export class GetPublicApplicationUseCase {
     if (id === null) {
       throw ValidationError.field('applicationId', 'applicationId is required: this API key covers all of its owner\'s applications');
     }
-    return toPublicApplicationView(await findScopedApplication(this.deps.applications, caller, id));
+    return (this.deps.presenter ?? new PresentApplication()).view(await findScopedApplication(this.deps.applications, caller, id));
   }
 }

@@ -99,9 +99,13 @@ describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
 
   it('describes the application of a single-application key, by scope and by slug', async () => {
     const expected = { id: owner.app.id, name: 'Support Bot', slug: owner.app.slug, description: '', theme: { themeId: null, colors: {} } };
-    expect((await stack.client.get('/api/v1/app', withKey(owner.key.key))).body).toEqual(expected);
-    expect((await stack.client.get(`/api/v1/app?applicationId=${owner.app.id}`, withKey(owner.key.key))).body).toEqual(expected);
-    expect((await stack.client.get(`/api/v1/app/${owner.app.slug}`, withKey(owner.key.key))).body).toEqual(expected);
+    expect((await stack.client.get('/api/v1/app', withKey(owner.key.key))).body).toMatchObject(expected);
+    expect((await stack.client.get(`/api/v1/app?applicationId=${owner.app.id}`, withKey(owner.key.key))).body).toMatchObject(expected);
+    const bySlug = (await stack.client.get(`/api/v1/app/${owner.app.slug}`, withKey(owner.key.key))).body;
+    expect(bySlug).toMatchObject(expected);
+    // The resolved theme (the default preset) and the branding the widget applies.
+    expect(bySlug.theme.variables['--ap-color-primary']).toBe('#2563eb');
+    expect(bySlug.branding).toEqual({ position: null, welcomeMessage: null, placeholder: null, customCss: '', showAttribution: true });
   });
 
   it('shows the theme colours the owner chose', async () => {
@@ -109,6 +113,7 @@ describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
     expect(customized.status).toBe(200);
     const res = await stack.client.get('/api/v1/app', withKey(owner.key.key));
     expect(res.body.theme.colors).toEqual({ primary: '#0a7d4f' });
+    expect(res.body.theme.variables['--ap-color-primary']).toBe('#0a7d4f');
   });
 
   it('asks an all-applications key to name the application', async () => {

@@ -41,6 +41,7 @@ const anApplication = (overrides: Partial<Application> = {}): Application => ({
   themeId: null,
   themeCustomization: {},
   allowedOrigins: [SHOP],
+  hostedPageEnabled: false,
   createdAt: new Date(),
   updatedAt: new Date(),
   ...overrides,

@@ -1,0 +1,59 @@
+import type { Container } from 'inversify';
+import { CssTreeStylesheetSanitizer } from '../../../adapters/css/css-tree.stylesheet-sanitizer';
+import { brandingRouter } from '../../../adapters/http/branding/branding.router';
+import { TypeOrmBrandingRepository } from '../../../adapters/persistence/branding/type-orm-branding.repository';
+import { SubscriptionPlanFeatures } from '../../../core/billing/use-cases/plan-features';
+import type { BrandingRepository } from '../../../core/branding/ports/branding-repository.port';
+import type { PlanFeatures } from '../../../core/branding/ports/plan-features.port';
+import type { MailBranding } from '../../../core/auth/ports/mail-branding.port';
+import { ApplicationMailBranding } from '../../../core/branding/use-cases/application-mail-branding';
+import { BrandingPresentation } from '../../../core/branding/use-cases/branding-presentation';
+import { GetBrandingUseCase } from '../../../core/branding/use-cases/get-branding.use-case';
+import { UpdateBrandingUseCase } from '../../../core/branding/use-cases/update-branding.use-case';
+import { provide, type AppModule } from '../../shared/app-module';
+import { TOKENS, resolve, token } from '../../shared/tokens';
+import { BILLING_TOKENS } from './billing.module';
+import { THEME_TOKENS } from './themes.module';
+
+export const BRANDING_TOKENS = {
+  BrandingRepository: token<BrandingRepository>('BrandingRepository'),
+  PlanFeatures: token<PlanFeatures>('PlanFeatures'),
+  /** Read by the accounts module when bound: e-mail branding for the mails it sends. */
+  MailBranding: token<MailBranding>('MailBranding'),
+} as const;
+
+/**
+ * Branding (SPEC 2.11; EXTENSIONS.md "Branding"): per-application colours, fonts, widget settings,
+ * e-mail branding, custom CSS and the attribution line. Needs the billing and themes modules; binds
+ * the themes' layer so every resolved theme carries the branding.
+ */
+export const brandingModule: AppModule = {
+  name: 'branding',
+  bind(c: Container) {
+    provide(c, BRANDING_TOKENS.BrandingRepository, (get) => new TypeOrmBrandingRepository(get(TOKENS.DataSource)));
+    provide(c, BRANDING_TOKENS.PlanFeatures, (get) =>
+      new SubscriptionPlanFeatures({ subscriptions: get(BILLING_TOKENS.SubscriptionRepository), plans: get(BILLING_TOKENS.Plans), clock: get(TOKENS.Clock) }),
+    );
+    provide(c, BrandingPresentation, (get) =>
+      new BrandingPresentation({ branding: get(BRANDING_TOKENS.BrandingRepository), plans: get(BRANDING_TOKENS.PlanFeatures) }),
+    );
+    provide(c, THEME_TOKENS.ThemeLayer, (get) => get(BrandingPresentation));
+    provide(c, BRANDING_TOKENS.MailBranding, (get) =>
+      new ApplicationMailBranding({ applications: get(TOKENS.ApplicationRepository), branding: get(BRANDING_TOKENS.BrandingRepository) }),
+    );
+    provide(c, GetBrandingUseCase, (get) =>
+      new GetBrandingUseCase({ applications: get(TOKENS.ApplicationRepository), branding: get(BRANDING_TOKENS.BrandingRepository) }),
+    );
+    provide(c, UpdateBrandingUseCase, (get) =>
+      new UpdateBrandingUseCase({
+        applications: get(TOKENS.ApplicationRepository),
+        branding: get(BRANDING_TOKENS.BrandingRepository),
+        sanitizer: new CssTreeStylesheetSanitizer(),
+        plans: get(BRANDING_TOKENS.PlanFeatures),
+      }),
+    );
+  },
+  routers: (c) => [
+    brandingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), get: resolve(c, GetBrandingUseCase), update: resolve(c, UpdateBrandingUseCase) }),
+  ],
+};
