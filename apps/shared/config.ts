@@ -32,6 +32,8 @@ export interface AppConfig {
   cacheTtlMs: number;
   /** Run the embedded PGlite on a worker thread of its own (PGLITE_THREAD, on by default). */
   pgliteThread: boolean;
+  /** Plugin sandbox limits (EXTENSIONS.md): PLUGIN_MEMORY_MB, PLUGIN_HOOK_TIMEOUT_MS, PLUGIN_KV_MAX_KEYS. */
+  plugins: { memoryMb: number; hookTimeoutMs: number; kvMaxKeys: number };
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -108,6 +110,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
     pgliteThread: pgliteThreadSetting(env),
+    plugins: {
+      memoryMb: positiveInt('PLUGIN_MEMORY_MB', env.PLUGIN_MEMORY_MB, 64),
+      hookTimeoutMs: positiveInt('PLUGIN_HOOK_TIMEOUT_MS', env.PLUGIN_HOOK_TIMEOUT_MS, 50),
+      kvMaxKeys: positiveInt('PLUGIN_KV_MAX_KEYS', env.PLUGIN_KV_MAX_KEYS, 10_000),
+    },
     generatedSecrets,
   };
 }
