@@ -74,7 +74,8 @@ return async function invoke(kind, name, argText, callDepth) {
   const handler = handlerOf(kind, name);
   if (!handler) throw new Error('no handler for ' + kind + ' ' + name);
   depth = callDepth;
-  const result = await handler(JSON.parse(argText));
+  const arg = JSON.parse(argText);
+  const result = await (kind === 'webhook' ? handler(arg.event, arg.payload) : handler(arg));
   depth = callDepth;
   if (result === undefined) return 'null';
   let text;
