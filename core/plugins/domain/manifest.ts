@@ -30,7 +30,8 @@ export const SEMVER =
 /** A DNS host name (no scheme, port, path, wildcard or IP literal): fetch targets are names, resolved and checked. */
 const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
 const EVENT_NAME = /^[a-z_]+\.[a-z_]+$/;
-const MAIN_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}\.js$/;
+/** A relative path of the package (folders allowed, no segment starting with a dot). */
+const MAIN_FILE = /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}\.js$/;
 const SETTING_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const SETTING_TYPES = ['string', 'number', 'boolean', 'array', 'object'] as const;
 const ITEM_TYPES = ['string', 'number', 'boolean'] as const;
