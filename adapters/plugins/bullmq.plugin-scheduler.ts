@@ -15,6 +15,7 @@ export class BullMqPluginScheduler implements PluginScheduler {
   private readonly connection: Redis;
   private readonly queue: Queue;
   private worker: Worker | undefined;
+  private workerConnection: Redis | undefined;
 
   constructor(private readonly options: { redisUrl: string; prefix?: string; concurrency?: number }) {
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
@@ -51,8 +52,9 @@ export class BullMqPluginScheduler implements PluginScheduler {
   }
 
   async start(run: Runner): Promise<void> {
+    this.workerConnection = this.connection.duplicate();
     this.worker = new Worker(QUEUE, async (job) => run(job.data as { installationId: string; name: string }), {
-      connection: this.connection.duplicate(),
+      connection: this.workerConnection,
       prefix: this.options.prefix ?? 'jobs',
       concurrency: this.options.concurrency ?? 4,
     });
@@ -62,6 +64,7 @@ export class BullMqPluginScheduler implements PluginScheduler {
   async close(): Promise<void> {
     await this.worker?.close();
     await this.queue.close();
+    this.workerConnection?.disconnect();
     this.connection.disconnect();
   }
 }
