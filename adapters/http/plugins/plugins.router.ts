@@ -47,7 +47,7 @@ export function pluginsRouter(d: {
     ctx.body = await d.publish.execute(ctx.params.id!, actorOf(ctx));
   });
 
-  r.all('/:pluginId/endpoints/{*rest}', async (ctx) => {
+  const endpoint = async (ctx: Context) => {
     const applicationId = ctx.get('X-Application-Id') || (typeof ctx.query.applicationId === 'string' ? ctx.query.applicationId : undefined);
     const request = {
       pluginId: ctx.params.pluginId!,
@@ -64,7 +64,10 @@ export function pluginsRouter(d: {
     ctx.set(response.headers);
     ctx.status = response.status;
     ctx.body = response.body;
-  });
+  };
+  // The methods a plugin endpoint may declare.
+  const path = '/:pluginId/endpoints/{*rest}';
+  r.get(path, endpoint).post(path, endpoint).put(path, endpoint).patch(path, endpoint).delete(path, endpoint);
   return r;
 }
 
