@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { KV_LIMITS, type KvQuery, type PluginKvStore } from '../../../core/plugins/ports/plugin-kv-store.port';
-import { ConflictError } from '../../../core/shared/errors';
+import { ConflictError, ValidationError } from '../../../core/shared/errors';
 import { one, rows } from '../sql';
 
 const LIVE = `(expires_at IS NULL OR expires_at > now())`;
@@ -54,7 +54,7 @@ export class TypeOrmPluginKvStore implements PluginKvStore {
     let order = 'key';
     if (query.sort) {
       const [field, direction] = Object.entries(query.sort)[0]!;
-      if (!FIELD.test(field)) throw new ConflictError('sort names a top-level field');
+      if (!FIELD.test(field)) throw new ValidationError('find(query): sort names a top-level field (letters, digits, _ $ -)');
       params.push(field);
       order = `value -> $${params.length} ${direction === -1 ? 'DESC' : 'ASC'} NULLS LAST, key`;
     }
