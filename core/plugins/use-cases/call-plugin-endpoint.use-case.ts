@@ -64,19 +64,22 @@ export class CallPluginEndpointUseCase {
     const id = resolved.installation.id;
     let result: unknown;
     try {
-      result = await runtime.call(resolved.installation, { kind: 'endpoint', name: `${req.method} ${endpointKey(resolved, req)}` }, arg, runtime.limits.call);
+      result = await runtime.call(resolved.installation, { kind: 'endpoint', name: `${req.method} ${req.path}` }, arg, runtime.limits.call);
     } catch (error) {
       if (error instanceof PluginCallError) return { status: 502, headers: {}, body: { statusCode: 502, message: `The plugin failed: ${error.message}`, error: 'Bad Gateway' } };
       throw error;
     }
-    const response = checkResponse(result);
+    let response: EndpointResponse;
+    try {
+      response = checkResponse(result);
+    } catch (error) {
+      if (!(error instanceof PayloadTooLargeError)) throw error;
+      void installations.recordFailure(id, `endpoint ${req.method} ${req.path}: ${error.message}`).catch(() => undefined);
+      return { status: 502, headers: {}, body: { statusCode: 502, message: error.message, error: 'Bad Gateway' } };
+    }
     void installations.recordRun({ installationId: id, kind: 'endpoint', name: `${req.method} ${req.path}`, ok: true, error: null, durationMs: Date.now() - started }).catch(() => undefined);
     return response;
   }
-}
-
-function endpointKey(_r: ResolvedEndpoint, req: EndpointRequest): string {
-  return req.path;
 }
 
 function checkResponse(result: unknown): EndpointResponse {

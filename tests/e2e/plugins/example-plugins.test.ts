@@ -136,6 +136,30 @@ describe.each(DATABASE_KINDS)('example plugins from docs/plugins.md (%s)', (data
       expect(res.body.lastSummary).toMatchObject({ conversations: expect.any(Number), runs: expect.any(Number) });
     });
 
+    it('answers 502 when a public endpoint fails or answers too much, and passes request data to the handler', async () => {
+      const source = `definePlugin({ endpoints: [
+        { method: 'POST', path: '/echo/:id', handler: (req) => ({ status: 201, headers: { 'x-plugin': 'yes', 'set-cookie': 'no=1' }, body: { id: req.params.id, q: req.query.q, body: req.body, auth: req.headers.authorization ?? null, user: req.user ?? null } }) },
+        { method: 'GET', path: '/huge', handler: () => ({ body: 'x'.repeat(900 * 1024) + 'y'.repeat(200 * 1024) }) },
+        { method: 'GET', path: '/throws', handler: () => { throw new Error('nope'); } },
+      ] })`;
+      const plugin = (await stack.client.post('/api/plugins', { manifest: { name: 'echo-endpoints', version: '1.0.0', main: 'index.js' }, source }, { token: owner.token })).body;
+      const installed = (await stack.client.post(`/api/applications/${owner.app.id}/plugins`, { pluginId: plugin.id }, { token: owner.token })).body;
+      await stack.client.put(`/api/applications/${owner.app.id}/plugins/${installed.id}/activate`, undefined, { token: owner.token });
+      const base = `/api/plugins/${plugin.id}/endpoints`;
+      const echo = await stack.client.post(`${base}/echo/a%20b?q=1&applicationId=${owner.app.id}`, { hello: 'world' }, { token: owner.token });
+      expect(echo.status).toBe(201);
+      expect(echo.headers.get('x-plugin')).toBe('yes');
+      expect(echo.headers.get('set-cookie')).toBeNull();
+      expect(echo.body).toEqual({ id: 'a b', q: '1', body: { hello: 'world' }, auth: null, user: null });
+      const huge = await stack.client.get(`${base}/huge?applicationId=${owner.app.id}`);
+      expect(huge.status).toBe(502);
+      expect(huge.body.message).toMatch(/over the limit of 1048576|more than 1 MB/);
+      const throws = await stack.client.get(`${base}/throws?applicationId=${owner.app.id}`);
+      expect(throws.status).toBe(502);
+      expect(throws.body.message).toMatch(/nope/);
+      expect((await stack.client.get(`${base}/throws?applicationId=${stack.config.port}`)).status).toBe(404);
+    });
+
     it('stops answering and scheduling once deactivated, and keeps another application out', async () => {
       await stack.client.put(`/api/applications/${owner.app.id}/plugins/${counter.installationId}/deactivate`, undefined, { token: owner.token });
       expect((await stats({ Authorization: `Bearer ${owner.token}` })).status).toBe(404);
