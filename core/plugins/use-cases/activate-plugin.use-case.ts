@@ -39,9 +39,13 @@ export class ActivatePluginUseCase {
         throw new PluginRejectedError(`onActivate failed: ${describe(error)}`);
       }
     }
-    const moved = await this.deps.installations.move(installation.id, ['installed', 'deactivated'], 'activated', null);
-    if (!moved) throw new ConflictError('The installation changed state meanwhile; read it again');
+    // Scheduled first: BullMQ may still refuse an expression, and a tick before the move finds it not active and does nothing.
     await this.deps.scheduler.schedule(installation.id, jobs);
+    const moved = await this.deps.installations.move(installation.id, ['installed', 'deactivated'], 'activated', null);
+    if (!moved) {
+      await this.deps.scheduler.unschedule(installation.id);
+      throw new ConflictError('The installation changed state meanwhile; read it again');
+    }
     await this.deps.runtime.forget(installation.applicationId);
     this.deps.runtime.lifecycleHook(moved, 'plugin:activated', loaded.definition);
     this.deps.runtime.stateChanged(moved);
