@@ -15,7 +15,7 @@ const EVENT_LIMITS = { cpuMs: 1000, wallMs: 10_000 };
 describe.each(DATABASE_KINDS)('hostile plugins fail alone (%s)', (database) => {
   let db: Database;
   let env: ReturnType<typeof runtimeOn>;
-  let tls: { server: Server; port: number };
+  let tls: { server: Server; port: number; cert: Buffer };
 
   beforeAll(async () => {
     db = await openTestDatabase(database);
@@ -104,6 +104,23 @@ describe.each(DATABASE_KINDS)('hostile plugins fail alone (%s)', (database) => {
     expect(result).toMatch(message);
   });
 
+  it('fetches from a permitted host when the operator allows its address (the test server on 127.0.0.1), without following redirects', async () => {
+    const trusting = runtimeOn(db, { http: { ca: tls.cert, allowIPAddressList: ['127.0.0.1'] } });
+    try {
+      const installation = await trusting.activePlugin(
+        `definePlugin({ on: { go: async () => { const r = await platform.fetch('https://localhost:${tls.port}/data', { headers: { accept: 'text/plain' } }); const moved = await platform.fetch('https://localhost:${tls.port}/redirect'); return { status: r.status, ok: r.ok, body: r.text(), moved: moved.status, location: moved.headers.location }; } } })`,
+        { permissions: { hosts: ['localhost'] } },
+        undefined,
+        undefined,
+        { trustManifest: true },
+      );
+      await trusting.runtime.load(installation);
+      expect(await trusting.runtime.call(installation, { kind: 'event', name: 'go' }, {}, EVENT_LIMITS)).toEqual({ status: 200, ok: true, body: 'secret', moved: 302, location: 'https://169.254.169.254/' });
+    } finally {
+      await trusting.close();
+    }
+  });
+
   it('delivers events between plugins and stops a recursive emitter at depth 8', async () => {
     const app = await env.anApplication();
     const pinger = await env.activePlugin(
@@ -176,10 +193,18 @@ describe.each(DATABASE_KINDS)('hostile plugins fail alone (%s)', (database) => {
 });
 
 /** A local HTTPS server with a throwaway self-signed certificate (openssl), so no test reaches the internet. */
-async function localTlsServer(): Promise<{ server: Server; port: number }> {
+async function localTlsServer(): Promise<{ server: Server; port: number; cert: Buffer }> {
   const dir = mkdtempSync(join(tmpdir(), 'plugin-tls-'));
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
-  const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('secret'));
+  const cert = readFileSync(join(dir, 'cert.pem'));
+  const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
+    if (req.url === '/redirect') {
+      res.writeHead(302, { location: 'https://169.254.169.254/' });
+      res.end();
+      return;
+    }
+    res.end('secret');
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { server, port: (server.address() as AddressInfo).port };
+  return { server, port: (server.address() as AddressInfo).port, cert };
 }
