@@ -5,6 +5,7 @@ import type { DeactivatePluginUseCase } from '../../../core/plugins/use-cases/de
 import type { InstallPluginUseCase } from '../../../core/plugins/use-cases/install-plugin.use-case';
 import type { ListAdminPagesUseCase } from '../../../core/plugins/use-cases/list-admin-pages.use-case';
 import type { GetInstallationUseCase, ListInstallationsUseCase } from '../../../core/plugins/use-cases/list-installations.use-case';
+import type { UpdatePluginSettingsUseCase } from '../../../core/plugins/use-cases/update-plugin-settings.use-case';
 import type { UninstallPluginUseCase } from '../../../core/plugins/use-cases/uninstall-plugin.use-case';
 import { actorOf } from '../shared/auth.middleware';
 
@@ -18,6 +19,7 @@ export function pluginInstallationsRouter(d: {
   deactivate: DeactivatePluginUseCase;
   uninstall: UninstallPluginUseCase;
   adminPages: ListAdminPagesUseCase;
+  updateSettings: UpdatePluginSettingsUseCase;
 }): Router {
   const r = new Router({ prefix: '/api/applications/:appId/plugins' });
   r.use(d.auth);
@@ -33,6 +35,9 @@ export function pluginInstallationsRouter(d: {
   });
   r.get('/:id', async (ctx) => {
     ctx.body = await d.get.execute(ctx.params.appId, ctx.params.id, actorOf(ctx));
+  });
+  r.put('/:id/settings', async (ctx) => {
+    ctx.body = await d.updateSettings.execute(ctx.params.appId, ctx.params.id, ctx.request.body, actorOf(ctx));
   });
   r.put('/:id/activate', async (ctx) => {
     ctx.body = await d.activate.execute(ctx.params.appId, ctx.params.id, actorOf(ctx));

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Installation, InstallationState } from '../../../core/plugins/domain/installation';
 import type { InstallationRepository, NewInstallation, PluginRun } from '../../../core/plugins/ports/installation-repository.port';
+import { NotFoundError } from '../../../core/shared/errors';
 import { isUuid } from '../../../core/shared/ids';
 import { affected, one, rows, uniquely } from '../sql';
 
@@ -89,6 +90,16 @@ export class TypeOrmInstallationRepository implements InstallationRepository {
       [id, from, to, reason],
     );
     return row && toInstallation(row);
+  }
+
+  async updateSettings(id: string, settings: Record<string, unknown>, sealedSecrets: Record<string, string>) {
+    const row = await one<Row>(
+      this.db,
+      `UPDATE plugin_installations SET settings = $2::jsonb, sealed_secrets = $3::jsonb, updated_at = now() WHERE id = $1 ${RETURNING}`,
+      [id, JSON.stringify(settings), JSON.stringify(sealedSecrets)],
+    );
+    if (!row) throw new NotFoundError('Plugin installation');
+    return toInstallation(row);
   }
 
   async delete(id: string, from: InstallationState[]) {

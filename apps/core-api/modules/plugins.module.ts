@@ -31,6 +31,7 @@ import { PluginChatPolicy } from '../../../core/plugins/use-cases/plugin-chat.po
 import { PluginRuntime, type PluginLifecycleListener } from '../../../core/plugins/use-cases/plugin-runtime';
 import { PublishPluginUseCase } from '../../../core/plugins/use-cases/publish-plugin.use-case';
 import { RunPluginCronUseCase } from '../../../core/plugins/use-cases/run-plugin-cron.use-case';
+import { UpdatePluginSettingsUseCase } from '../../../core/plugins/use-cases/update-plugin-settings.use-case';
 import { UninstallPluginUseCase } from '../../../core/plugins/use-cases/uninstall-plugin.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
@@ -112,6 +113,7 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
       provide(c, ActivatePluginUseCase, (get) => new ActivatePluginUseCase(withRuntime(get)));
       provide(c, DeactivatePluginUseCase, (get) => new DeactivatePluginUseCase(withRuntime(get)));
       provide(c, UninstallPluginUseCase, (get) => new UninstallPluginUseCase(withRuntime(get)));
+      provide(c, UpdatePluginSettingsUseCase, (get) => new UpdatePluginSettingsUseCase({ ...withRuntime(get), secretBox: get(TOKENS.SecretBox) }));
       provide(c, ListAdminPagesUseCase, (get) => new ListAdminPagesUseCase(withRuntime(get)));
       provide(c, CallPluginEndpointUseCase, (get) => new CallPluginEndpointUseCase(withRuntime(get)));
       provide(c, RunPluginCronUseCase, (get) => new RunPluginCronUseCase(withRuntime(get)));
@@ -137,6 +139,7 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
         deactivate: resolve(c, DeactivatePluginUseCase),
         uninstall: resolve(c, UninstallPluginUseCase),
         adminPages: resolve(c, ListAdminPagesUseCase),
+        updateSettings: resolve(c, UpdatePluginSettingsUseCase),
       }),
     ],
     async start(c) {

@@ -31,6 +31,7 @@ export interface InstallationRepository {
   listAllActive(): Promise<Installation[]>;
   /** Moves the state only if it is still `from` (so concurrent moves cannot both win); null if it was not. */
   move(id: string, from: InstallationState[], to: InstallationState, reason?: string | null): Promise<Installation | null>;
+  updateSettings(id: string, settings: Record<string, unknown>, sealedSecrets: Record<string, string>): Promise<Installation>;
   /** Deletes the installation with its KV data and run log, if it is still in one of `from`; false otherwise. */
   delete(id: string, from: InstallationState[]): Promise<boolean>;
   addCalls(counts: Map<string, number>): Promise<void>;

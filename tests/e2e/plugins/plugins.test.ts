@@ -123,6 +123,26 @@ describe.each(DATABASE_KINDS)('core API: plugins and installations (%s)', (datab
     expect(JSON.stringify(listed.body)).not.toContain('tok_secret_value');
   });
 
+  it('updates settings, keeping a secret that is left out, and reloads the active code', async () => {
+    const plugin = (
+      await create(aPlugin(`definePlugin({ endpoints: [{ method: 'GET', path: '/settings', handler: () => ({ body: { words: platform.settings.words, hasToken: platform.settings.apiToken.startsWith('tok_') } }) }] })`, {
+        settings: { apiToken: { type: 'string', secret: true, required: true }, words: { type: 'array', items: 'string', default: [] } },
+      }))
+    ).body;
+    const installed = (await install(owner.app.id, { pluginId: plugin.id, settings: { apiToken: 'tok_keep_me', words: ['a'] } })).body;
+    await move(owner.app.id, installed.id, 'activate');
+    const read = () => stack.client.get(`/api/plugins/${plugin.id}/endpoints/settings?applicationId=${owner.app.id}`);
+    expect((await read()).body).toEqual({ words: ['a'], hasToken: true });
+    const updated = await stack.client.put(`/api/applications/${owner.app.id}/plugins/${installed.id}/settings`, { settings: { words: ['b', 'c'] } }, { token: owner.token });
+    expect(updated.status).toBe(200);
+    expect(updated.body.settings).toEqual({ words: ['b', 'c'], apiToken: { secret: true, set: true } });
+    expect((await read()).body).toEqual({ words: ['b', 'c'], hasToken: true });
+    const bad = await stack.client.put(`/api/applications/${owner.app.id}/plugins/${installed.id}/settings`, { settings: { words: 'b' } }, { token: owner.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].path).toBe('settings.words');
+    expect((await stack.client.put(`/api/applications/${owner.app.id}/plugins/${installed.id}/settings`, { settings: {} }, { token: stranger.token })).status).toBe(404);
+  });
+
   it('moves installations as SPEC 3 says and answers 409 for other moves', async () => {
     const plugin = (await create(aPlugin(`definePlugin({ adminPages: [{ path: '/report', title: 'Report', group: 'tools' }] })`))).body;
     const installed = (await install(owner.app.id, { pluginId: plugin.id })).body;
