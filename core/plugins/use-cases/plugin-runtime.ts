@@ -137,7 +137,13 @@ export class PluginRuntime {
   /** Calls one handler, counting it; a failure is recorded (and may trip the breaker) and rethrown as a PluginCallError. */
   async call(installation: Installation, target: PluginTarget, arg: unknown, limits: CallLimits, depth = 0): Promise<unknown> {
     try {
-      const result = await this.deps.sandbox.call(installation.id, target, arg, limits, depth);
+      const result = await this.deps.sandbox.call(installation.id, target, arg, limits, depth).catch(async (error: unknown) => {
+        // Disposed since it was loaded (idle, or another call's overrun): load again once, then call.
+        if (!(error instanceof PluginCallError) || error.reason !== 'unavailable') throw error;
+        this.definitions.delete(installation.id);
+        await this.load(installation);
+        return this.deps.sandbox.call(installation.id, target, arg, limits, depth);
+      });
       this.counted(installation.id);
       if (this.failing.has(installation.id)) {
         this.failing.delete(installation.id);
