@@ -12,6 +12,7 @@ import { conversationsModule } from './modules/conversations.module';
 import { knowledgeModule, knowledgeRetrievalPolicy } from './modules/knowledge.module';
 import { publicApiModule } from './modules/public-api.module';
 import { modelConfigPolicy, modelConfigsModule } from './modules/model-configs.module';
+import { pluginChatPolicy, pluginsModule } from './modules/plugins.module';
 import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
@@ -60,10 +61,11 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     modelConfigsModule,
     uploadsModule,
     knowledgeModule(),
-    conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
+    conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
     hostedPageModule,
     customDomainsModule,
+    pluginsModule(),
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),
   ];
 }

@@ -42,6 +42,8 @@ export interface AppConfig {
   dnsServers: string[];
   reservedDomains: string[];
   customDomainTarget?: string;
+  /** Plugin sandbox limits (EXTENSIONS.md): PLUGIN_MEMORY_MB, PLUGIN_HOOK_TIMEOUT_MS, PLUGIN_KV_MAX_KEYS. */
+  plugins: { memoryMb: number; hookTimeoutMs: number; kvMaxKeys: number };
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
 }
@@ -123,6 +125,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dnsServers: list(env.DNS_SERVERS),
     reservedDomains: list(env.RESERVED_DOMAINS).map((d) => d.toLowerCase()),
     customDomainTarget: env.CUSTOM_DOMAIN_TARGET?.trim().toLowerCase().replace(/\.$/, '') || undefined,
+    plugins: {
+      memoryMb: positiveInt('PLUGIN_MEMORY_MB', env.PLUGIN_MEMORY_MB, 64),
+      hookTimeoutMs: positiveInt('PLUGIN_HOOK_TIMEOUT_MS', env.PLUGIN_HOOK_TIMEOUT_MS, 50),
+      kvMaxKeys: positiveInt('PLUGIN_KV_MAX_KEYS', env.PLUGIN_KV_MAX_KEYS, 10_000),
+    },
     generatedSecrets,
   };
 }

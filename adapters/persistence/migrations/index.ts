@@ -12,6 +12,7 @@ import { ModelConfigControlMetrics1763830000000 } from './1763830000000-model-co
 import { ThemesAndHostedPage1764300000000 } from './1764300000000-themes-and-hosted-page';
 import { Branding1764300100000 } from './1764300100000-branding';
 import { CustomDomains1764300200000 } from './1764300200000-custom-domains';
+import { Plugins1764100000000 } from './1764100000000-plugins';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ThemesAndHostedPage1764300000000,
   Branding1764300100000,
   CustomDomains1764300200000,
+  Plugins1764100000000,
 ];

@@ -34,6 +34,9 @@ export interface ChatOutcome {
   usage?: TokenUsage;
   latencyMs?: number;
   provider?: string;
+  model?: string;
+  /** The answer's text (partial when interrupted), for policies that read it (plugins' afterReceive). */
+  content?: string;
   /**
    * Why a failed turn failed, when it failed by an error (a later policy's refusal, the engine's or the
    * provider's error); absent when the answer itself ended badly (stored as failed or interrupted).

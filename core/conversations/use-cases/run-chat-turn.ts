@@ -33,7 +33,7 @@ export class ChatTurnRunner {
       throw error;
     }
     // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
-    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider });
+    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content });
     return answer;
   }
 
@@ -53,13 +53,13 @@ export class ChatTurnRunner {
       try {
         for await (const event of events) {
           if (event.type === 'chunk') partial += event.content;
-          if (event.type === 'done') outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider };
+          if (event.type === 'done') outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse };
           yield event;
         }
       } finally {
         // A stream cut short after text was produced still cost tokens: count an estimate, so aborting
         // just before the end is no way around the quota.
-        if (!outcome.ok && partial !== '') outcome = { ok: true, interrupted: true, usage: estimateUsage(turn.content, partial) };
+        if (!outcome.ok && partial !== '') outcome = { ok: true, interrupted: true, usage: estimateUsage(turn.content, partial), content: partial };
         await settle(outcome);
       }
     })();

@@ -1,0 +1,121 @@
+import { NotFoundError, PayloadTooLargeError, UnauthorizedError } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import type { Installation } from '../domain/installation';
+import type { PluginDefinition } from '../domain/definition';
+import { PluginCallError } from '../domain/plugin-errors';
+import type { InstallationRepository } from '../ports/installation-repository.port';
+import type { PluginRuntime } from './plugin-runtime';
+
+export const MAX_ENDPOINT_BODY_BYTES = 1024 * 1024;
+
+export interface EndpointRequest {
+  pluginId: string;
+  applicationId: string | undefined;
+  method: string;
+  /** The path after `/endpoints`, starting with `/`. */
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface ResolvedEndpoint {
+  installation: Installation;
+  ownerId: string;
+  auth: boolean;
+  params: Record<string, string>;
+}
+
+export interface EndpointResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Request headers never shown to plugin code. */
+const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'x-api-key', 'proxy-authorization']);
+/** Response headers a plugin may set. */
+const ALLOWED_RESPONSE_HEADER = /^(?:content-type|cache-control|etag|last-modified|location|x-[a-z0-9-]+)$/i;
+
+/**
+ * `ALL /api/plugins/:pluginId/endpoints/*`: finds the endpoint of the plugin active in the named
+ * application (else 404), then calls its handler with 1 s CPU and 10 s wall; its answer is checked.
+ */
+export class CallPluginEndpointUseCase {
+  constructor(private readonly deps: { installations: InstallationRepository; runtime: PluginRuntime }) {}
+
+  async resolve(req: Pick<EndpointRequest, 'pluginId' | 'applicationId' | 'method' | 'path'>): Promise<ResolvedEndpoint> {
+    if (!isUuid(req.pluginId) || !isUuid(req.applicationId)) throw new NotFoundError('Plugin endpoint');
+    const installation = (await this.deps.runtime.active(req.applicationId)).find((i) => i.pluginId === req.pluginId);
+    if (!installation) throw new NotFoundError('Plugin endpoint');
+    const loaded = await this.deps.runtime.load(installation).catch(() => null);
+    if (!loaded) throw new NotFoundError('Plugin endpoint');
+    const match = matchEndpoint(loaded.definition, req.method, req.path);
+    if (!match) throw new NotFoundError('Plugin endpoint');
+    return { installation, ownerId: installation.ownerId, auth: match.auth, params: match.params };
+  }
+
+  async execute(resolved: ResolvedEndpoint, req: EndpointRequest, user: { id: string } | null): Promise<EndpointResponse> {
+    if (resolved.auth && !user) throw new UnauthorizedError('This endpoint needs a bearer token of the application owner or an API key of the application');
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HIDDEN_HEADERS.has(k.toLowerCase())));
+    const arg = { method: req.method, path: req.path, params: resolved.params, query: req.query, headers, body: req.body ?? null, ...(user ? { user } : {}) };
+    const started = Date.now();
+    const { installations, runtime } = this.deps;
+    const id = resolved.installation.id;
+    let result: unknown;
+    try {
+      result = await runtime.call(resolved.installation, { kind: 'endpoint', name: `${req.method} ${req.path}` }, arg, runtime.limits.call);
+    } catch (error) {
+      if (error instanceof PluginCallError) return { status: 502, headers: {}, body: { statusCode: 502, message: `The plugin failed: ${error.message}`, error: 'Bad Gateway' } };
+      throw error;
+    }
+    let response: EndpointResponse;
+    try {
+      response = checkResponse(result);
+    } catch (error) {
+      if (!(error instanceof PayloadTooLargeError)) throw error;
+      void installations.recordFailure(id, `endpoint ${req.method} ${req.path}: ${error.message}`).catch(() => undefined);
+      return { status: 502, headers: {}, body: { statusCode: 502, message: error.message, error: 'Bad Gateway' } };
+    }
+    void installations.recordRun({ installationId: id, kind: 'endpoint', name: `${req.method} ${req.path}`, ok: true, error: null, durationMs: Date.now() - started }).catch(() => undefined);
+    return response;
+  }
+}
+
+function checkResponse(result: unknown): EndpointResponse {
+  const r = (result ?? {}) as { status?: unknown; headers?: unknown; body?: unknown };
+  const status = typeof r.status === 'number' && Number.isInteger(r.status) && r.status >= 200 && r.status <= 599 ? r.status : 200;
+  const headers: Record<string, string> = {};
+  if (r.headers && typeof r.headers === 'object') {
+    for (const [k, v] of Object.entries(r.headers as Record<string, unknown>)) {
+      if (ALLOWED_RESPONSE_HEADER.test(k) && typeof v === 'string' && !/[\r\n]/.test(v)) headers[k.toLowerCase()] = v;
+    }
+  }
+  const body = r.body === undefined ? null : r.body;
+  if (Buffer.byteLength(typeof body === 'string' ? body : JSON.stringify(body)) > MAX_ENDPOINT_BODY_BYTES) throw new PayloadTooLargeError('The plugin answered more than 1 MB');
+  return { status, headers, body };
+}
+
+/** Matches `GET /items/:id` style paths: literal segments and `:name` parameters. */
+export function matchEndpoint(definition: PluginDefinition, method: string, path: string): { auth: boolean; params: Record<string, string> } | null {
+  const actual = path.split('/').filter(Boolean);
+  for (const endpoint of definition.endpoints) {
+    if (endpoint.method !== method.toUpperCase()) continue;
+    const pattern = endpoint.path.split('/').filter(Boolean);
+    if (pattern.length !== actual.length) continue;
+    const params: Record<string, string> = {};
+    const ok = pattern.every((segment, i) => {
+      if (segment.startsWith(':')) {
+        try {
+          params[segment.slice(1)] = decodeURIComponent(actual[i]!);
+        } catch {
+          return false;
+        }
+        return true;
+      }
+      return segment === actual[i];
+    });
+    if (ok) return { auth: endpoint.auth, params };
+  }
+  return null;
+}

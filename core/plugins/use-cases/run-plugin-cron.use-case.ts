@@ -1,0 +1,21 @@
+import type { InstallationRepository } from '../ports/installation-repository.port';
+import type { PluginRuntime } from './plugin-runtime';
+
+/** One cron tick of one installation (delivered once across instances by the scheduler); its outcome goes to the run log. */
+export class RunPluginCronUseCase {
+  constructor(private readonly deps: { installations: InstallationRepository; runtime: PluginRuntime }) {}
+
+  async execute(job: { installationId: string; name: string }): Promise<void> {
+    const installation = await this.deps.installations.findById(job.installationId);
+    if (!installation || installation.state !== 'activated') return;
+    const started = Date.now();
+    const { runtime } = this.deps;
+    try {
+      await runtime.load(installation);
+      await runtime.call(installation, { kind: 'cron', name: job.name }, { name: job.name, firedAt: new Date(started).toISOString() }, runtime.limits.call);
+    } catch {
+      return; // recorded by the runtime (run log, last error, circuit breaker)
+    }
+    await this.deps.installations.recordRun({ installationId: installation.id, kind: 'cron', name: job.name, ok: true, error: null, durationMs: Date.now() - started });
+  }
+}
