@@ -7,6 +7,8 @@ import { KnowledgeAndUploads1763780400000 } from './1763780400000-knowledge-and-
 import { ApiKeys1763780500000 } from './1763780500000-api-keys';
 import { KnowledgeSearchFunction1763780600000 } from './1763780600000-knowledge-search-function';
 import { ConversationMessageCount1763780700000 } from './1763780700000-conversation-message-count';
+import { EventOutboxAndWebhooks1764200000000 } from './1764200000000-event-outbox-and-webhooks';
+import { NotificationsAndAudit1764200100000 } from './1764200100000-notifications-and-audit';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -18,4 +20,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ApiKeys1763780500000,
   KnowledgeSearchFunction1763780600000,
   ConversationMessageCount1763780700000,
+  EventOutboxAndWebhooks1764200000000,
+  NotificationsAndAudit1764200100000,
 ];
