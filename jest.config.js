@@ -7,10 +7,10 @@ module.exports = {
   transform: {
     '^.+\\.ts$': swc,
     // ESM-only packages (inversify 8) are turned into CommonJS for Jest's module system.
-    '^.+/node_modules/(inversify|@inversifyjs)/.+\\.js$': swc,
+    '^.+/node_modules/(inversify|@inversifyjs|request-filtering-agent)/.+\\.js$': swc,
     '^.+/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/tests/support/jest-builtin-import.transform.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite|request-filtering-agent)/)'],
   setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],
   // Starting a stack opens an embedded database (several seconds of WebAssembly start-up) and hashes
   // passwords; on a loaded two-core machine a beforeAll has been seen to need more than 30 s.

@@ -16,6 +16,10 @@ import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
 import { uploadsModule } from './modules/uploads.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
+import { auditModule } from './modules/audit.module';
+import { eventsModule } from './modules/events.module';
+import { notificationsModule } from './modules/notifications.module';
+import { webhooksModule } from './modules/webhooks.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -45,6 +49,11 @@ export function coreApiModules(infra: Infrastructure, options: InfrastructureMod
     knowledgeModule(),
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, knowledgeRetrievalPolicy]),
     publicApiModule,
+    notificationsModule,
+    auditModule,
+    webhooksModule(),
+    // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
+    eventsModule(),
     healthModule('core-api', 'core-api', infra.config.aiServiceUrl ? [aiServiceCheck(infra.config.aiServiceUrl)] : []),
   ];
 }

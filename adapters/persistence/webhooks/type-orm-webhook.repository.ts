@@ -79,9 +79,9 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
   async create(w: NewWebhook): Promise<Webhook> {
     const row = await one<WebhookRow>(
       this.db,
-      `INSERT INTO webhooks (id, owner_id, application_id, url, events, description, secret_sealed)
-       VALUES ($1, $2, $3, $4, $5::text[], $6, $7) RETURNING ${COLUMNS}`,
-      [w.id, w.ownerId, w.applicationId, w.url, w.events, w.description, w.secretSealed],
+      `INSERT INTO webhooks (id, owner_id, application_id, url, events, description, secret_sealed, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $8) RETURNING ${COLUMNS}`,
+      [w.id, w.ownerId, w.applicationId, w.url, w.events, w.description, w.secretSealed, w.createdAt],
     );
     return toWebhook(row!);
   }
@@ -124,12 +124,12 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     await affected(this.db, `DELETE FROM webhooks WHERE id = $1`, [id]);
   }
 
-  async subscribedTo(ownerId: string, type: EventType, applicationId: string | null): Promise<Webhook[]> {
+  async subscribedTo(ownerId: string, type: EventType, applicationId: string | null, at: Date): Promise<Webhook[]> {
     const found = await rows<WebhookRow>(
       this.db,
       `SELECT ${COLUMNS} FROM webhooks
-       WHERE owner_id = $1 AND enabled AND $2 = ANY(events) AND (application_id IS NULL OR application_id = $3)`,
-      [ownerId, type, applicationId],
+       WHERE owner_id = $1 AND enabled AND $2 = ANY(events) AND (application_id IS NULL OR application_id = $3) AND created_at <= $4`,
+      [ownerId, type, applicationId, at],
     );
     return found.map(toWebhook);
   }

@@ -9,6 +9,7 @@ export interface NewWebhook {
   events: EventType[];
   description: string;
   secretSealed: string;
+  createdAt: Date;
 }
 
 export interface AttemptRecord {
@@ -32,8 +33,11 @@ export interface WebhookRepository {
   update(id: string, change: Partial<Pick<Webhook, 'url' | 'events' | 'enabled' | 'description'>>, at: Date): Promise<Webhook | null>;
   replaceSecret(id: string, secretSealed: string, at: Date): Promise<void>;
   delete(id: string): Promise<void>;
-  /** Enabled webhooks of the owner that take `type` (all of the owner's applications, or this one). */
-  subscribedTo(ownerId: string, type: EventType, applicationId: string | null): Promise<Webhook[]>;
+  /**
+   * Enabled webhooks of the owner that take `type` (all of the owner's applications, or this one) and
+   * existed when the event happened at `at`.
+   */
+  subscribedTo(ownerId: string, type: EventType, applicationId: string | null, at: Date): Promise<Webhook[]>;
   /** One delivery per webhook and event: a second call for the same pair stores nothing and answers null. */
   addDelivery(d: { webhookId: string; eventId: string; eventType: string; payload: string; dueAt: Date }): Promise<string | null>;
   /**

@@ -17,7 +17,7 @@ const schema = yup.object({
 
 /** Registers a webhook; the signing secret is in this one answer, sealed at rest and never shown again. */
 export class CreateWebhookUseCase {
-  constructor(private readonly deps: Pick<WebhookDeps, 'webhooks' | 'applications' | 'sender' | 'secretBox'>) {}
+  constructor(private readonly deps: Pick<WebhookDeps, 'webhooks' | 'applications' | 'sender' | 'secretBox' | 'clock'>) {}
 
   async execute(input: unknown, actor: Actor): Promise<WebhookView & { secret: string }> {
     const body = await validate(schema, input);
@@ -33,6 +33,7 @@ export class CreateWebhookUseCase {
       events: [...new Set(body.events as EventType[])],
       description: body.description ?? '',
       secretSealed: this.deps.secretBox.seal(secret, secretAssociatedData(id)),
+      createdAt: this.deps.clock.now(),
     });
     return { ...toWebhookView(webhook), secret };
   }

@@ -12,7 +12,7 @@ export class WebhookFanOut implements EventSubscriber {
   constructor(private readonly deps: Pick<WebhookDeps, 'webhooks' | 'queue' | 'clock'>) {}
 
   async handle(event: DomainEvent): Promise<void> {
-    const targets = await this.deps.webhooks.subscribedTo(event.ownerId, event.type, event.applicationId);
+    const targets = await this.deps.webhooks.subscribedTo(event.ownerId, event.type, event.applicationId, new Date(event.timestamp));
     if (targets.length === 0) return;
     const payload = JSON.stringify(envelopeOf(event));
     const now = this.deps.clock.now();
