@@ -65,7 +65,7 @@ export class TypeOrmAuditLog implements AuditLog {
     if (q.to) add((n) => `at <= $${n}`, q.to);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [items, count] = await Promise.all([
-      rows<Row>(this.db, `SELECT * FROM audit_records ${clause} ORDER BY at DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]),
+      rows<Row>(this.db, `SELECT id, at, actor_id, actor_role, action, resource_type, resource_id, team_id, ip, user_agent, outcome, details FROM audit_records ${clause} ORDER BY at DESC, seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]),
       one<{ n: string }>(this.db, `SELECT count(*) AS n FROM audit_records ${clause}`, params),
     ]);
     return { items: items.map(toRecord), total: Number(count?.n ?? 0) };

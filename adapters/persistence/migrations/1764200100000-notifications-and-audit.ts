@@ -11,6 +11,7 @@ export class NotificationsAndAudit1764200100000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE notifications (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        seq bigserial NOT NULL,
         user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         type text NOT NULL CHECK (type IN ('info', 'success', 'warning', 'error')),
         category text NOT NULL,
@@ -21,7 +22,7 @@ export class NotificationsAndAudit1764200100000 implements MigrationInterface {
         read_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX notifications_user_idx ON notifications (user_id, created_at DESC)`);
+    await q.query(`CREATE INDEX notifications_user_idx ON notifications (user_id, created_at DESC, seq DESC)`);
     // unread-count is polled every 30 s by every open dashboard: it counts this index's entries only.
     await q.query(`CREATE INDEX notifications_unread_idx ON notifications (user_id) WHERE read_at IS NULL`);
     // One notification per user and cause (an event handed over twice notifies once).
@@ -31,6 +32,7 @@ export class NotificationsAndAudit1764200100000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE audit_records (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        seq bigserial NOT NULL,
         at timestamptz NOT NULL DEFAULT now(),
         actor_id uuid,
         actor_role text,
@@ -43,8 +45,8 @@ export class NotificationsAndAudit1764200100000 implements MigrationInterface {
         outcome text NOT NULL CHECK (outcome IN ('success', 'failure')),
         details jsonb NOT NULL DEFAULT '{}'::jsonb
       )`);
-    await q.query(`CREATE INDEX audit_records_at_idx ON audit_records (at DESC)`);
-    await q.query(`CREATE INDEX audit_records_actor_idx ON audit_records (actor_id, at DESC)`);
+    await q.query(`CREATE INDEX audit_records_at_idx ON audit_records (at DESC, seq DESC)`);
+    await q.query(`CREATE INDEX audit_records_actor_idx ON audit_records (actor_id, at DESC, seq DESC)`);
     await q.query(`CREATE INDEX audit_records_team_idx ON audit_records (team_id, at DESC) WHERE team_id IS NOT NULL`);
     await q.query(`
       CREATE FUNCTION audit_records_append_only() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -48,7 +48,7 @@ export class TypeOrmNotificationRepository implements NotificationRepository {
     const where = `user_id = $1 AND ($2::text IS NULL OR category = $2) AND ($3::boolean IS NULL OR (read_at IS NULL) = $3)`;
     const params = [userId, filter.category ?? null, filter.unread ?? null];
     const [items, count] = await Promise.all([
-      rows<Row>(this.db, `SELECT ${COLUMNS} FROM notifications WHERE ${where} ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`, [...params, limit, offset]),
+      rows<Row>(this.db, `SELECT ${COLUMNS} FROM notifications WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT $4 OFFSET $5`, [...params, limit, offset]),
       one<{ n: string }>(this.db, `SELECT count(*) AS n FROM notifications WHERE ${where}`, params),
     ]);
     return { items: items.map(toNotification), total: Number(count?.n ?? 0) };
