@@ -79,6 +79,14 @@ export class SqlEventOutbox implements EventOutbox {
     await affected(this.db, `UPDATE event_outbox SET dispatched_at = $2, claimed_until = NULL, last_error = NULL WHERE event_id = ANY($1::text[])`, [ids, at]);
   }
 
+  /**
+   * Deletes events handed over before `before` (their deliveries keep their own copy of the body). Events
+   * with a dedupe key stay: they are what keeps a threshold from being announced twice (a few per user and period).
+   */
+  prune(before: Date): Promise<number> {
+    return affected(this.db, `DELETE FROM event_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < $1 AND dedupe_key IS NULL`, [before]);
+  }
+
   async release(ids: string[], retryAt: Date, error: string): Promise<void> {
     await affected(this.db, `UPDATE event_outbox SET claimed_until = $2, last_error = $3 WHERE event_id = ANY($1::text[])`, [ids, retryAt, error.slice(0, 500)]);
   }

@@ -42,6 +42,11 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
       provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
       provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
     },
+    async start(c: Container) {
+      const runner = resolve(c, ChatTurnRunner);
+      // The events of turns already answered are written before the process lets go of the database.
+      return () => runner.drain();
+    },
     routers: (c) => [
       conversationsRouter({
         auth: resolve(c, TOKENS.AuthMiddleware),

@@ -63,8 +63,15 @@ export function eventsModule(options: EventsModuleOptions = {}): AppModule {
       sweep();
       const timer = setInterval(sweep, options.sweepIntervalMs ?? 1000);
       timer.unref();
+      // Handed-over events are kept a week (for inspection), then deleted (except the de-duplicating ones).
+      const outbox = resolve(c, EVENTS_INTERNAL_TOKENS.Outbox);
+      const clock = resolve(c, TOKENS.Clock);
+      const prune = () => void outbox.prune(new Date(clock.now().getTime() - 7 * 86_400_000)).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'pruning the event outbox failed'));
+      const pruner = setInterval(prune, 3_600_000);
+      pruner.unref();
       return async () => {
         clearInterval(timer);
+        clearInterval(pruner);
         await queue.stop();
       };
     },

@@ -13,7 +13,12 @@ export class ChatTurnRunner {
     private readonly deps: {
       engine: ChatEngine;
       policies: ChatPolicy[];
-      /** Domain events of the turn (EVENTS.md), written beside the settlement so the turn waits for neither alone. */
+      /**
+       * Domain events of the turn (EVENTS.md). They are written as the turn settles but the answer does not
+       * wait for the write (`drain` waits for those in flight at shutdown): the engine, possibly another
+       * process, has stored the messages already, so awaiting would add the insert's commit to every turn
+       * and guarantee nothing more.
+       */
       events?: EventPublisher;
       /** A turn's events that could not be written: the answer stands, the failure is reported. */
       onPublishError?: (error: unknown) => void;
@@ -44,10 +49,9 @@ export class ChatTurnRunner {
       throw error;
     }
     // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
-    await Promise.all([
-      this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider }),
-      this.publish(turn, opening, { messageId: answer.message.id, provider: answer.provider, model: answer.model, usage: answer.usage, latencyMs: answer.latencyMs, interrupted: false }),
-    ]);
+    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider });
+    // After the settlement, so the insert never queues ahead of the turn's own statements.
+    this.publishSoon(turn, opening, { messageId: answer.message.id, provider: answer.provider, model: answer.model, usage: answer.usage, latencyMs: answer.latencyMs, interrupted: false });
     return answer;
   }
 
@@ -61,7 +65,7 @@ export class ChatTurnRunner {
       throw error;
     }
     const settle = (outcome: ChatOutcome) => this.settle(turn, plan, outcome);
-    const publish = (completed: Completed | null) => this.publish(turn, opening, completed);
+    const publish = (completed: Completed | null) => this.publishSoon(turn, opening, completed);
     return (async function* () {
       let outcome: ChatOutcome = { ok: false };
       let completed: Completed | null = null;
@@ -82,7 +86,8 @@ export class ChatTurnRunner {
           outcome = { ok: true, interrupted: true, usage: estimateUsage(turn.content, partial) };
           completed = { messageId: null, provider: plan.provider ?? null, model: plan.model ?? null, usage: outcome.usage!, latencyMs: null, interrupted: true };
         }
-        await Promise.all([settle(outcome), publish(completed)]);
+        await settle(outcome);
+        publish(completed);
       }
     })();
   }
@@ -115,6 +120,19 @@ export class ChatTurnRunner {
       configVersionId: plan.configVersionId ?? turn.conversation.configVersionId,
       sources: plan.sources,
     };
+  }
+
+  /** Waits for the events of turns already answered to be written (at shutdown). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private readonly inFlight = new Set<Promise<void>>();
+
+  private publishSoon(turn: ChatTurn, opening: ConversationStart | undefined, completed: Completed | null): void {
+    if (!this.deps.events) return;
+    const write = this.publish(turn, opening, completed).finally(() => this.inFlight.delete(write));
+    this.inFlight.add(write);
   }
 
   /**

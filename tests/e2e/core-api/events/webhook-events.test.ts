@@ -6,6 +6,7 @@ import { DATABASE_KINDS } from '../../../support/test-database';
 import { paidUserWithApplication, startCoreApi, type TestStack } from '../../../support/test-stack';
 import { waitFor } from '../../../support/wait-for';
 import { WebhookReceiver } from '../../../support/webhook-receiver';
+import { postStream, readSseEvents } from '../../../support/sse';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 if (!redisUrl) process.stdout.write('note: TEST_REDIS_URL is not set; the two instances share the database only (in-process queues)\n');
@@ -134,5 +135,38 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
     const got2 = receiver.received.slice(n).find((r) => JSON.parse(r.body).id === ping2.body.eventId)!;
     expect(new Webhook(rotated.body.secret).verify(got2.body, got2.headers)).toBeTruthy();
     expect(() => new Webhook(hook.body.secret).verify(got2.body, got2.headers)).toThrow();
+  });
+
+  it('publishes the chat events of public-API turns and of streamed turns too', async () => {
+    const owner = await paidUserWithApplication(stack, 'pro');
+    const token = owner.token;
+    const hook = await a.client.post('/api/webhooks', { url: receiver.url, events: ['conversation.started', 'message.received', 'message.completed'], applicationId: owner.app.id }, { token });
+    const key = await a.client.post('/api/api-keys', { name: 'site', applicationId: owner.app.id }, { token });
+    const before = receiver.received.length;
+    const publicTurn = await b.client.post('/api/v1/chat', { message: 'Hello from the site', applicationId: owner.app.id }, { headers: { 'X-API-Key': key.body.key } });
+    expect(publicTurn.status).toBe(200);
+    const conversation = await a.client.post('/api/conversations', { applicationId: owner.app.id }, { token });
+    const streamed = await postStream(`${a.client.baseUrl}/api/conversations/${conversation.body.id}/stream`, { content: 'Stream it', provider: 'provider_a' }, { Authorization: `Bearer ${token}` });
+    const sse = await readSseEvents(streamed);
+    const done = sse.find((e) => e.type === 'done');
+    expect(done).toBeDefined();
+
+    await waitFor(() => receiver.received.length - before >= 6, 15_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const { Webhook } = await import('standardwebhooks');
+    const wh = new Webhook(hook.body.secret);
+    const events = receiver.received.slice(before).map((r) => wh.verify(r.body, r.headers) as { type: string; data: Record<string, any> });
+    const summary = events.map((e) => `${e.type}:${e.data.conversationId}:${e.data.source ?? ''}`).sort();
+    expect(summary).toEqual(
+      [
+        `conversation.started:${publicTurn.body.conversationId}:api`,
+        `message.received:${publicTurn.body.conversationId}:api`,
+        `message.completed:${publicTurn.body.conversationId}:`,
+        `conversation.started:${conversation.body.id}:dashboard`,
+        `message.received:${conversation.body.id}:dashboard`,
+        `message.completed:${conversation.body.id}:`,
+      ].sort(),
+    );
+    expect(events.find((e) => e.type === 'message.completed' && e.data.conversationId === conversation.body.id)!.data.messageId).toBe(done.messageId);
   });
 });
