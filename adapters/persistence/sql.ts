@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Pool as PgPool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -40,11 +41,33 @@ function run(pool: DriverPool, sql: string, params: unknown[]) {
  */
 function poolOf(db: Sql): DriverPool | undefined {
   if (!(db instanceof DataSource)) return undefined;
+  if (ambientOf(db)) return undefined;
   return (db.driver as unknown as { master?: DriverPool }).master;
 }
 
+/**
+ * The unit of work the current call runs in (`SqlUnitOfWork`): statements given the data source inside
+ * it run on its transaction's manager, so repositories join it without knowing.
+ */
+export interface AmbientTransaction {
+  dataSource: DataSource;
+  manager: EntityManager;
+  afterCommit: Array<() => void>;
+}
+
+export const ambientTransaction = new AsyncLocalStorage<AmbientTransaction>();
+
+function ambientOf(db: Sql): EntityManager | undefined {
+  const ambient = ambientTransaction.getStore();
+  return ambient && ambient.dataSource === db ? ambient.manager : undefined;
+}
+
+/** The transaction's manager when `db` is the data source of the current unit of work, else `db`. */
+export const joined = (db: Sql): Sql => ambientOf(db) ?? db;
+
 /** Rows of a SELECT, or of INSERT / UPDATE / DELETE … RETURNING. */
 export async function rows<T>(db: Sql, sql: string, params: unknown[] = []): Promise<T[]> {
+  db = joined(db);
   const pool = poolOf(db);
   if (pool) return (await run(pool, sql, params)).rows as T[];
   const result = (await db.query(sql, params)) as unknown[];
@@ -59,6 +82,7 @@ export async function one<T>(db: Sql, sql: string, params: unknown[] = []): Prom
 
 /** Affected-row count of an UPDATE or DELETE (TypeORM answers `[rows, count]` for those). */
 export async function affected(db: Sql, sql: string, params: unknown[] = []): Promise<number> {
+  db = joined(db);
   const pool = poolOf(db);
   if (pool) return (await run(pool, sql, params)).rowCount ?? 0;
   const result = (await db.query(sql, params)) as unknown;
@@ -79,8 +103,10 @@ export async function insertWithinLimit<T>(
   owner: { scope: string; ownerId: string; countSql: string },
   insert: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  if (!limit) return insert(db);
-  return db.transaction(async (tx) => {
+  if (!limit) return insert(joined(db));
+  const inUnit = ambientOf(db);
+  const run = <R>(work: (tx: EntityManager) => Promise<R>): Promise<R> => (inUnit ? work(inUnit) : db.transaction(work));
+  return run(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${owner.scope}:${owner.ownerId}`]);
     const held = (await one<{ n: number }>(tx, owner.countSql, [owner.ownerId]))?.n ?? 0;
     if (held >= limit.max) throw limit.exceeded();

@@ -21,6 +21,10 @@ import { brandingModule } from './modules/branding.module';
 import { hostedPageModule } from './modules/hosted-page.module';
 import { customDomainsModule } from './modules/custom-domains.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
+import { auditModule } from './modules/audit.module';
+import { eventsModule } from './modules/events.module';
+import { notificationsModule } from './modules/notifications.module';
+import { webhooksModule } from './modules/webhooks.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -66,6 +70,11 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     hostedPageModule,
     customDomainsModule,
     pluginsModule(),
+    notificationsModule,
+    auditModule,
+    webhooksModule(),
+    // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
+    eventsModule(),
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),
   ];
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { PROVIDER_IDS, type ProviderId } from '../../core/ai/domain/provider-id';
 import { applyPlanSettings, PlanSettingsError } from '../../core/billing/domain/plan-settings';
@@ -46,6 +47,10 @@ export interface AppConfig {
   plugins: { memoryMb: number; hookTimeoutMs: number; kvMaxKeys: number };
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
+  /** Webhook URLs may use http: (WEBHOOKS_ALLOW_HTTP, development only). */
+  webhooksAllowHttp: boolean;
+  /** Private ranges webhooks may reach all the same (WEBHOOKS_ALLOWED_PRIVATE_CIDRS, comma-separated CIDRs). */
+  webhooksAllowedPrivateCidrs: string[];
 }
 
 /** A bad environment value: the process stops with this one line. */
@@ -131,6 +136,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       kvMaxKeys: positiveInt('PLUGIN_KV_MAX_KEYS', env.PLUGIN_KV_MAX_KEYS, 10_000),
     },
     generatedSecrets,
+    webhooksAllowHttp: onOff('WEBHOOKS_ALLOW_HTTP', env.WEBHOOKS_ALLOW_HTTP, false),
+    webhooksAllowedPrivateCidrs: cidrs('WEBHOOKS_ALLOWED_PRIVATE_CIDRS', env.WEBHOOKS_ALLOWED_PRIVATE_CIDRS),
   };
 }
 
@@ -158,6 +165,18 @@ function plansFrom(path: string | undefined): Record<PlanTier, Plan> {
   }
 }
 const list = (raw: string | undefined): string[] => (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+function cidrs(name: string, raw: string | undefined): string[] {
+  const list = (raw ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+  for (const cidr of list) {
+    const [address, bits, extra] = cidr.split('/');
+    const family = isIP(address ?? '');
+    const max = family === 4 ? 32 : 128;
+    if (!family || extra !== undefined || bits === undefined || !/^\d+$/.test(bits) || Number(bits) > max) {
+      throw new ConfigError(`${name} must be CIDR ranges separated by commas (e.g. 10.1.0.0/16), not ${cidr}`);
+    }
+  }
+  return list;
+}
 
 function port(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;

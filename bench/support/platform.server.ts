@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createAiService } from '../../apps/ai-service/ai-service.container';
-import { createCoreApi } from '../../apps/core-api/core-api.container';
+import { coreApiModules } from '../../apps/core-api/core-api.container';
+import { composeApp } from '../../apps/shared/compose';
 import { loadConfig } from '../../apps/shared/config';
 import { createInfrastructure } from '../../apps/shared/infrastructure';
 import { listen } from '../../apps/shared/serve';
@@ -22,7 +23,9 @@ void (async () => {
   const ai = process.env.BENCH_AI_SERVICE_URL ? { url: process.env.BENCH_AI_SERVICE_URL } : await listen(await createAiService(infra), '127.0.0.1', 0);
   const overHttp = !!process.env.BENCH_AI_SERVICE_URL || process.env.BENCH_ENGINE === 'http';
   config.aiServiceUrl = overHttp ? ai.url : undefined;
-  const core = await listen(await createCoreApi(infra, { chatEngine: overHttp ? 'from-config' : 'in-process' }), '127.0.0.1', 0);
+  // BENCH_EVENTS=off: the core API without the events area, so chat turns publish nothing (the cost of publishing).
+  const modules = coreApiModules(infra, { chatEngine: overHttp ? 'from-config' : 'in-process' }).filter((m) => process.env.BENCH_EVENTS !== 'off' || m.name !== 'events');
+  const core = await listen(await composeApp('core-api', infra, modules), '127.0.0.1', 0);
 
   const post = async (path: string, body: unknown, token?: string, method = 'POST') => {
     const res = await fetch(core.url + path, {

@@ -3,7 +3,7 @@ import type { Application, ThemeCustomization } from '../../../core/applications
 import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../../core/applications/ports/application-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
 import type { OwnerLimit } from '../../../core/shared/owner-limit';
-import { insertWithinLimit, one, rows, uniquely } from '../sql';
+import { affected, insertWithinLimit, one, rows, uniquely } from '../sql';
 
 interface Row {
   id: string;
@@ -103,6 +103,6 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.query(`DELETE FROM applications WHERE id = $1`, [id]);
+    await affected(this.db, `DELETE FROM applications WHERE id = $1`, [id]);
   }
 }

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { PlanTier, SubscriptionStatus } from '../../../core/billing/domain/plans';
 import type { Subscription } from '../../../core/billing/domain/subscription';
 import type { SubscriptionRepository } from '../../../core/billing/ports/subscription-repository.port';
-import { one } from '../sql';
+import { affected, one } from '../sql';
 
 interface Row {
   user_id: string;
@@ -21,7 +21,8 @@ export class TypeOrmSubscriptionRepository implements SubscriptionRepository {
     const existing = await this.find(userId);
     if (existing) return existing;
     // DO NOTHING: a concurrent first request may have created it; the read below sees either row.
-    await this.db.query(
+    await affected(
+      this.db,
       `INSERT INTO subscriptions (user_id, plan, status, started_at)
        SELECT id, 'free', 'active', created_at FROM users WHERE id = $1
        ON CONFLICT (user_id) DO NOTHING`,

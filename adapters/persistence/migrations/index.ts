@@ -13,6 +13,8 @@ import { ThemesAndHostedPage1764300000000 } from './1764300000000-themes-and-hos
 import { Branding1764300100000 } from './1764300100000-branding';
 import { CustomDomains1764300200000 } from './1764300200000-custom-domains';
 import { Plugins1764100000000 } from './1764100000000-plugins';
+import { EventOutboxAndWebhooks1764200000000 } from './1764200000000-event-outbox-and-webhooks';
+import { NotificationsAndAudit1764200100000 } from './1764200100000-notifications-and-audit';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -30,4 +32,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Branding1764300100000,
   CustomDomains1764300200000,
   Plugins1764100000000,
+  EventOutboxAndWebhooks1764200000000,
+  NotificationsAndAudit1764200100000,
 ];

@@ -11,6 +11,7 @@ import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-ke
 import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
+import { eventDeps } from '../../shared/modules/event.tokens';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 
 export const API_KEY_TOKENS = {
@@ -40,8 +41,8 @@ export const apiKeysModule: AppModule = {
       }),
     );
     provide(c, ListApiKeysUseCase, (get) => new ListApiKeysUseCase({ keys: keys(get), usage: get(ApiKeyUsageTracker) }));
-    provide(c, RevokeApiKeyUseCase, (get) => new RevokeApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup), clock: get(TOKENS.Clock) }));
-    provide(c, DeleteApiKeyUseCase, (get) => new DeleteApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup) }));
+    provide(c, RevokeApiKeyUseCase, (get) => new RevokeApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup), clock: get(TOKENS.Clock), ...eventDeps(c, get) }));
+    provide(c, DeleteApiKeyUseCase, (get) => new DeleteApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup), ...eventDeps(c, get) }));
     provide(c, AuthenticateApiKeyUseCase, (get) =>
       new AuthenticateApiKeyUseCase({
         lookup: get(ApiKeyLookup),

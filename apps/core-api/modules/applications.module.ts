@@ -10,6 +10,7 @@ import { SelectThemeUseCase } from '../../../core/applications/use-cases/select-
 import { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
+import { eventDeps } from '../../shared/modules/event.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
 import { storedFilesCleanup } from './stored-files';
 import { ApplicationThemes } from '../../../core/themes/use-cases/application-themes';
@@ -26,6 +27,7 @@ export const applicationsModule: AppModule = {
     provide(c, CreateApplicationUseCase, (get) =>
       new CreateApplicationUseCase({
         ...deps(get),
+        ...eventDeps(c, get),
         guard: c.isBound(GUARD_TOKENS.ApplicationQuotaGuard)
           ? ((guard: OwnerQuotaGuard): ApplicationQuotaGuard => (actor) => guard(actor.userId))(get(GUARD_TOKENS.ApplicationQuotaGuard))
           : undefined,
@@ -34,7 +36,7 @@ export const applicationsModule: AppModule = {
     provide(c, ListApplicationsUseCase, (get) => new ListApplicationsUseCase(deps(get)));
     provide(c, GetApplicationUseCase, (get) => new GetApplicationUseCase(deps(get)));
     provide(c, UpdateApplicationUseCase, (get) => new UpdateApplicationUseCase(deps(get)));
-    provide(c, DeleteApplicationUseCase, (get) => new DeleteApplicationUseCase({ ...deps(get), storedFiles: storedFilesCleanup(c, get) }));
+    provide(c, DeleteApplicationUseCase, (get) => new DeleteApplicationUseCase({ ...deps(get), ...eventDeps(c, get), storedFiles: storedFilesCleanup(c, get) }));
     // ThemeCatalog and ApplicationThemes come from the themes module.
     provide(c, SelectThemeUseCase, (get) => new SelectThemeUseCase({ ...deps(get), catalog: get(ThemeCatalog) }));
     provide(c, CustomizeThemeUseCase, (get) => new CustomizeThemeUseCase({ ...deps(get), themes: get(ApplicationThemes) }));

@@ -9,6 +9,8 @@ import { TypeOrmOwnedResources } from '../../../adapters/persistence/billing/typ
 import { TypeOrmSubscriptionRepository } from '../../../adapters/persistence/billing/type-orm-subscription.repository';
 import { TypeOrmUsageLedger } from '../../../adapters/persistence/billing/type-orm-usage-ledger';
 import { ChangePlanUseCase } from '../../../core/billing/use-cases/change-plan.use-case';
+import { UsageThresholdWatcher } from '../../../core/billing/use-cases/usage-thresholds.subscriber';
+import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
 import { GetUsageUseCase } from '../../../core/billing/use-cases/get-usage.use-case';
 import { KeysAndQuotaPolicy } from '../../../core/billing/use-cases/keys-and-quota.policy';
 import { ListPlansUseCase } from '../../../core/billing/use-cases/list-plans.use-case';
@@ -60,7 +62,10 @@ export const billingModule: AppModule = {
     });
     provide(c, ListPlansUseCase, (get) => new ListPlansUseCase(deps(get)));
     provide(c, GetUsageUseCase, (get) => new GetUsageUseCase(deps(get)));
-    provide(c, ChangePlanUseCase, (get) => new ChangePlanUseCase(deps(get)));
+    provide(c, ChangePlanUseCase, (get) => new ChangePlanUseCase({ ...deps(get), ...eventDeps(c, get) }));
+    // Usage thresholds are watched off the chat path, from the completed answers.
+    provide(c, UsageThresholdWatcher, (get) => new UsageThresholdWatcher({ ...deps(get), events: eventDeps(c, get).events }));
+    c.bind(EVENT_TOKENS.Subscriber).toDynamicValue(() => resolve(c, UsageThresholdWatcher)).inSingletonScope();
   },
   routers: (c) => [
     billingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), plans: resolve(c, ListPlansUseCase), usage: resolve(c, GetUsageUseCase) }),

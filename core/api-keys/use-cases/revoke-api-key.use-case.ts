@@ -1,5 +1,8 @@
 import type { Actor } from '../../shared/actor';
 import type { Clock } from '../../shared/clock.port';
+import type { EventPublisher } from '../../events/ports/event-publisher.port';
+import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.port';
+import { apiKeyRevoked } from './api-key-events';
 import { NotFoundError } from '../../shared/errors';
 import { toApiKeyView, type ApiKeyView } from '../domain/api-key';
 import type { ApiKeyRepository } from '../ports/api-key-repository.port';
@@ -8,11 +11,15 @@ import { findOwnedApiKey } from './find-owned-api-key';
 
 /** Revokes one of the caller's keys: kept in the list, refused by the public API from now on. */
 export class RevokeApiKeyUseCase {
-  constructor(private readonly deps: { keys: ApiKeyRepository; lookup: ApiKeyLookup; clock: Clock }) {}
+  constructor(private readonly deps: { keys: ApiKeyRepository; lookup: ApiKeyLookup; clock: Clock; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
 
   async execute(id: string, actor: Actor): Promise<ApiKeyView> {
     const key = await findOwnedApiKey(this.deps.keys, id, actor);
-    const revoked = await this.deps.keys.revoke(key.id, this.deps.clock.now());
+    const revoked = await (this.deps.unitOfWork ?? noUnitOfWork).run(async () => {
+      const done = await this.deps.keys.revoke(key.id, this.deps.clock.now());
+      if (done) await this.deps.events?.publish(apiKeyRevoked(done));
+      return done;
+    });
     await this.deps.lookup.forget();
     if (!revoked) throw new NotFoundError('API key');
     return toApiKeyView(revoked);

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import * as yup from 'yup';
+import type { EventPublisher } from '../../events/ports/event-publisher.port';
 import type { Actor } from '../../shared/actor';
+import type { UnitOfWork } from '../../shared/unit-of-work.port';
 import { ConflictError } from '../../shared/errors';
 import type { OwnerLimit } from '../../shared/owner-limit';
 import { validate } from '../../shared/validation';
 import { slugify, toApplicationView, type ApplicationView } from '../domain/application';
 import { allowedOriginsField, descriptionField, nameField, slugField } from '../domain/application-fields';
-import type { ApplicationRepository } from '../ports/application-repository.port';
+import type { NewApplication, ApplicationRepository } from '../ports/application-repository.port';
+import type { Application } from '../domain/application';
+import type { OwnerLimit as Limit } from '../../shared/owner-limit';
 
 const schema = yup.object({
   name: nameField().required('name is required'),
@@ -23,22 +27,33 @@ export type ApplicationQuotaGuard = (actor: Actor) => Promise<OwnerLimit | null>
 
 /** Creates an application with a platform-unique slug (the caller's, or one derived from the name). */
 export class CreateApplicationUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository; guard?: ApplicationQuotaGuard }) {}
+  constructor(private readonly deps: { applications: ApplicationRepository; guard?: ApplicationQuotaGuard; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
 
   async execute(input: unknown, actor: Actor): Promise<ApplicationView> {
     const body = await validate(schema, input);
     const limit = (await this.deps.guard?.(actor)) ?? null;
     const base = { ownerId: actor.userId, name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
-    if (body.slug) return toApplicationView(await this.deps.applications.create({ ...base, slug: body.slug }, limit));
+    if (body.slug) return toApplicationView(await this.create({ ...base, slug: body.slug }, limit));
     const derived = slugify(body.name);
     for (let attempt = 0; attempt < 5; attempt++) {
       const slug = attempt === 0 ? derived : `${derived.slice(0, 50)}-${randomBytes(3).toString('hex')}`;
       try {
-        return toApplicationView(await this.deps.applications.create({ ...base, slug }, limit));
+        return toApplicationView(await this.create({ ...base, slug }, limit));
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
       }
     }
     throw new ConflictError('Could not find a free slug; please choose one');
+  }
+
+  /** The insert and its `application.created` event commit together. */
+  private create(app: NewApplication, limit: Limit | null): Promise<Application> {
+    const { applications, events, unitOfWork } = this.deps;
+    const work = async () => {
+      const created = await applications.create(app, limit);
+      await events?.publish({ type: 'application.created', ownerId: created.ownerId, applicationId: created.id, data: { applicationId: created.id, name: created.name } });
+      return created;
+    };
+    return unitOfWork ? unitOfWork.run(work) : work();
   }
 }

@@ -1,6 +1,8 @@
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import type { Clock } from '../../shared/clock.port';
+import type { EventPublisher } from '../../events/ports/event-publisher.port';
+import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.port';
 import { ForbiddenError, NotFoundError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { str, validate } from '../../shared/validation';
@@ -26,17 +28,25 @@ export interface SubscriptionView {
  * the new allowance applies in full from now. Stands in for the payment processor until it exists.
  */
 export class ChangePlanUseCase {
-  constructor(private readonly deps: { subscriptions: SubscriptionRepository; clock: Clock; plans: PlanCatalog }) {}
+  constructor(private readonly deps: { subscriptions: SubscriptionRepository; clock: Clock; plans: PlanCatalog; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
 
   async execute(userId: string, input: unknown, actor: Actor): Promise<SubscriptionView> {
     if (actor.role !== 'admin') throw new ForbiddenError('This requires the admin role');
     const body = await validate(schema, input);
     if (!isUuid(userId)) throw new NotFoundError('User');
     const now = this.deps.clock.now();
-    const saved = await this.deps.subscriptions.change(userId, {
-      plan: body.plan as PlanTier,
-      status: (body.status ?? 'active') as SubscriptionStatus,
-      startedAt: now,
+    // The change and its `subscription.updated` event commit together.
+    const saved = await (this.deps.unitOfWork ?? noUnitOfWork).run(async () => {
+      const before = await this.deps.subscriptions.ensure(userId);
+      const after = await this.deps.subscriptions.change(userId, { plan: body.plan as PlanTier, status: (body.status ?? 'active') as SubscriptionStatus, startedAt: now });
+      if (before && after && (before.plan !== after.plan || before.status !== after.status)) {
+        await this.deps.events?.publish({
+          type: 'subscription.updated',
+          ownerId: userId,
+          data: { plan: after.plan, status: after.status, previousPlan: before.plan, previousStatus: before.status },
+        });
+      }
+      return after;
     });
     if (!saved) throw new NotFoundError('User');
     const period = currentPeriod(saved, now);

@@ -1,4 +1,6 @@
 import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationStart } from '../../ai/ports/chat-engine.port';
+import type { NewDomainEvent } from '../../events/domain/domain-event';
+import type { EventPublisher } from '../../events/ports/event-publisher.port';
 import { estimateUsage } from '../../shared/tokens';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
 
@@ -7,7 +9,21 @@ import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-
  * public API, streamed or not.
  */
 export class ChatTurnRunner {
-  constructor(private readonly deps: { engine: ChatEngine; policies: ChatPolicy[] }) {}
+  constructor(
+    private readonly deps: {
+      engine: ChatEngine;
+      policies: ChatPolicy[];
+      /**
+       * Domain events of the turn (EVENTS.md). They are written as the turn settles but the answer does not
+       * wait for the write (`drain` waits for those in flight at shutdown): the engine, possibly another
+       * process, has stored the messages already, so awaiting would add the insert's commit to every turn
+       * and guarantee nothing more.
+       */
+      events?: EventPublisher;
+      /** A turn's events that could not be written: the answer stands, the failure is reported. */
+      onPublishError?: (error: unknown) => void;
+    },
+  ) {}
 
   async assignOnCreate(application: ChatTurn['application']): Promise<{ configVersionId: string | null }> {
     let configVersionId: string | null = null;
@@ -34,6 +50,8 @@ export class ChatTurnRunner {
     }
     // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
     await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content });
+    // After the settlement, so the insert never queues ahead of the turn's own statements.
+    this.publishSoon(turn, opening, { messageId: answer.message.id, provider: answer.provider, model: answer.model, usage: answer.usage, latencyMs: answer.latencyMs, interrupted: false });
     return answer;
   }
 
@@ -47,20 +65,29 @@ export class ChatTurnRunner {
       throw error;
     }
     const settle = (outcome: ChatOutcome) => this.settle(turn, plan, outcome);
+    const publish = (completed: Completed | null) => this.publishSoon(turn, opening, completed);
     return (async function* () {
       let outcome: ChatOutcome = { ok: false };
+      let completed: Completed | null = null;
       let partial = '';
       try {
         for await (const event of events) {
           if (event.type === 'chunk') partial += event.content;
-          if (event.type === 'done') outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse };
+          if (event.type === 'done') {
+            outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse };
+            completed = { messageId: event.messageId, provider: event.provider, model: event.model, usage: event.usage, latencyMs: event.latencyMs, interrupted: false };
+          }
           yield event;
         }
       } finally {
         // A stream cut short after text was produced still cost tokens: count an estimate, so aborting
         // just before the end is no way around the quota.
-        if (!outcome.ok && partial !== '') outcome = { ok: true, interrupted: true, usage: estimateUsage(turn.content, partial), content: partial };
+        if (!outcome.ok && partial !== '') {
+          outcome = { ok: true, interrupted: true, usage: estimateUsage(turn.content, partial), content: partial };
+          completed = { messageId: null, provider: plan.provider ?? null, model: plan.model ?? null, usage: outcome.usage!, latencyMs: null, interrupted: true };
+        }
         await settle(outcome);
+        publish(completed);
       }
     })();
   }
@@ -95,7 +122,51 @@ export class ChatTurnRunner {
     };
   }
 
+  /** Waits for the events of turns already answered to be written (at shutdown). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private readonly inFlight = new Set<Promise<void>>();
+
+  private publishSoon(turn: ChatTurn, opening: ConversationStart | undefined, completed: Completed | null): void {
+    if (!this.deps.events) return;
+    const write = this.publish(turn, opening, completed).finally(() => this.inFlight.delete(write));
+    this.inFlight.add(write);
+  }
+
+  /**
+   * The turn's events: the conversation it opened, the user's message stored, and the answer when there
+   * is one (complete or interrupted). The engine stores the user's message without telling its id, so
+   * `message.received` carries the conversation and the answer's id only (`messageId` null).
+   */
+  private async publish(turn: ChatTurn, opening: ConversationStart | undefined, completed: Completed | null): Promise<void> {
+    const events = this.deps.events;
+    if (!events) return;
+    const ids = { applicationId: turn.application.id, conversationId: turn.conversation.id };
+    const event = (type: NewDomainEvent['type'], data: Record<string, unknown>): NewDomainEvent => ({ type, ownerId: turn.ownerId, applicationId: turn.application.id, data: { ...ids, ...data } });
+    const list: NewDomainEvent[] = [];
+    if (opening) list.push(event('conversation.started', { source: turn.source }));
+    list.push(event('message.received', { messageId: null, source: turn.source }));
+    if (completed) list.push(event('message.completed', { ...completed }));
+    try {
+      await events.publish(...list);
+    } catch (error) {
+      this.deps.onPublishError?.(error);
+    }
+  }
+
   private async settle(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
     for (const policy of this.deps.policies) await policy.settle?.(turn, plan, outcome);
   }
+}
+
+/** `message.completed`'s data beyond the conversation's ids (EVENTS.md). */
+interface Completed {
+  messageId: string | null;
+  provider: string | null;
+  model: string | null;
+  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
+  latencyMs: number | null;
+  interrupted: boolean;
 }

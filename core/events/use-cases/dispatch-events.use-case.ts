@@ -1,0 +1,64 @@
+import type { Clock } from '../../shared/clock.port';
+import type { EventOutbox } from '../ports/event-outbox.port';
+import type { EventSubscriber } from '../ports/event-subscriber.port';
+
+/** The job that drains the outbox; one name for every instance (BullMQ runs it once per id). */
+export const DISPATCH_EVENTS_JOB = 'events.dispatch';
+
+export interface DispatchEventsDeps {
+  outbox: EventOutbox;
+  /** The seam for consumers: webhooks, notifications, usage thresholds, plugin webhook handlers. */
+  subscribers: () => EventSubscriber[];
+  clock: Clock;
+  /** How long a claimed event stays with this dispatcher before another may take it (a crash). */
+  leaseMs?: number;
+  /** Wait before an event whose hand-over failed is tried again. */
+  retryDelayMs?: number;
+  batchSize?: number;
+  onSubscriberError?(subscriber: string, eventId: string, error: unknown): void;
+}
+
+/**
+ * Hands committed events to every subscriber, oldest first, until the outbox is empty. An event is
+ * marked dispatched only once all subscribers took it; otherwise it is released and taken again later,
+ * so a crash or a failing subscriber never loses one (subscribers are idempotent on the event id).
+ */
+export class DispatchEventsUseCase {
+  constructor(private readonly deps: DispatchEventsDeps) {}
+
+  async execute(): Promise<{ dispatched: number; failed: number }> {
+    const { outbox, clock } = this.deps;
+    const leaseMs = this.deps.leaseMs ?? 60_000;
+    let dispatched = 0;
+    let failed = 0;
+    for (;;) {
+      const now = clock.now();
+      const events = await outbox.claim(this.deps.batchSize ?? 100, now, new Date(now.getTime() + leaseMs));
+      if (events.length === 0) break;
+      const done: string[] = [];
+      for (const event of events) {
+        let error: unknown;
+        for (const subscriber of this.deps.subscribers()) {
+          try {
+            await subscriber.handle(event);
+          } catch (failure) {
+            error ??= failure;
+            this.deps.onSubscriberError?.(subscriber.name, event.id, failure);
+          }
+        }
+        if (error === undefined) {
+          done.push(event.id);
+        } else {
+          failed++;
+          const retryAt = new Date(clock.now().getTime() + (this.deps.retryDelayMs ?? 30_000));
+          await outbox.release([event.id], retryAt, error instanceof Error ? error.message : String(error));
+        }
+      }
+      if (done.length > 0) await outbox.markDispatched(done, clock.now());
+      dispatched += done.length;
+      // A batch that only failed would be claimed again at once; leave it to the next run.
+      if (done.length === 0) break;
+    }
+    return { dispatched, failed };
+  }
+}

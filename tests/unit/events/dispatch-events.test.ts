@@ -1,0 +1,85 @@
+import type { DomainEvent } from '../../../core/events/domain/domain-event';
+import type { EventOutbox } from '../../../core/events/ports/event-outbox.port';
+import type { EventSubscriber } from '../../../core/events/ports/event-subscriber.port';
+import { DispatchEventsUseCase } from '../../../core/events/use-cases/dispatch-events.use-case';
+
+/** The outbox's contract in memory: leases, dispatched marks, releases. */
+class InMemoryEventOutbox implements EventOutbox {
+  rows: Array<{ event: DomainEvent; dispatchedAt: Date | null; leasedUntil: Date | null; error?: string }> = [];
+  add(event: DomainEvent) {
+    this.rows.push({ event, dispatchedAt: null, leasedUntil: null });
+  }
+  async claim(limit: number, now: Date, leaseUntil: Date) {
+    const free = this.rows.filter((r) => !r.dispatchedAt && (!r.leasedUntil || r.leasedUntil <= now)).slice(0, limit);
+    for (const r of free) r.leasedUntil = leaseUntil;
+    return free.map((r) => r.event);
+  }
+  async markDispatched(ids: string[], at: Date) {
+    for (const r of this.rows) if (ids.includes(r.event.id)) r.dispatchedAt = at;
+  }
+  async release(ids: string[], retryAt: Date, error: string) {
+    for (const r of this.rows) if (ids.includes(r.event.id)) Object.assign(r, { leasedUntil: retryAt, error });
+  }
+}
+
+const anEvent = (n: number): DomainEvent => ({
+  id: `evt_${n}`,
+  type: 'application.created',
+  ownerId: 'owner',
+  applicationId: 'app',
+  timestamp: new Date(0).toISOString(),
+  data: { applicationId: 'app', name: `App ${n}` },
+});
+
+function recorder(name: string, fail?: (e: DomainEvent) => boolean): EventSubscriber & { seen: string[] } {
+  const seen: string[] = [];
+  return { name, seen, handle: async (e) => { seen.push(e.id); if (fail?.(e)) throw new Error(`${name} failed`); } };
+}
+
+describe('DispatchEventsUseCase', () => {
+  let now = new Date('2026-01-01T00:00:00Z');
+  const clock = { now: () => now };
+
+  it('hands every event to every subscriber in outbox order and marks them dispatched', async () => {
+    const outbox = new InMemoryEventOutbox();
+    for (let i = 1; i <= 5; i++) outbox.add(anEvent(i));
+    const a = recorder('a');
+    const b = recorder('b');
+    const result = await new DispatchEventsUseCase({ outbox, clock, subscribers: () => [a, b], batchSize: 2 }).execute();
+    expect(result).toEqual({ dispatched: 5, failed: 0 });
+    expect(a.seen).toEqual(['evt_1', 'evt_2', 'evt_3', 'evt_4', 'evt_5']);
+    expect(b.seen).toEqual(a.seen);
+    expect(outbox.rows.every((r) => r.dispatchedAt)).toBe(true);
+  });
+
+  it('keeps an event a subscriber failed on, and offers it again after the retry delay', async () => {
+    const outbox = new InMemoryEventOutbox();
+    outbox.add(anEvent(1));
+    outbox.add(anEvent(2));
+    let failing = true;
+    const flaky = recorder('flaky', (e) => failing && e.id === 'evt_1');
+    const errors: string[] = [];
+    const dispatch = new DispatchEventsUseCase({ outbox, clock, subscribers: () => [flaky], retryDelayMs: 30_000, onSubscriberError: (s, id) => errors.push(`${s}:${id}`) });
+    expect(await dispatch.execute()).toEqual({ dispatched: 1, failed: 1 });
+    expect(errors).toEqual(['flaky:evt_1']);
+    expect(outbox.rows[0]).toMatchObject({ dispatchedAt: null, error: 'flaky failed' });
+    // Not before the delay…
+    expect(await dispatch.execute()).toEqual({ dispatched: 0, failed: 0 });
+    failing = false;
+    now = new Date(now.getTime() + 30_000);
+    expect(await dispatch.execute()).toEqual({ dispatched: 1, failed: 0 });
+    expect(flaky.seen).toEqual(['evt_1', 'evt_2', 'evt_1']);
+  });
+
+  it('leaves an event leased by another dispatcher alone until its lease runs out (a crashed instance)', async () => {
+    const outbox = new InMemoryEventOutbox();
+    outbox.add(anEvent(1));
+    await outbox.claim(10, now, new Date(now.getTime() + 60_000)); // taken by an instance that then died
+    const sub = recorder('s');
+    const dispatch = new DispatchEventsUseCase({ outbox, clock, subscribers: () => [sub], leaseMs: 60_000 });
+    expect(await dispatch.execute()).toEqual({ dispatched: 0, failed: 0 });
+    now = new Date(now.getTime() + 60_000);
+    expect(await dispatch.execute()).toEqual({ dispatched: 1, failed: 0 });
+    expect(sub.seen).toEqual(['evt_1']);
+  });
+});
