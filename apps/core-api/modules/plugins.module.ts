@@ -35,6 +35,8 @@ import { UpdatePluginSettingsUseCase } from '../../../core/plugins/use-cases/upd
 import { UninstallPluginUseCase } from '../../../core/plugins/use-cases/uninstall-plugin.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
+import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
+import { PluginEventSubscriber, PluginLifecyclePublisher } from '../../../core/plugins/use-cases/plugin-domain-events';
 import type { ChatPolicyFactory } from './conversations.module';
 
 export const PLUGIN_TOKENS = {
@@ -90,7 +92,11 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
           cache: get(TOKENS.Cache),
           // A hook may await KV or fetch: its wall time is longer than its CPU time, and still bounded.
           limits: { hook: { cpuMs: hook, wallMs: Math.max(hook * 20, 1000) }, call: { cpuMs: 1000, wallMs: 10_000 }, maxKeysPerInstallation: config.plugins.kvMaxKeys },
-          lifecycle: c.isBound(PLUGIN_TOKENS.LifecycleListener) ? get(PLUGIN_TOKENS.LifecycleListener) : undefined,
+          lifecycle: c.isBound(PLUGIN_TOKENS.LifecycleListener)
+            ? get(PLUGIN_TOKENS.LifecycleListener)
+            : c.isBound(EVENT_TOKENS.Publisher)
+              ? new PluginLifecyclePublisher({ ...eventDeps(c, get), onError: (err) => logger.warn({ err: { message: (err as Error).message } }, 'plugin state event not published') })
+              : undefined,
           log: (installationId, level, message) => logger[level]({ pluginInstallationId: installationId }, `plugin: ${message}`),
         });
         const scheduler = get(PLUGIN_TOKENS.Scheduler);
@@ -118,6 +124,8 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
       provide(c, CallPluginEndpointUseCase, (get) => new CallPluginEndpointUseCase(withRuntime(get)));
       provide(c, RunPluginCronUseCase, (get) => new RunPluginCronUseCase(withRuntime(get)));
       provide(c, DispatchPlatformEventUseCase, (get) => new DispatchPlatformEventUseCase(withRuntime(get)));
+      // Committed domain events reach the plugins' webhook handlers (and the conversation hooks they map to).
+      c.bind(EVENT_TOKENS.Subscriber).toDynamicValue(() => new PluginEventSubscriber(resolve(c, DispatchPlatformEventUseCase))).inSingletonScope();
       provide(c, PluginChatPolicy, (get) => new PluginChatPolicy(get(PLUGIN_TOKENS.Runtime)));
     },
     routers: (c) => [
