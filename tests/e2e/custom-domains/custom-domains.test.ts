@@ -33,20 +33,16 @@ function hostRequest(stack: TestStack, path: string, headers: Record<string, str
 describe.each(DATABASE_KINDS)('core API: custom domains (%s)', (database) => {
   let stack: TestStack;
   let dns: LocalDns;
-  const previousTrustProxy = process.env.TRUST_PROXY;
   beforeAll(async () => {
     dns = await LocalDns.start();
-    process.env.TRUST_PROXY = 'true';
     stack = await startCoreApi({
       database,
-      env: { DNS_SERVERS: dns.address, CUSTOM_DOMAIN_TARGET: TARGET, RESERVED_DOMAINS: 'reserved.example,internal.test', PUBLIC_BASE_URL: 'https://platform.example' },
+      env: { DNS_SERVERS: dns.address, CUSTOM_DOMAIN_TARGET: TARGET, RESERVED_DOMAINS: 'reserved.example,internal.test', PUBLIC_BASE_URL: 'https://platform.example', TRUST_PROXY: 'on' },
     });
   });
   afterAll(async () => {
     await stack.close();
     await dns.close();
-    if (previousTrustProxy === undefined) delete process.env.TRUST_PROXY;
-    else process.env.TRUST_PROXY = previousTrustProxy;
   });
 
   async function claim(owner: { token: string; app: { id: string } }, domain: string) {

@@ -8,17 +8,14 @@ import { waitFor } from '../../../support/wait-for';
 describe.each(DATABASE_KINDS)('notifications and the audit log (%s)', (database) => {
   let stack: TestStack;
   let core: EventsInstance;
-  const trustProxy = process.env.TRUST_PROXY;
 
   beforeAll(async () => {
     // Client addresses come from X-Forwarded-For, so a test can sign in "from" several addresses.
-    process.env.TRUST_PROXY = 'true';
-    stack = await startCoreApi({ database });
+    stack = await startCoreApi({ database, env: { TRUST_PROXY: 'on' } });
     await stack.core.stop();
     core = await startEventsInstance(stack, { jobPrefix: uniquePrefix('notes') });
   });
   afterAll(async () => {
-    process.env.TRUST_PROXY = trustProxy;
     await core?.close();
     await stack?.close();
   });
