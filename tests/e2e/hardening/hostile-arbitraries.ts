@@ -18,6 +18,8 @@ export interface Operation {
   queryParams: string[];
   security: string[];
   body?: { kind: 'json' | 'form'; shape: Shape };
+  /** Media types its documented error answers use besides JSON (a page's 404 is an HTML page). */
+  errorMediaTypes: string[];
 }
 
 /** The owner the requests act for, and the resources they own. */
