@@ -3,7 +3,7 @@ import { answerClientError } from '../../adapters/http/shared/client-error';
 import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
-import { databaseFailureLine, ListenError, listenFailureLine } from './startup-failure';
+import { databaseFailureLine, ListenError, listenFailureLine, redisFailureLine } from './startup-failure';
 
 export interface Listening {
   app: ComposedApp;
@@ -82,7 +82,7 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
   try {
     infra = await createInfrastructure(config);
   } catch (error) {
-    const line = databaseFailureLine(error, config.databaseUrl);
+    const line = databaseFailureLine(error, config.databaseUrl) ?? redisFailureLine(error);
     if (!line) throw error;
     process.stderr.write(`${line}\n`);
     process.exit(1);

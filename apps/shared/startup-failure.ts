@@ -62,3 +62,26 @@ export function databaseFailureLine(error: unknown, databaseUrl: string | undefi
   const reason = (error.message || code).replace(databaseUrl, 'DATABASE_URL');
   return `Cannot open the database of DATABASE_URL (${where}): ${reason}. Check DATABASE_URL and that PostgreSQL is running.`;
 }
+
+/** Redis did not become ready at start-up: where (host and port, never the URL's password) and the last error. */
+export class RedisUnreachableError extends Error {
+  constructor(readonly where: string, readonly reason: string) {
+    super(`Redis at ${where} is unreachable: ${reason}`);
+  }
+}
+
+/** Where a Redis URL points, without its credentials. */
+export function redisWhere(redisUrl: string): string {
+  try {
+    const url = new URL(redisUrl);
+    return `${url.hostname}:${url.port || '6379'}`;
+  } catch {
+    return 'the server';
+  }
+}
+
+/** The one line for a Redis the process cannot reach at start-up; undefined for anything else. */
+export function redisFailureLine(error: unknown): string | undefined {
+  if (!(error instanceof RedisUnreachableError)) return undefined;
+  return `Cannot reach Redis of REDIS_URL (${error.where}): ${error.reason}. Check REDIS_URL and that Redis is running, or unset it to run on one instance.`;
+}
