@@ -1,3 +1,4 @@
+import type { DocumentReadyListener } from '../../../core/knowledge/ports/document-ready-listener.port';
 import type { Container } from 'inversify';
 import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
@@ -46,6 +47,8 @@ export const KNOWLEDGE_TOKENS = {
   DocumentParser: token<DocumentParser>('DocumentParser'),
   /** The process's background job queue: in-process, or BullMQ when REDIS_URL is set. */
   JobQueue: token<JobQueue>('JobQueue'),
+  /** Multi-binding: areas told when a document becomes ready (the plugins' `knowledge:documentReady`). */
+  DocumentReadyListener: token<DocumentReadyListener>('DocumentReadyListener'),
 } as const;
 
 /** The "knowledge" chat policy, for `conversationsModule([...])`; it must run last. */
@@ -91,7 +94,9 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
       provide(c, GetDocumentUseCase, (get) => new GetDocumentUseCase(deps(get)));
       provide(c, DeleteDocumentUseCase, (get) => new DeleteDocumentUseCase(deps(get)));
       provide(c, SearchKnowledgeUseCase, (get) => new SearchKnowledgeUseCase({ ...deps(get), retriever: get(KnowledgeRetriever) }));
-      provide(c, ProcessDocumentUseCase, (get) => new ProcessDocumentUseCase(deps(get)));
+      provide(c, ProcessDocumentUseCase, (get) =>
+        new ProcessDocumentUseCase({ ...deps(get), readyListeners: c.isBound(KNOWLEDGE_TOKENS.DocumentReadyListener) ? c.getAll(KNOWLEDGE_TOKENS.DocumentReadyListener) : [] }),
+      );
       provide(c, ResumeDocumentsUseCase, (get) => new ResumeDocumentsUseCase(deps(get)));
       provide(c, KnowledgeRetrievalPolicy, (get) => new KnowledgeRetrievalPolicy({ retriever: get(KnowledgeRetriever) }));
     },

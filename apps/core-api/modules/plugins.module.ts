@@ -1,3 +1,4 @@
+import type { DocumentReadyListener } from '../../../core/knowledge/ports/document-ready-listener.port';
 import type { Container } from 'inversify';
 import { pluginInstallationsRouter } from '../../../adapters/http/plugins/plugin-installations.router';
 import { pluginsRouter } from '../../../adapters/http/plugins/plugins.router';
@@ -36,6 +37,7 @@ import { UninstallPluginUseCase } from '../../../core/plugins/use-cases/uninstal
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
+import { KNOWLEDGE_TOKENS } from './knowledge.module';
 import { PluginEventSubscriber, PluginLifecyclePublisher } from '../../../core/plugins/use-cases/plugin-domain-events';
 import type { ChatPolicyFactory } from './conversations.module';
 
@@ -126,6 +128,13 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
       provide(c, DispatchPlatformEventUseCase, (get) => new DispatchPlatformEventUseCase(withRuntime(get)));
       // Committed domain events reach the plugins' webhook handlers (and the conversation hooks they map to).
       c.bind(EVENT_TOKENS.Subscriber).toDynamicValue(() => new PluginEventSubscriber(resolve(c, DispatchPlatformEventUseCase))).inSingletonScope();
+      c.bind(KNOWLEDGE_TOKENS.DocumentReadyListener)
+        .toDynamicValue(() => {
+          const runtime = resolve(c, PLUGIN_TOKENS.Runtime);
+          const listener: DocumentReadyListener = { documentReady: (document) => runtime.runAction(document.applicationId, 'knowledge:documentReady', { document }) };
+          return listener;
+        })
+        .inSingletonScope();
       provide(c, PluginChatPolicy, (get) => new PluginChatPolicy(get(PLUGIN_TOKENS.Runtime)));
     },
     routers: (c) => [

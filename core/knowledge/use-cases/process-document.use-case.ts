@@ -1,3 +1,4 @@
+import type { DocumentReadyListener } from '../ports/document-ready-listener.port';
 import { isAppError } from '../../shared/errors';
 import type { FileStore } from '../../uploads/ports/file-store.port';
 import { chunkText, type Chunk } from '../domain/chunker';
@@ -22,6 +23,8 @@ export interface ProcessDocumentDeps {
   embedders: EmbedderRegistry;
   keys: EmbeddingKeySource;
   parser: DocumentParser;
+  /** Told once a document is ready (plugins' `knowledge:documentReady`). */
+  readyListeners?: DocumentReadyListener[];
   /** Chunks per embedding call. */
   batchSize?: number;
   /** One run may take this long before it is abandoned (and retried). */
@@ -84,6 +87,8 @@ export class ProcessDocumentUseCase {
       if (!(await documents.setProgress(document.id, PARSED + Math.floor(((EMBEDDED - PARSED) * done) / chunks.length)))) return;
     }
     await documents.markReady(document.id, { chunkCount: chunks.length, embeddingModel: embedder.model, embeddingDimension: dimension! });
+    const ready = { id: document.id, applicationId: document.applicationId, fileName: document.fileName, chunkCount: chunks.length, status: 'ready' as const };
+    for (const listener of this.deps.readyListeners ?? []) listener.documentReady(ready);
   }
 
   private async chunksOf(document: KnowledgeDocument): Promise<Chunk[]> {
