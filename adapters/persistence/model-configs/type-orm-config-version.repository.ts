@@ -7,6 +7,9 @@ import { assertTrafficFits, redistribute, type TrafficShare } from '../../../cor
 import type { ConfigVersionChanges, ConfigVersionRepository, NewConfigVersion } from '../../../core/model-configs/ports/config-version-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 import { one, rows, uniquely, type Sql } from '../sql';
+import { recordOutcomeParams, recordOutcomeStatement } from './answer-outcome.sql';
+
+const VERSION_OUTCOME = recordOutcomeStatement('model_config_versions', '');
 
 interface Row {
   id: string;
@@ -158,21 +161,7 @@ export class TypeOrmConfigVersionRepository implements ConfigVersionRepository {
   }
 
   async recordOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
-    // One statement, so concurrent answers queue on the row and none is lost. Every right-hand side
-    // reads the row as it was before this update; successes so far = request_count - error_count.
-    const ok = outcome.ok;
-    await this.db.query(
-      `UPDATE model_config_versions SET
-         request_count = request_count + 1,
-         error_count = error_count + CASE WHEN $2::boolean THEN 0 ELSE 1 END,
-         avg_latency_ms = CASE WHEN $2::boolean
-           THEN avg_latency_ms + ($3::double precision - avg_latency_ms) / (request_count - error_count + 1)
-           ELSE avg_latency_ms END,
-         avg_tokens_used = CASE WHEN $2::boolean
-           THEN avg_tokens_used + ($4::double precision - avg_tokens_used) / (request_count - error_count + 1)
-           ELSE avg_tokens_used END
-       WHERE id = $1`,
-      [id, ok, ok ? outcome.latencyMs : 0, ok ? outcome.totalTokens : 0],
-    );
+    await this.db.query(VERSION_OUTCOME, recordOutcomeParams(id, outcome));
   }
+
 }

@@ -6,6 +6,9 @@ import { MAX_CONFIGS_PER_APPLICATION, type ModelConfig } from '../../../core/mod
 import type { ModelConfigChanges, ModelConfigRepository, NewModelConfig } from '../../../core/model-configs/ports/model-config-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 import { one, rows, type Sql } from '../sql';
+import { recordOutcomeParams, recordOutcomeStatement } from './answer-outcome.sql';
+
+const CONTROL_OUTCOME = recordOutcomeStatement('model_configs', 'control_');
 
 interface Row {
   id: string;
@@ -139,23 +142,9 @@ export class TypeOrmModelConfigRepository implements ModelConfigRepository {
   }
 
   async recordControlOutcome(id: string, outcome: AnswerOutcome): Promise<void> {
-    // As a version's metrics (TypeOrmConfigVersionRepository.recordOutcome): one statement, every
-    // right-hand side reading the row as it was; successes so far = requests - errors.
-    const ok = outcome.ok;
-    await this.db.query(
-      `UPDATE model_configs SET
-         control_request_count = control_request_count + 1,
-         control_error_count = control_error_count + CASE WHEN $2::boolean THEN 0 ELSE 1 END,
-         control_avg_latency_ms = CASE WHEN $2::boolean
-           THEN control_avg_latency_ms + ($3::double precision - control_avg_latency_ms) / (control_request_count - control_error_count + 1)
-           ELSE control_avg_latency_ms END,
-         control_avg_tokens_used = CASE WHEN $2::boolean
-           THEN control_avg_tokens_used + ($4::double precision - control_avg_tokens_used) / (control_request_count - control_error_count + 1)
-           ELSE control_avg_tokens_used END
-       WHERE id = $1`,
-      [id, ok, ok ? outcome.latencyMs : 0, ok ? outcome.totalTokens : 0],
-    );
+    await this.db.query(CONTROL_OUTCOME, recordOutcomeParams(id, outcome));
   }
+
 
   async controlCounters(id: string): Promise<VersionCounters> {
     const row = await one<{ request_count: number; error_count: number; avg_latency_ms: number; avg_tokens_used: number }>(
