@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import type { RecordAuditUseCase } from '../../../core/audit/use-cases/record-audit.use-case';
 import type { Actor } from '../../../core/shared/actor';
 import type { Logger } from '../../logging/logger';
+import { toResponse } from '../shared/error.middleware';
 
 interface AuditedRoute {
   method: string;
@@ -80,7 +81,7 @@ export function auditMiddleware(record: RecordAuditUseCase, logger: Logger) {
     } catch (error) {
       failed = error;
     }
-    const status = failed ? ((failed as { status?: number }).status ?? statusOf(failed)) : ctx.status;
+    const status = failed ? toResponse(failed).status : ctx.status;
     const actor = ctx.state.actor as Actor | undefined;
     const answered = failed ? null : (ctx.body as { user?: { id?: string; role?: string } } | undefined);
     const body = ctx.request.body as { email?: unknown } | undefined;
@@ -107,13 +108,3 @@ export function auditMiddleware(record: RecordAuditUseCase, logger: Logger) {
   };
 }
 
-const STATUS_BY_KIND: Record<string, number> = {
-  validation: 400,
-  unauthorized: 401,
-  payment_required: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  rate_limited: 429,
-};
-const statusOf = (error: unknown): number => STATUS_BY_KIND[(error as { kind?: string }).kind ?? ''] ?? 500;

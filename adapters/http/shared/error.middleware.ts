@@ -60,7 +60,8 @@ export function errorMiddleware(logger: Logger) {
   };
 }
 
-function toResponse(error: unknown): { status: number; body: ErrorBody } {
+/** The status and error body an error is answered with (also what the audit log records of a failed request). */
+export function toResponse(error: unknown): { status: number; body: ErrorBody } {
   if (isAppError(error)) {
     const status = 'status' in error && typeof error.status === 'number' ? error.status : STATUS_BY_KIND[error.kind];
     const details = 'details' in error ? (error.details as ErrorDetail[]) : undefined;
