@@ -46,13 +46,19 @@ export class KnowledgeSearchSmallDocuments1763820000000 implements MigrationInte
                     FROM knowledge_documents d WHERE d.id = ANY(documents)) s;
         END IF;
         IF cardinality(small) > 0 THEN
-          -- Compared exactly. The column is not cast, so no HNSW index matches.
-          RETURN QUERY
-            SELECT c.document_id, c.chunk_index, c.content, c.token_count, (c.embedding_vector <=> query)::double precision
-              FROM knowledge_chunks c
-             WHERE c.dimension = dims AND c.application_id = app AND c.space = chunk_space AND c.document_id = ANY(small)
-             ORDER BY c.embedding_vector <=> query, c.document_id, c.chunk_index
-             LIMIT top;
+          -- Compared exactly. The column is not cast, so no HNSW index matches. A dynamic statement is planned
+          -- with the actual documents (a generic plan cannot tell a few documents from the whole application and
+          -- scanned all of it), and found by the primary key's document_id.
+          IF large <> '{}' THEN
+            PERFORM set_config('enable_seqscan', 'off', true);
+          END IF;
+          RETURN QUERY EXECUTE
+            'SELECT c.document_id, c.chunk_index, c.content, c.token_count, (c.embedding_vector <=> $1)::double precision
+               FROM knowledge_chunks c
+              WHERE c.dimension = $2 AND c.application_id = $3 AND c.space = $4 AND c.document_id = ANY($5)
+              ORDER BY c.embedding_vector <=> $1, c.document_id, c.chunk_index
+              LIMIT $6'
+            USING query, dims, app, chunk_space, small, top;
         END IF;
         IF cardinality(large) = 0 THEN
           RETURN;
