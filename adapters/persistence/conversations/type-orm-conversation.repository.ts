@@ -99,15 +99,16 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   }
 
   async create(c: NewConversation): Promise<Conversation> {
-    return this.created(c, await this.creates.submit('', { conversation: c }));
+    return (await this.created(c, await this.creates.submit('', { conversation: c }))).conversation;
   }
 
   async beginFirstTurn(c: NewConversation, content: string): Promise<BegunTurn> {
-    return { conversation: await this.created(c, await this.creates.submit('', { conversation: c, firstMessage: content })), history: [] };
+    const { conversation, messageId } = await this.created(c, await this.creates.submit('', { conversation: c, firstMessage: content }));
+    return { conversation, history: [], ...(messageId ? { messageId } : {}) };
   }
 
   /** The conversation a creation stored, or why it stored none: its application is gone, or (ids chosen by the caller) the id is taken. */
-  private async created(c: NewConversation, stored: Conversation | null): Promise<Conversation> {
+  private async created<T>(c: NewConversation, stored: T | null): Promise<T> {
     if (stored) return stored;
     if (c.id !== undefined && (await this.findById(c.id))) throw new ConflictError('A conversation with this id already exists');
     throw new NotFoundError('Application');
@@ -118,14 +119,14 @@ export class TypeOrmConversationRepository implements ConversationRepository {
    * one), each with its first message when it has one. A batch statement stores all or nothing; an
    * unknown application or a taken id is that item's null.
    */
-  private readonly creates = new CoalescingLanes<Creation, Conversation | null>((_, batch) => this.createAll(batch), { maxBatch: 64 });
+  private readonly creates = new CoalescingLanes<Creation, Created | null>((_, batch) => this.createAll(batch), { maxBatch: 64 });
 
-  private async createAll(batch: Creation[]): Promise<Array<Conversation | null>> {
+  private async createAll(batch: Creation[]): Promise<Array<Created | null>> {
     const ids = batch.map((c) => c.conversation.id ?? randomUUID());
     const column = <T>(pick: (c: NewConversation) => T) => batch.map((c) => pick(c.conversation));
     // The first message goes in with its conversation; an id asked for twice in the batch is stored
     // once, for its first asker, so only that asker's message is stored with it.
-    const found = await rows<ConversationRow & { created_ms: number }>(
+    const found = await rows<ConversationRow & { created_ms: number; message_id: string | null }>(
       this.db,
       `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[], $7::text[]) WITH ORDINALITY
                                AS r(id, application_id, title, source, api_key_id, config_version_id, first_message, ord)),
@@ -141,8 +142,9 @@ export class TypeOrmConversationRepository implements ConversationRepository {
               INSERT INTO messages (conversation_id, role, content, status)
               SELECT stored.id, 'user', asked.first_message, 'complete'
                 FROM stored JOIN (SELECT DISTINCT ON (id) id, first_message FROM req ORDER BY id, ord) asked ON asked.id = stored.id
-               WHERE asked.first_message IS NOT NULL)
-       SELECT * FROM stored`,
+               WHERE asked.first_message IS NOT NULL
+              RETURNING id AS message_id, conversation_id)
+       SELECT stored.*, first.message_id FROM stored LEFT JOIN first ON first.conversation_id = stored.id`,
       [
         ids, column((c) => c.applicationId), column((c) => c.title), column((c) => c.source),
         column((c) => c.apiKeyId ?? null), column((c) => c.configVersionId ?? null), batch.map((c) => c.firstMessage ?? null),
@@ -159,7 +161,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       const first = batch[i]!.firstMessage;
       const turns: Turn[] = first === undefined ? [] : [{ role: 'user', content: first }];
       this.histories.remember(id, { createdAtMs: Number(row.created_ms), count: turns.length }, turns, Number.POSITIVE_INFINITY);
-      return toConversation(row);
+      return { conversation: toConversation(row), messageId: row.message_id ?? null };
     });
   }
 
@@ -296,7 +298,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     });
     const results: Array<BegunTurn | null> = new Array(batch.length).fill(null);
     const offered = now.map((i) => this.histories.offer(batch[i]!.conversationId, batch[i]!.limit));
-    const found = await rows<ConversationRow & { ord: string; count_before: number; count_after: number | null; created_ms: number; history: Array<[Turn['role'], string]> | string | null }>(
+    const found = await rows<ConversationRow & { ord: string; count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: Array<[Turn['role'], string]> | string | null }>(
       this.db,
       `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::float8[])
                               WITH ORDINALITY AS r(conversation_id, content, max_count, known_count, known_created_ms, ord)),
@@ -307,12 +309,13 @@ export class TypeOrmConversationRepository implements ConversationRepository {
             touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + 1
                           FROM locked WHERE c.id = locked.id RETURNING c.id, c.message_count),
             stored AS (INSERT INTO messages (conversation_id, role, content, status)
-                       SELECT id, 'user', new_content, 'complete' FROM conv WHERE status <> 'archived' ORDER BY ord)
+                       SELECT id, 'user', new_content, 'complete' FROM conv WHERE status <> 'archived' ORDER BY ord
+                       RETURNING id AS message_id, conversation_id)
        SELECT conv.id, conv.application_id, conv.title, conv.status, conv.source, conv.api_key_id, conv.config_version_id,
               conv.created_at, conv.updated_at, conv.ord, conv.message_count AS count_before, touched.message_count AS count_after,
-              ${CREATED_MS('conv')} AS created_ms,
+              ${CREATED_MS('conv')} AS created_ms, stored.message_id,
               CASE WHEN conv.status = 'archived' OR conv.known THEN NULL ELSE (${history('conv.id', 'conv.max_count')}) END AS history
-         FROM conv LEFT JOIN touched ON touched.id = conv.id`,
+         FROM conv LEFT JOIN touched ON touched.id = conv.id LEFT JOIN stored ON stored.conversation_id = conv.id`,
       [
         now.map((i) => batch[i]!.conversationId), now.map((i) => batch[i]!.content), now.map((i) => batch[i]!.limit),
         offered.map((v) => v?.count ?? -1), offered.map((v) => v?.createdAtMs ?? -1),
@@ -331,7 +334,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
 
   /** A started turn from its row, with the history from the row or the cache, and the cache moved on. */
   private begin(
-    row: ConversationRow & { count_before: number; count_after: number | null; created_ms: number; history: Array<[Turn['role'], string]> | string | null },
+    row: ConversationRow & { count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: Array<[Turn['role'], string]> | string | null },
     turn: TurnStart,
     offered: CachedHistory | undefined,
   ): BegunTurn {
@@ -348,8 +351,14 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     }
     const stored: Turn = { role: 'user', content: turn.content };
     if (row.count_after !== null) this.histories.advance(row.id, version.createdAtMs, [stored], 1, Number(row.count_after));
-    return { conversation, history: recentTurns(turns, turn.limit, turn.maxChars) };
+    return { conversation, history: recentTurns(turns, turn.limit, turn.maxChars), ...(row.message_id ? { messageId: row.message_id } : {}) };
   }
+}
+
+/** A conversation stored by `createAll`, with the id of its first (user) message when it had one. */
+interface Created {
+  conversation: Conversation;
+  messageId: string | null;
 }
 
 interface Creation {

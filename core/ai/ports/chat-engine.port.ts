@@ -32,6 +32,8 @@ export interface ChatMessageRequest {
 
 export interface ChatAnswer {
   conversationId: string;
+  /** The id of the user's message this turn stored (the one `message.received` names). */
+  userMessageId?: string;
   message: { id: string; role: 'assistant'; content: string; createdAt: string };
   usage: TokenUsage;
   provider: ProviderId;
@@ -46,6 +48,8 @@ export type ChatStreamEvent =
       type: 'done';
       fullResponse: string;
       conversationId: string;
+      /** The id of the user's message this turn stored. */
+      userMessageId?: string;
       messageId: string;
       usage: TokenUsage;
       provider: ProviderId;

@@ -22,6 +22,8 @@ export interface ChatEngineDeps {
 
 export interface PreparedChat {
   conversation: Conversation;
+  /** The id of the user's message the turn stored. */
+  userMessageId?: string;
   provider: LlmProvider;
   providerId: ProviderId;
   model: string;
@@ -65,6 +67,7 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   const turns = fitHistory([...history, { role: 'user' as const, content: input.content }], budget);
   return {
     conversation,
+    ...(begun.messageId ? { userMessageId: begun.messageId } : {}),
     provider: deps.providers.get(providerId),
     providerId,
     model,

@@ -43,6 +43,7 @@ export class SendChatMessageUseCase {
     });
     return {
       conversationId: chat.conversation.id,
+      ...(chat.userMessageId ? { userMessageId: chat.userMessageId } : {}),
       message: { id: message.id, role: 'assistant', content: message.content, createdAt: message.createdAt.toISOString() },
       usage: result.usage,
       provider: chat.providerId,

@@ -58,6 +58,7 @@ export class StreamChatMessageUseCase {
           type: 'done',
           fullResponse: message.content,
           conversationId: chat.conversation.id,
+          ...(chat.userMessageId ? { userMessageId: chat.userMessageId } : {}),
           messageId: message.id,
           usage: message.usage!,
           provider: chat.providerId,

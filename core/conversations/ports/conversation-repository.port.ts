@@ -39,6 +39,8 @@ export interface BegunTurn {
    * `maxChars` characters in all. Empty for an archived conversation.
    */
   history: Turn[];
+  /** The id of the user's message the turn stored (absent when nothing was stored: an archived conversation). */
+  messageId?: string;
 }
 
 /** Conversations and their messages. */

@@ -51,7 +51,7 @@ export class ChatTurnRunner {
     // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
     await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content });
     // After the settlement, so the insert never queues ahead of the turn's own statements.
-    this.publishSoon(turn, opening, { messageId: answer.message.id, provider: answer.provider, model: answer.model, usage: answer.usage, latencyMs: answer.latencyMs, interrupted: false });
+    this.publishSoon(turn, opening, answer.userMessageId ?? null, { messageId: answer.message.id, provider: answer.provider, model: answer.model, usage: answer.usage, latencyMs: answer.latencyMs, interrupted: false });
     return answer;
   }
 
@@ -65,15 +65,17 @@ export class ChatTurnRunner {
       throw error;
     }
     const settle = (outcome: ChatOutcome) => this.settle(turn, plan, outcome);
-    const publish = (completed: Completed | null) => this.publishSoon(turn, opening, completed);
+    const publish = (userMessageId: string | null, completed: Completed | null) => this.publishSoon(turn, opening, userMessageId, completed);
     return (async function* () {
       let outcome: ChatOutcome = { ok: false };
       let completed: Completed | null = null;
+      let userMessageId: string | null = null;
       let partial = '';
       try {
         for await (const event of events) {
           if (event.type === 'chunk') partial += event.content;
           if (event.type === 'done') {
+            userMessageId = event.userMessageId ?? null;
             outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse };
             completed = { messageId: event.messageId, provider: event.provider, model: event.model, usage: event.usage, latencyMs: event.latencyMs, interrupted: false };
           }
@@ -87,7 +89,7 @@ export class ChatTurnRunner {
           completed = { messageId: null, provider: plan.provider ?? null, model: plan.model ?? null, usage: outcome.usage!, latencyMs: null, interrupted: true };
         }
         await settle(outcome);
-        publish(completed);
+        publish(userMessageId, completed);
       }
     })();
   }
@@ -129,25 +131,25 @@ export class ChatTurnRunner {
 
   private readonly inFlight = new Set<Promise<void>>();
 
-  private publishSoon(turn: ChatTurn, opening: ConversationStart | undefined, completed: Completed | null): void {
+  private publishSoon(turn: ChatTurn, opening: ConversationStart | undefined, userMessageId: string | null, completed: Completed | null): void {
     if (!this.deps.events) return;
-    const write = this.publish(turn, opening, completed).finally(() => this.inFlight.delete(write));
+    const write = this.publish(turn, opening, userMessageId, completed).finally(() => this.inFlight.delete(write));
     this.inFlight.add(write);
   }
 
   /**
    * The turn's events: the conversation it opened, the user's message stored, and the answer when there
-   * is one (complete or interrupted). The engine stores the user's message without telling its id, so
-   * `message.received` carries the conversation and the answer's id only (`messageId` null).
+   * is one (complete or interrupted). `message.received` names the user's message the engine stored
+   * (`messageId`; null only when a stream ended before the engine said it, e.g. cut short or failed).
    */
-  private async publish(turn: ChatTurn, opening: ConversationStart | undefined, completed: Completed | null): Promise<void> {
+  private async publish(turn: ChatTurn, opening: ConversationStart | undefined, userMessageId: string | null, completed: Completed | null): Promise<void> {
     const events = this.deps.events;
     if (!events) return;
     const ids = { applicationId: turn.application.id, conversationId: turn.conversation.id };
     const event = (type: NewDomainEvent['type'], data: Record<string, unknown>): NewDomainEvent => ({ type, ownerId: turn.ownerId, applicationId: turn.application.id, data: { ...ids, ...data } });
     const list: NewDomainEvent[] = [];
     if (opening) list.push(event('conversation.started', { source: turn.source }));
-    list.push(event('message.received', { messageId: null, source: turn.source }));
+    list.push(event('message.received', { messageId: userMessageId, source: turn.source }));
     if (completed) list.push(event('message.completed', { ...completed }));
     try {
       await events.publish(...list);

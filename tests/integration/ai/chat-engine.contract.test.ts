@@ -37,6 +37,8 @@ describe.each(['in-process', 'http'] as const)('ChatEngine contract (%s)', (kind
     expect(answer).toMatchObject({ conversationId: conversation.id, provider: 'provider_a', model: 'gpt-4o-mini', message: { role: 'assistant' } });
     const full = await engine.getConversation(conversation.id);
     expect(full.messages.map((m) => [m.role, m.status])).toEqual([['user', 'complete'], ['assistant', 'complete']]);
+    // The answer names the user's message the turn stored.
+    expect(answer.userMessageId).toBe(full.messages[0]!.id);
     const page = await engine.listConversations(applicationId, { page: 1, limit: 50 });
     expect(page.data.map((c) => c.id)).toContain(conversation.id);
     expect(page).toMatchObject({ page: 1, limit: 50 });
@@ -51,6 +53,8 @@ describe.each(['in-process', 'http'] as const)('ChatEngine contract (%s)', (kind
     expect(done.type).toBe('done');
     const joined = events.filter((e) => e.type === 'chunk').map((e) => (e as { content: string }).content).join('');
     expect(done.type === 'done' && done.fullResponse).toBe(joined);
+    const stored = await engine.getConversation(conversation.id);
+    expect(done.type === 'done' && done.userMessageId).toBe(stored.messages.find((m) => m.role === 'user')!.id);
   });
 
   it('opens a conversation with its first message, in one call, under the id the caller chose', async () => {
@@ -60,11 +64,12 @@ describe.each(['in-process', 'http'] as const)('ChatEngine contract (%s)', (kind
     const opened = await engine.getConversation(id);
     expect(opened).toMatchObject({ id, applicationId, title: 'Opened' });
     expect(opened.messages.map((m) => [m.role, m.content === 'first words'])).toEqual([['user', true], ['assistant', false]]);
+    expect(answer.userMessageId).toBe(opened.messages[0]!.id);
 
     const streamed = randomUUID();
     const events = [];
     for await (const event of await engine.streamMessage(streamed, { content: 'stream it', provider: 'provider_b', startConversation: { applicationId } })) events.push(event);
-    expect(events.at(-1)).toMatchObject({ type: 'done', conversationId: streamed });
+    expect(events.at(-1)).toMatchObject({ type: 'done', conversationId: streamed, userMessageId: (await engine.getConversation(streamed)).messages[0]!.id });
     expect((await engine.getConversation(streamed)).title).toBe('New conversation');
   });
 

@@ -66,7 +66,13 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
     });
     expect(begun[12]).toBeNull();
     expect(begun[13]).toMatchObject({ conversation: { id: archived, status: 'archived' }, history: [] });
-    for (const [i, id] of ids.entries()) expect((await repo.messages(id)).map((m) => m.content)).toEqual([`greeting ${i}`, `question ${i}`]);
+    for (const [i, id] of ids.entries()) {
+      const stored = await repo.messages(id);
+      expect(stored.map((m) => m.content)).toEqual([`greeting ${i}`, `question ${i}`]);
+      // Each turn is told the id of the message it stored, from the same statement.
+      expect(begun[i]!.messageId).toBe(stored[1]!.id);
+    }
+    expect(begun[13]!.messageId).toBeUndefined();
     expect(await repo.messages(archived)).toEqual([]);
   });
 
@@ -81,7 +87,9 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
     ]);
     expect(first!.history).toEqual([]);
     expect(second!.history).toEqual([{ role: 'user', content: 'first' }]);
-    expect((await repo.messages(id)).map((m) => m.content)).toEqual(['first', 'second']);
+    const stored = await repo.messages(id);
+    expect(stored.map((m) => m.content)).toEqual(['first', 'second']);
+    expect([first!.messageId, second!.messageId]).toEqual(stored.map((m) => m.id));
   });
 
   it('concurrent answers are stored whole, each returned to its own caller, in call order within a conversation', async () => {
@@ -157,7 +165,9 @@ describe.each(DATABASE_KINDS)('conversation repository turn writes (%s)', (kind)
     for (const [i, id] of ids.entries()) {
       const begun = (results[i + 1] as PromiseFulfilledResult<Awaited<ReturnType<typeof repo.beginFirstTurn>>>).value;
       expect(begun).toMatchObject({ conversation: { id, title: `Opened ${i}`, applicationId }, history: [] });
-      expect((await repo.messages(id)).map((m) => [m.role, m.content, m.status])).toEqual([['user', `first words ${i}`, 'complete']]);
+      const stored = await repo.messages(id);
+      expect(stored.map((m) => [m.role, m.content, m.status])).toEqual([['user', `first words ${i}`, 'complete']]);
+      expect(begun.messageId).toBe(stored[0]!.id);
       // The next turn sees the first message, as the count stored with it says.
       expect((await repo.beginTurn(id, 'second', 100, 10_000))!.history).toEqual([{ role: 'user', content: `first words ${i}` }]);
     }

@@ -168,5 +168,11 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
       ].sort(),
     );
     expect(events.find((e) => e.type === 'message.completed' && e.data.conversationId === conversation.body.id)!.data.messageId).toBe(done.messageId);
+    // message.received names the user's message: the id the conversation's messages list shows, for both turns.
+    for (const [id, client] of [[publicTurn.body.conversationId as string, b.client], [conversation.body.id as string, a.client]] as const) {
+      const shown = await client.get(`/api/conversations/${id}`, { token });
+      const userMessage = (shown.body.messages as Array<{ id: string; role: string }>).find((m) => m.role === 'user')!;
+      expect(events.find((e) => e.type === 'message.received' && e.data.conversationId === id)!.data.messageId).toBe(userMessage.id);
+    }
   });
 });
