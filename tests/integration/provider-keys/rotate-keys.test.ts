@@ -10,7 +10,9 @@ import { openDatabase } from '../../../adapters/persistence/data-source';
 import { TypeOrmProviderKeyRepository } from '../../../adapters/persistence/provider-keys/type-orm-provider-key.repository';
 import { rotateStoredSecrets, UnreadableSecretError } from '../../../adapters/persistence/secret-rotation';
 import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
+import { secretAad } from '../../../core/plugins/use-cases/plugin-runtime';
 import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
+import { secretAssociatedData } from '../../../core/webhooks/domain/webhook';
 import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
 import { systemClock } from '../../../core/shared/clock.port';
 import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
@@ -50,7 +52,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       const [oldKey, newKey] = [hexKey(), hexKey()];
       const owners = await seed(db.dataSource, oldKey);
       const result = await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 3 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0 }, alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const onlyOld = new AesGcmSecretBox({ key: oldKey });
       const rows = await sealedRows(db.dataSource);
@@ -61,9 +63,46 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       }
       // A second run finds nothing left to do.
       expect(await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }))).toEqual({
-        resealed: { 'provider keys': 0 },
+        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0 },
         alreadyCurrent: 3,
       });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("re-seals webhook signing secrets and plugins' secret settings too", async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const [oldKey, newKey] = [hexKey(), hexKey()];
+      const ds = db.dataSource;
+      const old = new AesGcmSecretBox({ key: oldKey });
+      const user = await new TypeOrmUserRepository(ds).create({ email: `${randomUUID()}@example.com`, displayName: 'U', role: 'developer', passwordHash: 'h' });
+      const [app] = await ds.query(`INSERT INTO applications (owner_id, name, slug) VALUES ($1, 'A', $2) RETURNING id`, [user.id, `a-${randomUUID()}`]);
+      const webhookId = randomUUID();
+      await ds.query(`INSERT INTO webhooks (id, owner_id, url, events, secret_sealed) VALUES ($1, $2, 'https://hooks.example.com/x', '{message.completed}', $3)`, [
+        webhookId,
+        user.id,
+        old.seal('whsec_old', secretAssociatedData(webhookId)),
+      ]);
+      const [plugin] = await ds.query(`INSERT INTO plugins (owner_id, name, version, manifest, source) VALUES ($1, 'p', '1.0.0', '{}', '') RETURNING id`, [user.id]);
+      const ref = { applicationId: app.id as string, pluginId: plugin.id as string };
+      const sealed = { apiToken: old.seal('tok-1', secretAad(ref, 'apiToken')), password: old.seal('pw-2', secretAad(ref, 'password')) };
+      await ds.query(`INSERT INTO plugin_installations (plugin_id, application_id, state, version, sealed_secrets) VALUES ($1, $2, 'installed', '1.0.0', $3::jsonb)`, [
+        ref.pluginId,
+        ref.applicationId,
+        JSON.stringify(sealed),
+      ]);
+
+      const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
+      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2 }, alreadyCurrent: 0 });
+      const onlyNew = new AesGcmSecretBox({ key: newKey });
+      const [webhook] = await ds.query(`SELECT secret_sealed FROM webhooks WHERE id = $1`, [webhookId]);
+      expect(onlyNew.open(webhook.secret_sealed, secretAssociatedData(webhookId))).toBe('whsec_old');
+      const [installation] = await ds.query(`SELECT sealed_secrets FROM plugin_installations WHERE plugin_id = $1`, [ref.pluginId]);
+      expect(onlyNew.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toBe('tok-1');
+      expect(onlyNew.open(installation.sealed_secrets.password, secretAad(ref, 'password'))).toBe('pw-2');
+      expect(() => old.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toThrow();
     } finally {
       await db.close();
     }
@@ -115,7 +154,7 @@ describe('npm run keys:rotate', () => {
 
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: oldKey, NEW_ENCRYPTION_KEY: newKey };
     const { stdout, stderr } = await rotateScript(env);
-    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3\); 0 already used it/);
+    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, plugin secret settings: 0\); 0 already used it/);
     expect(stdout).toMatch(/Set ENCRYPTION_KEY to the new key/);
     for (const secret of [oldKey, newKey, ...RAW_KEYS]) expect(stdout + stderr).not.toContain(secret);
 
