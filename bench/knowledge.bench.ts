@@ -431,8 +431,7 @@ async function main(): Promise<void> {
     console.log('\n## Search (top 10, one application; recall@10 against the exact top 10)');
     for (const size of SIZES) rows.push(...(await search(size)));
   }
-  console.log('\n| chunks | method | queries | p50 | p99 | recall@10 |');
-  console.log('|---|---|---|---|---|---|');
+  if (rows.length > 0) console.log('\n| chunks | method | queries | p50 | p99 | recall@10 |\n|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.chunks.toLocaleString('en')} | ${r.method} | ${r.queries} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.recall === undefined ? '-' : r.recall.toFixed(3)} |`);
   const needleRows: NeedleRow[] = [];
   console.log(`\n## Needles (${NEEDLES.length} one-chunk documents and their questions, among a handbook; needle recall@1 and @10)`);
