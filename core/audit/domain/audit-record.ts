@@ -19,20 +19,8 @@ export interface AuditRecord {
 export type NewAuditRecord = Omit<AuditRecord, 'id' | 'at' | 'teamId' | 'ip' | 'userAgent'> &
   Partial<Pick<AuditRecord, 'teamId' | 'ip' | 'userAgent'>>;
 
-export interface AuditRecordView {
-  id: string;
-  at: string;
-  actorId: string | null;
-  actorRole: string | null;
-  action: string;
-  resourceType: string;
-  resourceId: string | null;
-  teamId: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  outcome: AuditOutcome;
-  details: Record<string, unknown>;
-}
+/** An audit record as the API shows it: the time as an ISO 8601 string. */
+export type AuditRecordView = Omit<AuditRecord, 'at'> & { at: string };
 
 export const toAuditRecordView = (r: AuditRecord): AuditRecordView => ({ ...r, at: r.at.toISOString() });
 
