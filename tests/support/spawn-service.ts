@@ -27,12 +27,18 @@ export interface Service {
 
 /** Runs an entry point (e.g. apps/all/main.ts) as its own process, as `npm start` would. */
 export function spawnService(entry: string, env: Record<string, string>): Service {
+  return serviceOf(
+    spawn(process.execPath, [join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--swc', join(ROOT, entry)], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/** A spawned process (stdout and stderr piped) as a Service: its output so far, its exit, a stop by signal. */
+export function serviceOf(child: ChildProcess): Service {
   let output = '';
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--swc', join(ROOT, entry)], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -41,7 +47,7 @@ export function spawnService(entry: string, env: Record<string, string>): Servic
     output: () => output,
     exited,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };

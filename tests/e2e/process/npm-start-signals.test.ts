@@ -3,26 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnService, waitUntilUp, type Service } from '../../support/spawn-service';
+import { freePort, serviceOf, spawnService, waitUntilUp, type Service } from '../../support/spawn-service';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** `npm start` as a process manager (or a shell) starts it: npm itself is the process it holds. */
 function npmStart(env: Record<string, string>): Service {
-  let output = '';
-  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => output,
-    exited,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  return serviceOf(spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** Every process below `pid` (Linux /proc), found while they run. */
