@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { sendForm } from '../core-api/uploads/send-form';
 import { anOwnerWithKey } from '../public-api/public-api-support';
 import { startCoreApi, type TestStack } from '../../support/test-stack';
+import { startStripeFake, type StripeFake } from '../../support/stripe-fake/stripe-fake';
 import type { TestResponse } from '../../support/http-client';
 import { everyFieldWrong, exampleIdFor, mutateBody, pathIdFor, queryFor, type Operation, type Owned, type Shape } from './hostile-arbitraries';
 
@@ -19,6 +20,7 @@ const ERROR_KEYS = new Set(['statusCode', 'message', 'error', 'details']);
 
 describe('hostile requests to every documented operation (property-based)', () => {
   let stack: TestStack;
+  let stripe: StripeFake;
   let owned: Owned;
   let snapshot: () => Promise<Record<string, string>>;
   let requests = 0;
@@ -27,7 +29,9 @@ describe('hostile requests to every documented operation (property-based)', () =
   const statuses: Record<string, number> = {};
 
   beforeAll(async () => {
-    stack = await startCoreApi({ providers: true, engine: 'remote' });
+    // Payments against the local Stripe fake: without it the payment endpoints answer 503 by design.
+    stripe = await startStripeFake();
+    stack = await startCoreApi({ providers: true, engine: 'remote', env: stripe.env });
     const owner = await anOwnerWithKey(stack, { plan: 'pro', rateLimit: 10_000 });
     const auth = { token: owner.token };
     const must = async (res: Promise<TestResponse> | TestResponse, what: string) => {
@@ -73,6 +77,7 @@ describe('hostile requests to every documented operation (property-based)', () =
   afterAll(async () => {
     process.stdout.write(`hostile requests: ${requests} requests sent; answers by status ${JSON.stringify(statuses)}\n`);
     await stack?.close();
+    await stripe?.close();
   });
 
   it.each(['core-api', 'ai-service'] as const)('%s: no 5xx, every error has the error body, refused requests change nothing', async (service) => {
