@@ -53,6 +53,8 @@ describe.each(DATABASE_KINDS)('core API: billing through Stripe, against the loc
     expect(session).toMatchObject({ mode: 'subscription', metadata: { userId: owner.user.id, plan: 'starter' } });
     expect(session.line_items.map((l) => l.price)).toEqual([stack.stripe.prices.starter, stack.stripe.prices.overageStarter]);
     expect(stack.stripe.customers.get(session.customer!)).toMatchObject({ email: owner.email, metadata: { userId: owner.user.id } });
+    const audit = await db<{ action: string; outcome: string }>(`SELECT action, outcome FROM audit_records WHERE actor_id = $1 AND action LIKE 'billing.%'`, [owner.user.id]);
+    expect(audit).toEqual([{ action: 'billing.checkout', outcome: 'success' }]);
     expect(await subscriptionOf(owner.token)).toMatchObject({ plan: 'free', billing: { customer: true, subscription: false } });
     expect((await owner.chat()).status).toBe(402);
 
