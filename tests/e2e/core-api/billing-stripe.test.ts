@@ -161,6 +161,20 @@ describe.each(DATABASE_KINDS)('core API: billing through Stripe, against the loc
     expect((await updatesOf(owner.user.id)).at(-1)).toEqual({ plan: 'pro', status: 'active', previousPlan: 'starter', previousStatus: 'active' });
   });
 
+  it('completes a checkout from its hosted page and forwards the signed events, as the demo runner does', async () => {
+    const owner = await anOwner();
+    const checkout = await stack.client.post('/api/billing/subscribe', { plan: 'pro' }, { token: owner.token });
+    const page = await fetch(checkout.body.url, { redirect: 'manual' });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toMatch(/\/billing\?checkout=success$/);
+    expect(await subscriptionOf(owner.token)).toMatchObject({ plan: 'pro', status: 'active' });
+    const subscriptionId = stack.stripe.sessions.get(checkout.body.sessionId)!.subscription!;
+    const failed = await fetch(`${stack.stripe.url}/__fake/subscriptions/${subscriptionId}/fail-payment`, { method: 'POST' });
+    expect(await failed.json()).toMatchObject({ type: 'invoice.payment_failed', delivered: 200 });
+    expect(await subscriptionOf(owner.token)).toMatchObject({ plan: 'pro', status: 'past_due' });
+    expect((await fetch(checkout.body.url, { redirect: 'manual' })).status).toBe(404); // a session completes once
+  });
+
   describe('bad input', () => {
     it('refuses a webhook with a wrong signature, a missing one or a stale timestamp (> 300 s), recording nothing', async () => {
       const owner = await anOwner();

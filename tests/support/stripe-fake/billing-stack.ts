@@ -48,6 +48,7 @@ export async function startBillingStack(options: { database?: DatabaseKind; lice
   const core = await composeApp('core-api', infra, modules);
   const listening = await listen(core, '127.0.0.1', 0);
   const client = new TestClient(listening.url);
+  stripe.forwardTo = `${listening.url}/api/billing/webhook`;
   let adminToken: Promise<string> | undefined;
   return {
     config,

@@ -18,6 +18,8 @@ import Stripe from 'stripe';
 export interface StripeFake {
   /** What to set as STRIPE_API_BASE. */
   url: string;
+  /** Where the hosted pages and control routes send their webhook events (see StripeFakeOptions); settable. */
+  forwardTo: string | undefined;
   secretKey: string;
   webhookSecret: string;
   /** Price ids to set as STRIPE_PRICE_*; the env block below has them all. */
@@ -119,10 +121,22 @@ const MONTH = 30 * 86_400;
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+export interface StripeFakeOptions {
+  port?: number;
+  /**
+   * For demos: where to send the webhook events of what happens on the fake's hosted pages and control
+   * routes (opening a Checkout URL completes its session), e.g. `http://localhost:3000/api/billing/webhook`.
+   */
+  forwardTo?: string;
+  /** Fixed keys (demos); random by default. */
+  secretKey?: string;
+  webhookSecret?: string;
+}
+
 /** Starts the fake on a free port of 127.0.0.1 (or the given one). */
-export async function startStripeFake(options: { port?: number } = {}): Promise<StripeFake> {
-  const secretKey = `sk_test_fake_${randomBytes(8).toString('hex')}`;
-  const webhookSecret = `whsec_fake_${randomBytes(16).toString('hex')}`;
+export async function startStripeFake(options: StripeFakeOptions = {}): Promise<StripeFake> {
+  const secretKey = options.secretKey ?? `sk_test_fake_${randomBytes(8).toString('hex')}`;
+  const webhookSecret = options.webhookSecret ?? `whsec_fake_${randomBytes(16).toString('hex')}`;
   const prices = { starter: 'price_fake_starter', pro: 'price_fake_pro', enterprise: 'price_fake_enterprise', overageStarter: 'price_fake_overage_starter', overagePro: 'price_fake_overage_pro' };
   const PLAN_AMOUNTS: Record<string, number> = { [prices.starter]: 2900, [prices.pro]: 9900, [prices.enterprise]: 49900 };
   const signer = new Stripe('sk_test_signer_only');
@@ -245,11 +259,20 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const target = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
-    requests.push({ method, path: target.pathname });
     const answer = (status: number, body: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': id('req') });
       res.end(JSON.stringify(body));
     };
+    // Stripe's side, for demos: the hosted pages and a few control routes, without the API key.
+    if (!target.pathname.startsWith('/v1/')) {
+      const outcome = await hosted(method, target.pathname).catch((error: Error) => ({ status: 502, body: { error: error.message } }));
+      if ('redirect' in outcome) {
+        res.writeHead(303, { Location: outcome.redirect });
+        return res.end();
+      }
+      return answer(outcome.status, outcome.body);
+    }
+    requests.push({ method, path: target.pathname });
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       return answer(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
     }
@@ -265,6 +288,34 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     if (replayKey && result.status < 500) replays.set(replayKey, result);
     answer(result.status, result.body);
   }
+  /** The hosted Checkout page completes its session; control routes renew, fail or delete a subscription. */
+  async function hosted(method: string, path: string): Promise<{ status: number; body: unknown } | { redirect: string }> {
+    const checkout = /^\/checkout\/(cs_test_[0-9a-f]+)$/.exec(path);
+    if (method === 'GET' && checkout) {
+      const session = sessions.get(checkout[1]!);
+      if (!session || session.status !== 'open') return { status: 404, body: { error: 'No open Checkout Session here' } };
+      await forward(fake.completeCheckout(session.id));
+      return { redirect: session.success_url || '/' };
+    }
+    if (method === 'GET' && /^\/portal\/bps_[0-9a-f]+$/.test(path)) return { status: 200, body: { portal: 'The Stripe fake has no portal pages; use its control routes' } };
+    const control = /^\/__fake\/subscriptions\/(sub_[0-9a-f]+)\/(renew|fail-payment|delete)$/.exec(path);
+    if (method === 'POST' && control) {
+      if (!subscriptions.has(control[1]!)) return { status: 404, body: { error: 'No such subscription' } };
+      const action = control[2];
+      const e = action === 'renew' ? fake.updateSubscription(control[1]!, { renew: true }) : action === 'delete' ? fake.deleteSubscription(control[1]!) : fake.failPayment(control[1]!);
+      return { status: 200, body: { event: e.id, type: e.type, delivered: await forward(e) } };
+    }
+    if (method === 'GET' && path === '/__fake/subscriptions') return { status: 200, body: [...subscriptions.values()] };
+    return { status: 404, body: { error: 'Not a page of the Stripe fake' } };
+  }
+
+  /** Sends an event to `forwardTo`, signed; answers the status the platform gave (null without `forwardTo`). */
+  async function forward(e: FakeEvent): Promise<number | null> {
+    if (!fake.forwardTo) return null;
+    const { body, headers } = fake.signed(e);
+    return (await fetch(fake.forwardTo, { method: 'POST', headers, body })).status;
+  }
+
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -286,8 +337,9 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     return sub;
   };
 
-  return {
+  const fake: StripeFake = {
     url: base,
+    forwardTo: options.forwardTo,
     secretKey,
     webhookSecret,
     prices,
@@ -370,6 +422,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
         server.closeAllConnections();
       }),
   };
+  return fake;
 }
 
 function publicSession(s: FakeSession): Record<string, unknown> {
