@@ -18,6 +18,7 @@ import type { NewProviderKey, ProviderKeyRepository } from '../../core/provider-
 import type { Conversation } from '../../core/conversations/domain/conversation';
 import type { BegunTurn, ConversationRepository, NewConversation, NewMessage } from '../../core/conversations/ports/conversation-repository.port';
 import type { Cache } from '../../core/shared/cache.port';
+import { ambientTransaction } from '../persistence/sql';
 import type { OwnerLimit } from '../../core/shared/owner-limit';
 import type { User } from '../../core/users/domain/user';
 import type { NewUser, UserRepository } from '../../core/users/ports/user-repository.port';
@@ -119,6 +120,9 @@ export class CachedSubscriptionRepository implements SubscriptionRepository {
       return await this.inner.change(userId, change);
     } finally {
       await this.cache.invalidate(`sub:${userId}`);
+      // Inside a unit of work (a payment webhook, an admin change with its event) a read between this
+      // invalidation and the commit would cache the old row again: forget it once more after the commit.
+      ambientTransaction.getStore()?.afterCommit.push(() => void this.cache.invalidate(`sub:${userId}`).catch(() => undefined));
     }
   }
 }

@@ -5,7 +5,8 @@ export type { Logger };
 /** Field names whose values are secrets wherever they appear in a log line. */
 const SECRET_FIELDS = [
   'password', 'currentPassword', 'newPassword', 'apiKey', 'api_key', 'key', 'token', 'access_token',
-  'refresh_token', 'secret', 'authorization', 'x-api-key', 'passwordHash', 'encryptedKey',
+  'refresh_token', 'secret', 'authorization', 'x-api-key', 'passwordHash', 'encryptedKey', 'secretKey', 'webhookSecret',
+  'stripe-signature',
 ];
 
 /** JSON logs with secrets redacted at any of the first three levels of nesting. */

@@ -53,6 +53,18 @@ export interface AppConfig {
   webhooksAllowHttp: boolean;
   /** Private ranges webhooks may reach all the same (WEBHOOKS_ALLOWED_PRIVATE_CIDRS, comma-separated CIDRs). */
   webhooksAllowedPrivateCidrs: string[];
+  /** Payments through Stripe (STRIPE_*); unset without STRIPE_SECRET_KEY: payment endpoints answer 503. */
+  stripe?: StripeConfig;
+}
+
+/** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, the prices of the plans and of overage, the meter, STRIPE_API_BASE. */
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  prices: { starter?: string; pro?: string; enterprise?: string };
+  overagePrices: { starter?: string; pro?: string };
+  meterEventName: string;
+  apiBase?: { protocol: 'http' | 'https'; host: string; port: number };
 }
 
 /** A bad environment value: the process stops with this one line. */
@@ -141,6 +153,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     generatedSecrets,
     webhooksAllowHttp: onOff('WEBHOOKS_ALLOW_HTTP', env.WEBHOOKS_ALLOW_HTTP, false),
     webhooksAllowedPrivateCidrs: cidrs('WEBHOOKS_ALLOWED_PRIVATE_CIDRS', env.WEBHOOKS_ALLOWED_PRIVATE_CIDRS),
+    stripe: stripeFrom(env),
   };
 }
 
@@ -167,6 +180,37 @@ function plansFrom(path: string | undefined): Record<PlanTier, Plan> {
     throw error;
   }
 }
+function stripeFrom(env: Env): StripeConfig | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  if (!secretKey) return undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim();
+  if (!webhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (the webhook signing secret, whsec_…)');
+  const price = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    if (!value) return undefined;
+    if (!/^price_[A-Za-z0-9_]+$/.test(value)) throw new ConfigError(`${name} must be a Stripe price id (price_…)`);
+    return value;
+  };
+  const meterEventName = env.STRIPE_METER_EVENT?.trim() || 'platform_overage_tokens';
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(meterEventName)) throw new ConfigError('STRIPE_METER_EVENT must be a meter event name (letters, digits, _ . : -)');
+  let apiBase: StripeConfig['apiBase'];
+  if (env.STRIPE_API_BASE) {
+    const parsed = new URL(url('STRIPE_API_BASE', env.STRIPE_API_BASE));
+    const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+    apiBase = { protocol, host: parsed.hostname.replace(/^\[|\]$/g, ''), port: parsed.port ? Number(parsed.port) : protocol === 'http' ? 80 : 443 };
+  }
+  const prices = { starter: price('STRIPE_PRICE_STARTER'), pro: price('STRIPE_PRICE_PRO'), enterprise: price('STRIPE_PRICE_ENTERPRISE') };
+  if (!prices.starter && !prices.pro && !prices.enterprise) throw new ConfigError('STRIPE_SECRET_KEY is set but no plan has a price: set STRIPE_PRICE_STARTER, STRIPE_PRICE_PRO or STRIPE_PRICE_ENTERPRISE');
+  return {
+    secretKey,
+    webhookSecret,
+    prices,
+    overagePrices: { starter: price('STRIPE_PRICE_OVERAGE_STARTER'), pro: price('STRIPE_PRICE_OVERAGE_PRO') },
+    meterEventName,
+    apiBase,
+  };
+}
+
 const list = (raw: string | undefined): string[] => (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 function cidrs(name: string, raw: string | undefined): string[] {
   const list = (raw ?? '').split(',').map((c) => c.trim()).filter(Boolean);

@@ -46,6 +46,8 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'POST', path: /^\/api\/sso(?:\/.*)?$/, action: 'sso.configure', resourceType: 'sso' },
   { method: 'POST', path: /^\/api\/(?:data-)?export(?:\/.*)?$/, action: 'data.export', resourceType: 'user' },
   { method: 'PUT', path: /^\/api\/admin\/users\/([^/]+)\/plan$/, action: 'admin.plan_change', resourceType: 'subscription' },
+  { method: 'POST', path: /^\/api\/billing\/subscribe$/, action: 'billing.checkout', resourceType: 'subscription' },
+  { method: 'POST', path: /^\/api\/billing\/licenses\/checkout$/, action: 'billing.license_checkout', resourceType: 'license' },
 ];
 const ADMIN_WRITE = /^\/api\/admin\/([^/]+)(?:\/([^/]+))?/;
 

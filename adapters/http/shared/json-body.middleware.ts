@@ -24,6 +24,8 @@ export function jsonBodyMiddleware(limitBytes = 1024 * 1024) {
     }
     if (length > limitBytes) throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
     const raw = await readLimited(ctx, limitBytes);
+    // Kept for signature checks over the exact bytes received (payment webhooks).
+    (ctx.request as { rawBody?: Buffer }).rawBody = raw;
     (ctx.request as { body?: unknown }).body = raw.length === 0 ? {} : parseJsonBody(raw.toString('utf8'));
     return next();
   };
@@ -62,3 +64,6 @@ function readLimited(ctx: Context, limit: number): Promise<Buffer> {
     req.on('error', onError);
   });
 }
+
+/** The exact bytes of a JSON request body, as read (empty when there was none). */
+export const rawBodyOf = (ctx: Context): Buffer => (ctx.request as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);

@@ -21,6 +21,21 @@ import { TOKENS, resolve, token } from '../../shared/tokens';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
 import { CachedSubscriptionRepository } from '../../../adapters/cache/cached-repositories';
+import { Cron } from 'croner';
+import { StripePaymentGateway } from '../../../adapters/payments/stripe.payment-gateway';
+import { unconfiguredPaymentGateway } from '../../../adapters/payments/unconfigured.payment-gateway';
+import { TypeOrmBillingAccounts } from '../../../adapters/persistence/billing/type-orm-billing-accounts';
+import type { BillingAccountRepository } from '../../../core/billing/ports/billing-account-repository.port';
+import { noMarketplaceLicenses, type MarketplaceLicenses } from '../../../core/billing/ports/marketplace-licenses.port';
+import type { PaymentGateway } from '../../../core/billing/ports/payment-gateway.port';
+import { GetSubscriptionUseCase } from '../../../core/billing/use-cases/get-subscription.use-case';
+import { HandlePaymentWebhookUseCase } from '../../../core/billing/use-cases/handle-payment-webhook.use-case';
+import { LicenseCheckoutUseCase } from '../../../core/billing/use-cases/license-checkout.use-case';
+import { ListInvoicesUseCase } from '../../../core/billing/use-cases/list-invoices.use-case';
+import { OpenPortalUseCase } from '../../../core/billing/use-cases/open-portal.use-case';
+import { ReportOverageUseCase } from '../../../core/billing/use-cases/report-overage.use-case';
+import { SubscribeUseCase } from '../../../core/billing/use-cases/subscribe.use-case';
+import type { AppConfig } from '../../shared/config';
 
 export const BILLING_TOKENS = {
   SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
@@ -28,7 +43,22 @@ export const BILLING_TOKENS = {
   OwnedResources: token<OwnedResources>('OwnedResources'),
   /** The plans on offer: the defaults, or PLANS_FILE's (read and validated with the configuration). */
   Plans: token<PlanCatalog>('PlanCatalog'),
+  /** Stripe when STRIPE_SECRET_KEY is set; otherwise a gateway whose every call answers 503. */
+  PaymentGateway: token<PaymentGateway>('PaymentGateway'),
+  BillingAccounts: token<BillingAccountRepository>('BillingAccountRepository'),
+  /**
+   * Paid marketplace items: prices and license issuing. Bound to a null adapter (nothing for sale) until the
+   * marketplace client is composed in; rebind this token to it.
+   */
+  MarketplaceLicenses: token<MarketplaceLicenses>('MarketplaceLicenses'),
 } as const;
+
+/** The Stripe gateway of the configuration, or the unconfigured one. */
+function paymentGateway(config: AppConfig): PaymentGateway {
+  if (!config.stripe) return unconfiguredPaymentGateway;
+  const base = config.publicBaseUrl ?? `http://localhost:${config.port}`;
+  return new StripePaymentGateway({ ...config.stripe, returnUrl: `${base}/billing` });
+}
 
 /** The "keys-and-quota" chat policy, for `conversationsModule([...])` (needs the provider-keys and billing modules). */
 export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => resolve(c, KeysAndQuotaPolicy);
@@ -41,6 +71,9 @@ export const billingModule: AppModule = {
     provide(c, BILLING_TOKENS.UsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.Plans, (get) => new PlanCatalog(get(TOKENS.Config).plans));
+    provide(c, BILLING_TOKENS.PaymentGateway, (get) => paymentGateway(get(TOKENS.Config)));
+    provide(c, BILLING_TOKENS.BillingAccounts, (get) => new TypeOrmBillingAccounts(get(TOKENS.DataSource)));
+    provide(c, BILLING_TOKENS.MarketplaceLicenses, () => noMarketplaceLicenses);
     const deps = (get: Getter) => ({
       subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
       usage: get(BILLING_TOKENS.UsageLedger),
@@ -63,12 +96,53 @@ export const billingModule: AppModule = {
     provide(c, ListPlansUseCase, (get) => new ListPlansUseCase(deps(get)));
     provide(c, GetUsageUseCase, (get) => new GetUsageUseCase(deps(get)));
     provide(c, ChangePlanUseCase, (get) => new ChangePlanUseCase({ ...deps(get), ...eventDeps(c, get) }));
+    const payments = (get: Getter) => ({
+      gateway: get(BILLING_TOKENS.PaymentGateway),
+      accounts: get(BILLING_TOKENS.BillingAccounts),
+      users: get(TOKENS.UserRepository),
+    });
+    provide(c, GetSubscriptionUseCase, (get) => new GetSubscriptionUseCase({ ...deps(get), accounts: get(BILLING_TOKENS.BillingAccounts) }));
+    provide(c, SubscribeUseCase, (get) => new SubscribeUseCase({ ...deps(get), ...payments(get) }));
+    provide(c, OpenPortalUseCase, (get) => new OpenPortalUseCase(payments(get)));
+    provide(c, ListInvoicesUseCase, (get) => new ListInvoicesUseCase(payments(get)));
+    provide(c, LicenseCheckoutUseCase, (get) => new LicenseCheckoutUseCase({ ...payments(get), licenses: get(BILLING_TOKENS.MarketplaceLicenses) }));
+    provide(c, HandlePaymentWebhookUseCase, (get) =>
+      new HandlePaymentWebhookUseCase({ ...deps(get), ...payments(get), licenses: get(BILLING_TOKENS.MarketplaceLicenses), ...eventDeps(c, get) }),
+    );
+    provide(c, ReportOverageUseCase, (get) => new ReportOverageUseCase({ ...payments(get), clock: get(TOKENS.Clock) }));
     // Usage thresholds are watched off the chat path, from the completed answers.
     provide(c, UsageThresholdWatcher, (get) => new UsageThresholdWatcher({ ...deps(get), events: eventDeps(c, get).events }));
     c.bind(EVENT_TOKENS.Subscriber).toDynamicValue(() => resolve(c, UsageThresholdWatcher)).inSingletonScope();
   },
   routers: (c) => [
-    billingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), plans: resolve(c, ListPlansUseCase), usage: resolve(c, GetUsageUseCase) }),
+    billingRouter({
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      plans: resolve(c, ListPlansUseCase),
+      usage: resolve(c, GetUsageUseCase),
+      subscription: resolve(c, GetSubscriptionUseCase),
+      subscribe: resolve(c, SubscribeUseCase),
+      portal: resolve(c, OpenPortalUseCase),
+      invoices: resolve(c, ListInvoicesUseCase),
+      webhook: resolve(c, HandlePaymentWebhookUseCase),
+      licenseCheckout: resolve(c, LicenseCheckoutUseCase),
+    }),
     adminBillingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), changePlan: resolve(c, ChangePlanUseCase) }),
   ],
+  /** The overage job: hourly, each instance reports what is due (reports are idempotent per user and period). Not on the chat path. */
+  async start(c: Container) {
+    if (!resolve(c, TOKENS.Config).stripe) return;
+    const report = resolve(c, ReportOverageUseCase);
+    const logger = resolve(c, TOKENS.Logger);
+    const run = () =>
+      report.execute().then(
+        (r) => {
+          if (r.reported || r.failed) logger.info({ reported: r.reported, tokens: r.tokens, failed: r.failed }, 'billing: overage reported');
+        },
+        (error: unknown) => logger.error({ err: error }, 'billing: overage report failed'),
+      );
+    const job = new Cron('41 * * * *', { timezone: 'UTC', protect: true, unref: true }, run);
+    return async () => {
+      job.stop();
+    };
+  },
 };

@@ -25,7 +25,8 @@ export interface SubscriptionView {
 
 /**
  * Admin: puts a user on a plan (status `active` unless given) and starts a fresh billing period, so
- * the new allowance applies in full from now. Stands in for the payment processor until it exists.
+ * the new allowance applies in full from now. How plans change on an install without Stripe; with it,
+ * paid plans follow Stripe's events (`HandlePaymentWebhookUseCase`) and this is for exceptions.
  */
 export class ChangePlanUseCase {
   constructor(private readonly deps: { subscriptions: SubscriptionRepository; clock: Clock; plans: PlanCatalog; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}

@@ -5,7 +5,7 @@ import type { Notify } from './notify';
 
 /**
  * The notifications domain events cause (EVENTS.md): quota at 80 / 100 %, a payment that failed (a
- * subscription turning past due), a plugin deactivated automatically. Keyed by event id, so an event
+ * subscription turning past due), a plan change or a subscription ending, a plugin deactivated automatically. Keyed by event id, so an event
  * handed over twice notifies once.
  */
 export class NotificationsFromEvents implements EventSubscriber {
@@ -34,8 +34,18 @@ function notificationFor(event: DomainEvent): Omit<NewNotification, 'userId'> | 
       };
     }
     case 'subscription.updated':
-      if (d.status !== 'past_due' || d.previousStatus === 'past_due') return null;
-      return { type: 'error', category: 'billing', title: 'A payment failed', body: 'Your subscription is past due; update your payment method to keep your plan.', actionUrl: '/billing' };
+      if (d.status === 'past_due' && d.previousStatus !== 'past_due') {
+        return { type: 'error', category: 'billing', title: 'A payment failed', body: 'Your subscription is past due; update your payment method to keep your plan.', actionUrl: '/billing' };
+      }
+      // Plan changes (an admin's, or a paid subscription starting, changing or ending) when the event says what it was.
+      if (typeof d.previousPlan !== 'string') return null;
+      if (d.status === 'canceled' && d.previousStatus !== 'canceled') {
+        return { type: 'info', category: 'billing', title: `Your ${planName(d.plan)} subscription ended`, body: 'The Free plan rules apply from now: chats run on your own provider keys.', actionUrl: '/billing' };
+      }
+      if (d.plan !== d.previousPlan || (d.status === 'active' && (d.previousStatus === 'canceled' || d.previousStatus === 'incomplete'))) {
+        return { type: 'success', category: 'billing', title: `Your plan is now ${planName(d.plan)}`, body: `Your subscription is ${String(d.status).replace('_', ' ')}.`, actionUrl: '/billing' };
+      }
+      return null;
     case 'plugin.deactivated':
       if (!d.reason) return null;
       return { type: 'warning', category: 'plugin', title: 'A plugin was deactivated', body: `Plugin ${String(d.pluginId)} was deactivated: ${String(d.reason)}`, actionUrl: `/applications/${String(d.applicationId)}/plugins` };
@@ -43,3 +53,5 @@ function notificationFor(event: DomainEvent): Omit<NewNotification, 'userId'> | 
       return null;
   }
 }
+
+const planName = (tier: unknown): string => (typeof tier === 'string' && tier ? tier[0]!.toUpperCase() + tier.slice(1) : 'paid');

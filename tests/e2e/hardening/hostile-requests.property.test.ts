@@ -8,6 +8,7 @@ import { listen, type Listening } from '../../../apps/shared/serve';
 import { signActingUser } from '../../../adapters/shared/marketplace-acting-user';
 import { TestClient } from '../../support/http-client';
 import { aMarketUser, MarketplaceClient, pluginSubmission, publishedPlugin } from '../../support/marketplace-stack';
+import { startStripeFake, type StripeFake } from '../../support/stripe-fake/stripe-fake';
 import type { TestResponse } from '../../support/http-client';
 import { everyFieldWrong, exampleIdFor, mutateBody, pathIdFor, queryFor, type Operation, type Owned, type Shape } from './hostile-arbitraries';
 
@@ -27,6 +28,7 @@ describe('hostile requests to every documented operation (property-based)', () =
   let stack: TestStack;
   /** The marketplace service, on the core API's database so that the digests cover its tables too. */
   let market: { app: ComposedApp; listening: Listening; client: TestClient };
+  let stripe: StripeFake;
   let owned: Owned;
   let snapshot: () => Promise<Record<string, string>>;
   let requests = 0;
@@ -35,7 +37,9 @@ describe('hostile requests to every documented operation (property-based)', () =
   const statuses: Record<string, number> = {};
 
   beforeAll(async () => {
-    stack = await startCoreApi({ providers: true, engine: 'remote' });
+    // Payments against the local Stripe fake: without it the payment endpoints answer 503 by design.
+    stripe = await startStripeFake();
+    stack = await startCoreApi({ providers: true, engine: 'remote', env: stripe.env });
     const owner = await anOwnerWithKey(stack, { plan: 'pro', rateLimit: 10_000 });
     const auth = { token: owner.token };
     const must = async (res: Promise<TestResponse> | TestResponse, what: string) => {
@@ -94,6 +98,7 @@ describe('hostile requests to every documented operation (property-based)', () =
       await market.app.stop();
     }
     await stack?.close();
+    await stripe?.close();
   });
 
   it.each(['core-api', 'ai-service', 'marketplace'] as const)('%s: no 5xx, every error has the error body, refused requests change nothing', async (service) => {
