@@ -6,8 +6,8 @@ import { rows } from '../sql';
 
 const COUNTERS = ['messages_sent', 'messages_received', 'prompt_tokens', 'completion_tokens', 'errors', 'api_calls', 'widget_loads'] as const;
 
-/** `date` columns come back as text or Date depending on the driver: always `YYYY-MM-DD`. */
-const dayText = (v: string | Date): string => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+/** A day as `YYYY-MM-DD`: days are read as text (drivers differ on `date`), bounds are UTC midnights. */
+const dayText = (v: string | Date): string => (typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
 const n = (v: string | number | null): number => (v === null ? 0 : Number(v));
 
 /** The analytics rollup (`analytics_daily`) and the stored conversations' counts, in PostgreSQL / PGlite. */
@@ -53,10 +53,10 @@ export class TypeOrmAnalyticsStore implements AnalyticsStore {
     type Row = { day: string | Date; source: ConversationSource; provider: string; model: string; key_kind: RollupRow['keyKind'] } & Record<(typeof COUNTERS)[number], string>;
     const found = await rows<Row>(
       this.db,
-      `SELECT day, source, provider, model, key_kind, ${COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+      `SELECT day::text AS day, source, provider, model, key_kind, ${COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
          FROM analytics_daily
         WHERE application_id = ANY($1::uuid[]) AND day >= $2::date AND day < $3::date
-        GROUP BY day, source, provider, model, key_kind`,
+        GROUP BY 1, source, provider, model, key_kind`,
       [scope.applicationIds, dayText(scope.from), dayText(scope.to)],
     );
     return found.map((r) => ({
@@ -79,7 +79,7 @@ export class TypeOrmAnalyticsStore implements AnalyticsStore {
     if (scope.applicationIds.length === 0) return [];
     const found = await rows<{ day: string | Date; source: ConversationSource; conversations: string }>(
       this.db,
-      `SELECT (created_at AT TIME ZONE 'UTC')::date AS day, source, count(*) AS conversations
+      `SELECT (created_at AT TIME ZONE 'UTC')::date::text AS day, source, count(*) AS conversations
          FROM conversations
         WHERE application_id = ANY($1::uuid[]) AND created_at >= $2 AND created_at < $3
         GROUP BY 1, 2`,
@@ -92,7 +92,7 @@ export class TypeOrmAnalyticsStore implements AnalyticsStore {
     if (scope.applicationIds.length === 0) return [];
     const found = await rows<{ day: string | Date; source: ConversationSource; conversations: string; messages: string; seconds: number | null; longest_messages: number | null; longest_seconds: number | null }>(
       this.db,
-      `SELECT (created_at AT TIME ZONE 'UTC')::date AS day, source, count(*) AS conversations, sum(message_count) AS messages,
+      `SELECT (created_at AT TIME ZONE 'UTC')::date::text AS day, source, count(*) AS conversations, sum(message_count) AS messages,
               sum(extract(epoch FROM updated_at - created_at))::float8 AS seconds,
               max(message_count) AS longest_messages, max(extract(epoch FROM updated_at - created_at))::float8 AS longest_seconds
          FROM conversations

@@ -49,9 +49,10 @@ export function priceOf(table: PriceTable, provider: string, model: string): Mod
   return models && Object.hasOwn(models, model) ? models[model] : undefined;
 }
 
-/** US dollars for these tokens at this price, rounded to a millionth of a dollar. */
+/** US dollars for these tokens at this price (unrounded: sums are rounded once, at the end). */
 export function costOf(price: ModelPrice, promptTokens: number, completionTokens: number): number {
-  return roundUsd((promptTokens * price.inputPerMillion + completionTokens * price.outputPerMillion) / 1_000_000);
+  return (promptTokens * price.inputPerMillion + completionTokens * price.outputPerMillion) / 1_000_000;
 }
 
-export const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_000;
+/** Dollars to a billionth: a single short answer of a cheap model costs a few millionths. */
+export const roundUsd = (usd: number): number => Math.round(usd * 1e9) / 1e9;
