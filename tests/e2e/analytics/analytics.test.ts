@@ -191,7 +191,8 @@ describe.each(DATABASE_KINDS)('analytics, system health and metrics (%s)', (data
   });
 
   it('refuses bad queries with 400, another owner\'s application with 404 and no session with 401', async () => {
-    for (const query of [{ from: '2026-13-01' }, { from: 'yesterday' }, { to: '2026-02-30' }, { from: '2026-05-02', to: '2026-05-01' }, { from: '2024-01-01', to: '2026-01-01' }]) {
+    const bad: Array<Record<string, string>> = [{ from: '2026-13-01' }, { from: 'yesterday' }, { to: '2026-02-30' }, { from: '2026-05-02', to: '2026-05-01' }, { from: '2024-01-01', to: '2026-01-01' }];
+    for (const query of bad) {
       const res = await read('overview', { applicationId: owner.app.id, ...query });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
