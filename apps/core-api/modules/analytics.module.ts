@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import { analyticsRouter, apiCallCounter, widgetLoadRouter } from '../../../adapters/http/analytics/analytics.router';
-import { metricsRouter, requestMetrics } from '../../../adapters/http/analytics/metrics.router';
+import { metricsRouter, requestMetrics } from '../../../adapters/http/metrics/metrics.router';
 import { apiKeyAuth } from '../../../adapters/http/public-api/api-key.middleware';
 import { PlatformMetrics } from '../../../adapters/metrics/prom-client.metrics';
 import { TypeOrmAnalyticsStore } from '../../../adapters/persistence/analytics/type-orm-analytics.store';
