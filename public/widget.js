@@ -455,6 +455,8 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
         const res = await api(paths.app);
         if (res.status === 401 || res.status === 403) return showError(await failureMessage(res));
         if (!res.ok) return;
+        // Counted once per load (analytics); a failure here changes nothing for the visitor.
+        if (!config.page) api('/api/v1/widget/loaded', { method: 'POST', body: JSON.stringify({ applicationId: config.appId }) }).catch(() => {});
         const app = await res.json();
         if (!config.title && typeof app.name === 'string' && app.name.trim()) setTitle(app.name.trim());
         applyTheme(app.theme || {});

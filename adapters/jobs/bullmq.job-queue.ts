@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { JobHandler, JobOptions, JobQueue } from '../../core/shared/job-queue.port';
+import type { JobHandler, JobOptions, JobQueue, JobQueueDepth } from '../../core/shared/job-queue.port';
 import type { JobErrorReporter } from './in-process.job-queue';
 
 interface Kind {
@@ -26,6 +26,8 @@ export class BullMqJobQueue implements JobQueue {
   private readonly connections: Redis[] = [];
   private readonly prefix: string;
   private readonly reportError: JobErrorReporter;
+  /** Jobs whose last attempt failed here since start (BullMQ keeps no failed jobs: `removeOnFail`). */
+  private readonly failed = new Map<string, number>();
 
   constructor(private readonly options: BullMqJobQueueOptions) {
     this.prefix = options.prefix ?? 'jobs';
@@ -80,9 +82,19 @@ export class BullMqJobQueue implements JobQueue {
       const final = attempt.number >= attempt.of;
       this.reportError(error, { name, attempt: attempt.number, final });
       // Still holding the job's lock: the failure is recorded once, by the instance that saw it last.
+      if (final) this.failed.set(name, (this.failed.get(name) ?? 0) + 1);
       if (final) await kind.options.onFailed?.(job.data, error).catch((failure: unknown) => this.reportError(failure, { name: `${name} (onFailed)`, attempt: attempt.number, final }));
       throw error;
     }
+  }
+
+  async depth(): Promise<JobQueueDepth[]> {
+    return Promise.all(
+      [...this.kinds.keys()].map(async (name) => {
+        const counts = await this.queue(name).getJobCounts('waiting', 'prioritized', 'active', 'delayed');
+        return { name, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: this.failed.get(name) ?? 0 };
+      }),
+    );
   }
 
   private queue(name: string): Queue {

@@ -1,4 +1,4 @@
-import type { JobHandler, JobOptions, JobQueue } from '../../core/shared/job-queue.port';
+import type { JobHandler, JobOptions, JobQueue, JobQueueDepth } from '../../core/shared/job-queue.port';
 
 interface Entry {
   payload: unknown;
@@ -14,6 +14,8 @@ interface Kind {
   running: number;
   /** Ids queued, running or waiting to retry: the same id is not queued twice. */
   ids: Set<string>;
+  /** Jobs whose last attempt failed, since this process started. */
+  failed: number;
 }
 
 export type JobErrorReporter = (error: unknown, job: { name: string; attempt: number; final: boolean }) => void;
@@ -34,7 +36,7 @@ export class InProcessJobQueue implements JobQueue {
     const known = this.kinds.get(name);
     // Registering again (a restart of the same process's app) keeps what is already queued.
     if (known) Object.assign(known, { handler, options });
-    else this.kinds.set(name, { name, handler: handler as JobHandler<unknown>, options: options as JobOptions<unknown>, waiting: [], running: 0, ids: new Set() });
+    else this.kinds.set(name, { name, handler: handler as JobHandler<unknown>, options: options as JobOptions<unknown>, waiting: [], running: 0, ids: new Set(), failed: 0 });
   }
 
   async enqueue<P>(name: string, payload: P, options: { id?: string } = {}): Promise<void> {
@@ -64,6 +66,12 @@ export class InProcessJobQueue implements JobQueue {
     await Promise.allSettled([...this.active]);
   }
 
+  async depth(): Promise<JobQueueDepth[]> {
+    const delayed = new Map<Kind, number>();
+    for (const { kind } of this.timers.values()) delayed.set(kind, (delayed.get(kind) ?? 0) + 1);
+    return [...this.kinds.values()].map((k) => ({ name: k.name, waiting: k.waiting.length, active: k.running, delayed: delayed.get(k) ?? 0, failed: k.failed }));
+  }
+
   private pump(kind: Kind): void {
     while (this.running && kind.running < (kind.options.concurrency ?? 1) && kind.waiting.length > 0) {
       const entry = kind.waiting.shift()!;
@@ -85,6 +93,7 @@ export class InProcessJobQueue implements JobQueue {
       const final = entry.attempt >= of;
       this.reportError(error, { name: kind.name, attempt: entry.attempt, final });
       if (!final) return this.retryLater(kind, entry);
+      kind.failed++;
       await kind.options.onFailed?.(entry.payload, error).catch((failure: unknown) => this.reportError(failure, { name: `${kind.name} (onFailed)`, attempt: entry.attempt, final }));
     }
     if (entry.id !== undefined) kind.ids.delete(entry.id);

@@ -25,6 +25,8 @@ import { auditModule } from './modules/audit.module';
 import { eventsModule } from './modules/events.module';
 import { notificationsModule } from './modules/notifications.module';
 import { webhooksModule } from './modules/webhooks.module';
+import { analyticsModule, analyticsPolicy } from './modules/analytics.module';
+import { systemHealthModule } from './modules/system-health.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -65,7 +67,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     modelConfigsModule,
     uploadsModule,
     knowledgeModule(),
-    conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy]),
+    conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy]),
     publicApiModule,
     hostedPageModule,
     customDomainsModule,
@@ -73,6 +75,8 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     notificationsModule,
     auditModule,
     webhooksModule(),
+    analyticsModule,
+    systemHealthModule(remoteAi),
     // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
     eventsModule(),
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),

@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { PROVIDER_IDS, type ProviderId } from '../../core/ai/domain/provider-id';
 import { applyPlanSettings, PlanSettingsError } from '../../core/billing/domain/plan-settings';
 import { DEFAULT_PLANS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
+import { catalogPrices, type PriceTable } from '../../core/ai/domain/model-catalog';
+import { applyPriceOverrides, PriceSettingsError } from '../../core/analytics/domain/prices';
 
 /** The runtime contract of ARCHITECTURE.md, read once and validated at start-up. */
 export interface AppConfig {
@@ -53,6 +55,12 @@ export interface AppConfig {
   webhooksAllowHttp: boolean;
   /** Private ranges webhooks may reach all the same (WEBHOOKS_ALLOWED_PRIVATE_CIDRS, comma-separated CIDRs). */
   webhooksAllowedPrivateCidrs: string[];
+  /** The bearer token `/metrics` requires (METRICS_TOKEN); unset, the endpoint answers 404. */
+  metricsToken?: string;
+  /** Model prices for cost estimates: the catalogue's, with those of the JSON file at MODEL_PRICES_FILE over them. */
+  modelPrices: PriceTable;
+  /** How often counted analytics events are written to the rollup (ANALYTICS_FLUSH_MS). */
+  analyticsFlushMs: number;
   /** Payments through Stripe (STRIPE_*); unset without STRIPE_SECRET_KEY: payment endpoints answer 503. */
   stripe?: StripeConfig;
 }
@@ -154,6 +162,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhooksAllowHttp: onOff('WEBHOOKS_ALLOW_HTTP', env.WEBHOOKS_ALLOW_HTTP, false),
     webhooksAllowedPrivateCidrs: cidrs('WEBHOOKS_ALLOWED_PRIVATE_CIDRS', env.WEBHOOKS_ALLOWED_PRIVATE_CIDRS),
     stripe: stripeFrom(env),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    modelPrices: pricesFrom(env.MODEL_PRICES_FILE),
+    analyticsFlushMs: positiveInt('ANALYTICS_FLUSH_MS', env.ANALYTICS_FLUSH_MS, 5000),
   };
 }
 
@@ -211,6 +222,36 @@ function stripeFrom(env: Env): StripeConfig | undefined {
   };
 }
 
+/** METRICS_TOKEN: at least 16 characters, so a scraper's token is not guessable. */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  return raw;
+}
+
+/** MODEL_PRICES_FILE: a JSON file of model prices (`core/analytics/domain/prices.ts`); unset = the catalogue's. */
+function pricesFrom(path: string | undefined): PriceTable {
+  if (path === undefined || path === '') return catalogPrices();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(`MODEL_PRICES_FILE cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? 'error')}): ${path}`);
+  }
+  let settings: unknown;
+  try {
+    settings = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`MODEL_PRICES_FILE is not valid JSON: ${(error as Error).message}`);
+  }
+  try {
+    return applyPriceOverrides(settings);
+  } catch (error) {
+    if (error instanceof PriceSettingsError) throw new ConfigError(`MODEL_PRICES_FILE: ${error.message}`);
+    throw error;
+  }
+}
 const list = (raw: string | undefined): string[] => (raw ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 function cidrs(name: string, raw: string | undefined): string[] {
   const list = (raw ?? '').split(',').map((c) => c.trim()).filter(Boolean);

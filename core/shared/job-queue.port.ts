@@ -17,6 +17,16 @@ export interface JobOptions<P> {
   onFailed?(payload: P, error: unknown): Promise<void>;
 }
 
+/** How much work one job name has: waiting (or delayed for a retry), running, and failed for good. */
+export interface JobQueueDepth {
+  name: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  /** Jobs whose last attempt failed, counted by this process since it started (finished jobs are not kept). */
+  failed: number;
+}
+
 /**
  * Background work by name, with retries and backoff: in-process by default, on Redis (BullMQ) when
  * REDIS_URL is set. Payloads are plain JSON (ids, never secrets or file contents).
@@ -29,4 +39,6 @@ export interface JobQueue {
   start(): Promise<void>;
   /** Stops taking jobs and waits for the running ones; queued ones wait for the next start. */
   stop(): Promise<void>;
+  /** The depth of every registered job name (system health, metrics). */
+  depth?(): Promise<JobQueueDepth[]>;
 }

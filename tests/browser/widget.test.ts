@@ -324,6 +324,15 @@ describeInBrowser('the embeddable chat widget', () => {
     expect(await computed(widget.dialog, ['background-color'])).toEqual({ 'background-color': 'rgb(255, 251, 234)' });
   });
 
+  it('reports its load once, for its application, with its key', async () => {
+    await visit(hostPage({ embeds: [embed(SUPPORT)] }));
+    const loads = () => api.requests.filter((r) => r.path === '/api/v1/widget/loaded');
+    const until = Date.now() + 5000;
+    while (loads().length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(loads()).toEqual([expect.objectContaining({ method: 'POST', apiKey: SUPPORT.apiKey, body: { applicationId: SUPPORT.id } })]);
+  });
+
   it('runs several widgets on one page without clashing', async () => {
     const support = await visit(hostPage({ embeds: [embed(SUPPORT, { position: 'bottom-right' }), embed(BILLING, { position: 'bottom-left' })] }));
     const billing = new WidgetPage(page, BILLING.name);

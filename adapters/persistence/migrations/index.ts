@@ -17,6 +17,7 @@ import { EventOutboxAndWebhooks1764200000000 } from './1764200000000-event-outbo
 import { NotificationsAndAudit1764200100000 } from './1764200100000-notifications-and-audit';
 import { Marketplace1764400000000 } from './1764400000000-marketplace';
 import { StripeBilling1764400200000 } from './1764400200000-stripe-billing';
+import { AnalyticsRollup1764400400000 } from './1764400400000-analytics-rollup';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   NotificationsAndAudit1764200100000,
   Marketplace1764400000000,
   StripeBilling1764400200000,
+  AnalyticsRollup1764400400000,
 ];

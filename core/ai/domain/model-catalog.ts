@@ -109,3 +109,65 @@ export function findModel(provider: ProviderId, modelId: string): CatalogModel |
   if (known) return known;
   return acceptsAnyModel(provider) && isOpenModelId(modelId) ? openModel(modelId) : undefined;
 }
+
+/** What a model costs: US dollars per million prompt (input) and completion (output) tokens. */
+export interface ModelPrice {
+  inputPerMillion: number;
+  outputPerMillion: number;
+}
+
+/**
+ * The date the catalogue's list prices were taken from the providers' public price pages. Estimates
+ * only: providers change prices, discount cached or batched input and bill some models by tier; an
+ * operator can replace any of them (MODEL_PRICES_FILE).
+ */
+export const MODEL_PRICES_AS_OF = '2025-06-01';
+
+const price = (inputPerMillion: number, outputPerMillion: number): ModelPrice => ({ inputPerMillion, outputPerMillion });
+
+/**
+ * List prices of the catalogued models. provider_d's open models have none: what they cost depends on
+ * where they are served, so their tokens are counted as unpriced until an operator prices them.
+ */
+const CATALOG_PRICES: Partial<Record<ProviderId, Record<string, ModelPrice>>> = {
+  provider_a: {
+    'gpt-4o-mini': price(0.15, 0.6),
+    'gpt-4o': price(2.5, 10),
+    'gpt-4.1': price(2, 8),
+    'gpt-4.1-mini': price(0.4, 1.6),
+    'gpt-4.1-nano': price(0.1, 0.4),
+    'gpt-4-turbo': price(10, 30),
+    'gpt-4': price(30, 60),
+    'gpt-3.5-turbo': price(0.5, 1.5),
+  },
+  provider_b: {
+    'claude-3-5-sonnet-20241022': price(3, 15),
+    'claude-3-5-sonnet-20240620': price(3, 15),
+    'claude-3-5-sonnet-latest': price(3, 15),
+    'claude-3-5-haiku-20241022': price(0.8, 4),
+    'claude-3-5-haiku-latest': price(0.8, 4),
+    'claude-3-opus-20240229': price(15, 75),
+    'claude-3-opus-latest': price(15, 75),
+    'claude-3-sonnet-20240229': price(3, 15),
+    'claude-3-haiku-20240307': price(0.25, 1.25),
+  },
+  provider_c: {
+    'gemini-2.0-flash': price(0.1, 0.4),
+    'gemini-2.0-flash-lite': price(0.075, 0.3),
+    'gemini-2.5-flash': price(0.3, 2.5),
+    'gemini-2.5-pro': price(1.25, 10),
+    'gemini-1.5-pro': price(1.25, 5),
+    'gemini-1.5-flash': price(0.075, 0.3),
+    'gemini-1.5-flash-8b': price(0.0375, 0.15),
+  },
+};
+
+/** Prices by provider, then model id. */
+export type PriceTable = Record<string, Record<string, ModelPrice>>;
+
+/** A copy of the catalogue's price table, for an operator's prices to be laid over. */
+export function catalogPrices(): PriceTable {
+  const table: PriceTable = {};
+  for (const [provider, models] of Object.entries(CATALOG_PRICES)) table[provider] = { ...models };
+  return table;
+}

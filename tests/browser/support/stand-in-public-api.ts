@@ -133,6 +133,11 @@ export class StandInPublicApi {
       if (!conversation || conversation.applicationId !== app.id) return sendError(res, 404, 'Conversation not found');
       return sendJson(res, 200, { id, applicationId: app.id, title: conversation.messages[0]?.content ?? null, messages: conversation.messages });
     }
+    if (req.method === 'POST' && path === '/api/v1/widget/loaded') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     if (req.method === 'POST' && path === '/api/v1/chat/stream') return this.chat(res, app, body);
     return sendError(res, 404, 'Not found');
   }

@@ -285,5 +285,6 @@ const COLUMNS_WRITTEN_APART: Record<string, { columns: string[]; why: string }> 
 /** Tables that record attempts, refused ones included, by design: left out of the digest. */
 const RECORDS_OF_ATTEMPTS: Record<string, string> = {
   audit_records: 'refused security actions (a failed login, a forbidden admin write) are audited on purpose',
+  analytics_daily: 'public API calls are counted refused or not (api_call), in memory, and written in batches on a timer',
 };
 

@@ -153,4 +153,26 @@ describe.each(variants)('JobQueue contract (%s)', (_name, makeVariant) => {
     started.splice(started.indexOf(queue), 1);
     expect(finished).toBe(true);
   });
+
+  it('reports its depth: jobs waiting and running, and those that failed for good', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let failures = 0;
+    const queue = await open((q) => {
+      q.register('busy', async () => gate, { attempts: 1, backoffMs: 10 });
+      q.register('broken', async () => Promise.reject(new Error('no')), { attempts: 1, backoffMs: 10, onFailed: async () => void failures++ });
+    });
+    for (let i = 0; i < 3; i++) await queue.enqueue('busy', { i });
+    await queue.enqueue('broken', {});
+    await eventually(() => failures === 1);
+    // A worker takes its job a moment after it is queued (BullMQ polls Redis).
+    let depth = await queue.depth!();
+    const until = Date.now() + 5000;
+    while (depth.find((d) => d.name === 'busy')!.active !== 1 && Date.now() < until) depth = await queue.depth!();
+    expect(depth).toEqual([
+      { name: 'busy', waiting: 2, active: 1, delayed: 0, failed: 0 },
+      { name: 'broken', waiting: 0, active: 0, delayed: 0, failed: 1 },
+    ]);
+    release();
+  });
 });
