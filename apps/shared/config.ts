@@ -22,6 +22,8 @@ export interface AppConfig {
   aiServiceUrl?: string;
   aiServiceToken: string;
   marketplaceUrl?: string;
+  /** The core API's bearer token at the marketplace service, and the key that signs the acting user (MARKETPLACE_TOKEN). */
+  marketplaceToken: string;
   providerKeys: Partial<Record<ProviderId, string>>;
   providerBaseUrls: Partial<Record<ProviderId, string>>;
   providerTimeoutMs: number;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     aiServiceUrl: env.AI_SERVICE_URL ? url('AI_SERVICE_URL', env.AI_SERVICE_URL) : undefined,
     aiServiceToken: secret('AI_SERVICE_TOKEN', (v) => (v.length >= 16 ? undefined : 'must be at least 16 characters')),
     marketplaceUrl: env.MARKETPLACE_URL ? url('MARKETPLACE_URL', env.MARKETPLACE_URL) : undefined,
+    marketplaceToken: secret('MARKETPLACE_TOKEN', (v) => (v.length >= 16 ? undefined : 'must be at least 16 characters')),
     providerKeys,
     providerBaseUrls,
     providerTimeoutMs: positiveInt('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 60_000),

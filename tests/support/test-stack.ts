@@ -23,6 +23,7 @@ export function testConfig(env: Record<string, string | undefined> = {}): AppCon
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     JWT_SECRET: randomBytes(32).toString('hex'),
     AI_SERVICE_TOKEN: randomBytes(24).toString('hex'),
+    MARKETPLACE_TOKEN: randomBytes(24).toString('hex'),
     LOG_LEVEL: 'silent',
     // Every test client shares one address; the per-address limit has its own test.
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',

@@ -4,7 +4,7 @@ import { UnauthorizedError } from '../../../core/shared/errors';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** The AI service's guard: `Authorization: Bearer $AI_SERVICE_TOKEN`, compared in constant time. */
+/** A service guard: `Authorization: Bearer <token>` (AI_SERVICE_TOKEN, MARKETPLACE_TOKEN), compared in constant time. */
 export function serviceTokenAuth(token: string) {
   const expected = digest(token);
   return async (ctx: Context, next: Next): Promise<void> => {

@@ -22,7 +22,7 @@ describe('configuration', () => {
   it('generates development secrets once into DATA_DIR with mode 0600 and says which', () => {
     const dir = fresh();
     const first = loadConfig({ DATA_DIR: dir });
-    expect(first.generatedSecrets.sort()).toEqual(['AI_SERVICE_TOKEN', 'ENCRYPTION_KEY', 'JWT_SECRET']);
+    expect(first.generatedSecrets.sort()).toEqual(['AI_SERVICE_TOKEN', 'ENCRYPTION_KEY', 'JWT_SECRET', 'MARKETPLACE_TOKEN']);
     expect(first.encryptionKey).toMatch(/^[0-9a-f]{64}$/);
     expect(statSync(join(dir, 'secrets', 'encryption_key')).mode & 0o777).toBe(0o600);
     const second = loadConfig({ DATA_DIR: dir });
@@ -36,7 +36,7 @@ describe('configuration', () => {
   });
 
   it('starts in production with explicit secrets', () => {
-    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: fresh(), ENCRYPTION_KEY: KEY, JWT_SECRET: 'j'.repeat(40), AI_SERVICE_TOKEN: 't'.repeat(32) });
+    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: fresh(), ENCRYPTION_KEY: KEY, JWT_SECRET: 'j'.repeat(40), AI_SERVICE_TOKEN: 't'.repeat(32), MARKETPLACE_TOKEN: 'm'.repeat(32) });
     expect(config.generatedSecrets).toEqual([]);
   });
 

@@ -88,7 +88,7 @@ describe('docker/compose.yaml', () => {
     );
     expect(referenced.filter((name) => !assigned.has(name))).toEqual([]);
     // Required ones fail fast when unset (`:?`), and the example ships them empty: nobody deploys a sample secret.
-    for (const secret of ['POSTGRES_PASSWORD', 'ENCRYPTION_KEY', 'JWT_SECRET', 'AI_SERVICE_TOKEN']) {
+    for (const secret of ['POSTGRES_PASSWORD', 'ENCRYPTION_KEY', 'JWT_SECRET', 'AI_SERVICE_TOKEN', 'MARKETPLACE_TOKEN']) {
       expect(text).toContain(`\${${secret}:?`);
       expect([secret, assigned.get(secret)]).toEqual([secret, '']);
     }
