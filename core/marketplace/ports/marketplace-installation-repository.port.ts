@@ -27,6 +27,8 @@ export interface UpdateEntry {
 export interface MarketplaceInstallationRepository {
   link(i: { installationId: string; marketplacePluginId: string; version: string; isPaid: boolean }): Promise<void>;
   find(installationId: string): Promise<MarketplaceInstallation | null>;
+  /** The installation of a marketplace item in an application, if any. */
+  findByItem(applicationId: string, marketplacePluginId: string): Promise<MarketplaceInstallation | null>;
   /** Every linked installation, oldest first, `limit` from after `afterId` (the daily check pages through them). */
   page(afterId: string | null, limit: number): Promise<MarketplaceInstallation[]>;
   /** Activated paid installations (the license re-validation job). */
@@ -37,9 +39,22 @@ export interface MarketplaceInstallationRepository {
   clearUnreachable(installationId: string): Promise<void>;
   /** Writes (or replaces) the update entry of an installation. */
   recordUpdate(entry: Omit<UpdateEntry, 'pluginId'>): Promise<void>;
-  /** Removes the entry when its latest version is `upTo` or older per `isCovered`. */
+  /** Removes the installation's update entry; false when it had none. */
   clearUpdate(installationId: string): Promise<boolean>;
   updatesOf(ownerId: string): Promise<UpdateEntry[]>;
   countUpdatesOf(ownerId: string): Promise<number>;
   updateOf(installationId: string): Promise<UpdateEntry | null>;
+}
+
+/** A license validation's answer as the marketplace gave it, kept 5 minutes (SPEC 8) for every instance. */
+export interface LicenseCheckRecord {
+  valid: boolean;
+  reason: string | null;
+  checkedAt: Date;
+}
+
+/** Where validation answers are kept between instances (per user and item). */
+export interface LicenseCheckStore {
+  get(userId: string, marketplacePluginId: string): Promise<LicenseCheckRecord | null>;
+  put(userId: string, marketplacePluginId: string, record: LicenseCheckRecord): Promise<void>;
 }
