@@ -3,7 +3,7 @@ import type { Container } from 'inversify';
 import { HttpMarketplaceCatalog } from '../../../adapters/clients/http-marketplace-catalog';
 import { NullMarketplaceCatalog } from '../../../adapters/clients/null-marketplace-catalog';
 import { SsrfSafePackageDownloader } from '../../../adapters/clients/ssrf-safe.package-downloader';
-import { adminMarketplaceRouter, marketplaceRouters } from '../../../adapters/http/marketplace/marketplace.router';
+import { adminMarketplaceRouter, marketplaceRouters } from '../../../adapters/http/marketplace/core-marketplace.router';
 import { TypeOrmRunClaims } from '../../../adapters/persistence/domains/type-orm-run-claims';
 import { TypeOrmMarketplaceInstallationRepository } from '../../../adapters/persistence/marketplace/type-orm-marketplace-installation.repository';
 import type { MarketplaceCatalog } from '../../../core/marketplace/ports/marketplace-catalog.port';
@@ -18,7 +18,7 @@ import { PaidLicenses } from '../../../core/marketplace/use-cases/paid-licenses'
 import { CheckMarketplaceUpdatesUseCase, ListMarketplaceUpdatesUseCase, MarkUpdatedUseCase } from '../../../core/marketplace/use-cases/updates';
 import { UpgradeMarketplacePluginUseCase } from '../../../core/marketplace/use-cases/upgrade-marketplace-plugin.use-case';
 import { ActivatePluginUseCase } from '../../../core/plugins/use-cases/activate-plugin.use-case';
-import { CreatePluginUseCase } from '../../../core/plugins/use-cases/create-plugin.use-case';
+import { YauzlPluginPackageReader } from '../../../adapters/plugins/yauzl.plugin-package-reader';
 import { DeactivatePluginUseCase } from '../../../core/plugins/use-cases/deactivate-plugin.use-case';
 import { InstallPluginUseCase } from '../../../core/plugins/use-cases/install-plugin.use-case';
 import { CreateThemeUseCase } from '../../../core/themes/use-cases/create-theme.use-case';
@@ -82,7 +82,7 @@ export function marketplaceModule(options: MarketplaceModuleOptions = {}): AppMo
       const fetchDeps = (get: Getter): PackageFetchDeps => ({
         catalog: get(MARKETPLACE_TOKENS.Catalog),
         downloader: get(MARKETPLACE_TOKENS.Downloader),
-        packages: get(CreatePluginUseCase),
+        packages: new YauzlPluginPackageReader(),
         platformVersion: get(MARKETPLACE_TOKENS.PlatformVersion),
       });
       provide(c, ForwardMarketplaceRequestUseCase, (get) => new ForwardMarketplaceRequestUseCase({ catalog: get(MARKETPLACE_TOKENS.Catalog) }));

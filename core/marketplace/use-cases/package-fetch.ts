@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../../shared/errors';
 import type { PluginManifest } from '../../plugins/domain/manifest';
-import type { CreatePluginUseCase } from '../../plugins/use-cases/create-plugin.use-case';
+import type { PluginPackageReader } from '../../plugins/ports/plugin-package-reader.port';
+import { readPluginZip } from '../../plugins/use-cases/plugin-package';
 import { compareVersions, incompatibility, isSemver, newestCompatible } from '../domain/versions';
 import type { CatalogPlugin, CatalogVersion, MarketplaceCatalog } from '../ports/marketplace-catalog.port';
 import type { PackageDownloader } from '../ports/package-downloader.port';
@@ -13,7 +14,7 @@ const CHECKSUM = /^sha256:([0-9a-f]{64})$/i;
 export interface PackageFetchDeps {
   catalog: MarketplaceCatalog;
   downloader: PackageDownloader;
-  packages: Pick<CreatePluginUseCase, 'parse'>;
+  packages: PluginPackageReader;
   platformVersion: string;
 }
 
@@ -55,7 +56,7 @@ export async function fetchPackage(deps: PackageFetchDeps, item: CatalogPlugin, 
   if (bytes.length !== version.fileSize) throw ValidationError.field('fileSize', `The downloaded package is ${bytes.length} bytes, not the ${version.fileSize} published; it was not installed`);
   const digest = createHash('sha256').update(bytes).digest('hex');
   if (digest !== checksum[1]!.toLowerCase()) throw ValidationError.field('checksum', 'The downloaded package does not match its published sha256 checksum; it was not installed');
-  const { manifest, source } = await deps.packages.parse({ zip: bytes });
+  const { manifest, source } = await readPluginZip(deps.packages, bytes);
   if (!isSemver(manifest.version) || compareVersions(manifest.version, version.version) !== 0) {
     throw ValidationError.field('manifest.version', `The package's manifest says version ${manifest.version}, not ${version.version}`);
   }

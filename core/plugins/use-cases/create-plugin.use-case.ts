@@ -1,6 +1,6 @@
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
-import { parseManifest, type PluginManifest } from '../domain/manifest';
+import { parseManifest } from '../domain/manifest';
 import { MAX_SOURCE_BYTES, toPluginView, type PluginView } from '../domain/plugin';
 import type { PluginPackageReader } from '../ports/plugin-package-reader.port';
 import type { PluginRepository } from '../ports/plugin-repository.port';
@@ -13,18 +13,12 @@ export class CreatePluginUseCase {
   constructor(private readonly deps: { plugins: PluginRepository; packages: PluginPackageReader }) {}
 
   async execute(input: PluginPackageInput, actor: Actor): Promise<PluginView> {
-    const { manifest, source } = await this.parse(input);
-    const plugin = await this.deps.plugins.create({ ownerId: actor.userId, manifest, source });
-    return toPluginView(plugin, actor.userId, true);
-  }
-
-  /** The package's checked manifest and source, stored nowhere (the marketplace install reads its downloads so). */
-  async parse(input: PluginPackageInput): Promise<{ manifest: PluginManifest; source: string }> {
     const { manifest: rawManifest, source } = 'zip' in input ? await this.fromZip(input.zip) : fromJson(input.json);
     const manifest = await parseManifest(rawManifest);
     if (typeof source !== 'string' || source.trim() === '') throw ValidationError.field('source', 'source is required: the plugin script as text');
     if (Buffer.byteLength(source) > MAX_SOURCE_BYTES) throw ValidationError.field('source', `source must be at most ${MAX_SOURCE_BYTES / 1024} KB`);
-    return { manifest, source };
+    const plugin = await this.deps.plugins.create({ ownerId: actor.userId, manifest, source });
+    return toPluginView(plugin, actor.userId, true);
   }
 
   private async fromZip(zip: Buffer): Promise<{ manifest: unknown; source: unknown }> {
