@@ -2,8 +2,9 @@ import { composeApp, type ComposedApp } from '../shared/compose';
 import type { Infrastructure } from '../shared/infrastructure';
 import { healthModule } from '../shared/modules/health.module';
 import { infrastructureModule } from '../shared/modules/infrastructure.module';
+import { marketplaceModule, type MarketplaceModuleOptions } from './modules/marketplace.module';
 
-/** The marketplace catalog service ({marketplace_url}); the catalog itself arrives with the marketplace issue. */
-export function createMarketplace(infra: Infrastructure): Promise<ComposedApp> {
-  return composeApp('marketplace', infra, [infrastructureModule(infra), healthModule('marketplace', 'marketplace')]);
+/** The marketplace catalog service ({marketplace_url}): catalog, reviews, versions, submissions, licenses. */
+export function createMarketplace(infra: Infrastructure, options: MarketplaceModuleOptions = {}): Promise<ComposedApp> {
+  return composeApp('marketplace', infra, [infrastructureModule(infra), healthModule('marketplace', 'marketplace'), marketplaceModule(options)]);
 }
