@@ -6,7 +6,7 @@ import type {
 import { signActingUser } from '../shared/marketplace-acting-user';
 
 export interface HttpMarketplaceCatalogOptions {
-  /** MARKETPLACE_URL: the service's origin (its API is under `/api/marketplace`). */
+  /** MARKETPLACE_URL: the service's origin (its API is under `/marketplace`). */
   baseUrl: string;
   /** MARKETPLACE_TOKEN: the bearer token there, and the key that signs the acting user. */
   token: string;
@@ -32,7 +32,7 @@ export class HttpMarketplaceCatalog implements MarketplaceCatalog {
   }
 
   async forward(req: CatalogRequest): Promise<CatalogResponse> {
-    const url = new URL(`${this.base}/api/marketplace${req.path}`);
+    const url = new URL(`${this.base}/marketplace${req.path}`);
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = { Authorization: `Bearer ${this.options.token}`, Accept: 'application/json' };
     if (req.actor) Object.assign(headers, signActingUser(this.options.token, { userId: req.actor.userId, role: req.actor.role }, this.options.clock.now()));
@@ -89,8 +89,8 @@ export class HttpMarketplaceCatalog implements MarketplaceCatalog {
   }
 
   async validateLicense(pluginId: string, userId: string): Promise<LicenseCheck> {
-    const res = await this.forward({ method: 'POST', path: '/licenses/validate', body: { pluginId }, actor: { userId, role: 'user' } });
-    if (res.status === 404 || res.status === 403 || res.status === 402) return { valid: false, reason: messageOf(res.body) ?? 'no license for this plugin' };
+    // Asked as the platform (no acting user): activation and the re-validation job ask for the installation's owner.
+    const res = await this.forward({ method: 'GET', path: '/licenses/validate', query: { pluginId, userId } });
     const b = this.ok(res) as { valid?: unknown; reason?: unknown };
     return { valid: b.valid === true, ...(typeof b.reason === 'string' ? { reason: b.reason } : {}) };
   }

@@ -4,7 +4,7 @@ import type { CatalogRequest, CatalogResponse, LicenseCheck, MarketplaceCatalog 
 /** The list reads that answer `{ data, total, page, limit }` (browse and themes). */
 const PAGED = new Set(['/browse', '/themes', '/admin/pending/plugins', '/admin/pending/themes']);
 /** The list reads that answer a plain array. */
-const LISTS = /^\/(?:plugins\/featured|featured|plugins\/categories|categories|themes\/featured|themes\/categories|(?:plugins|themes)\/[^/]+\/(?:reviews|versions))$/;
+const LISTS = /^\/(?:plugins\/featured|featured|plugins\/categories|categories|themes\/featured|themes\/categories|submissions|(?:plugins|themes)\/[^/]+\/(?:reviews|versions))$/;
 
 /**
  * No marketplace configured (MARKETPLACE_URL empty): browse, featured and categories answer empty, an item
@@ -19,7 +19,8 @@ export class NullMarketplaceCatalog implements MarketplaceCatalog {
       const limit = Number(req.query?.limit ?? 20);
       return { status: 200, body: { data: [], total: 0, page: Number.isInteger(page) && page > 0 ? page : 1, limit: Number.isInteger(limit) && limit > 0 ? Math.min(limit, 100) : 20 } };
     }
-    if (req.method === 'GET' && (LISTS.test(req.path) || req.path === '/admin/summary')) return { status: 200, body: req.path === '/admin/summary' ? { pendingPlugins: 0, pendingThemes: 0 } : [] };
+    if (req.method === 'GET' && req.path === '/admin/pending/count') return { status: 200, body: { plugins: 0, themes: 0, total: 0 } };
+    if (req.method === 'GET' && LISTS.test(req.path)) return { status: 200, body: [] };
     if (req.method === 'GET' || req.method === 'DELETE') throw new NotFoundError('Marketplace item', 'No marketplace is configured on this platform, so it has no such item');
     throw new UnavailableError('No marketplace is configured on this platform');
   }

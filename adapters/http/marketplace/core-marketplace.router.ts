@@ -25,7 +25,7 @@ const BROWSE: readonly QueryKey[] = ['page', 'limit', 'search', 'category', 'sor
 const REVIEWS: readonly QueryKey[] = ['limit', 'skip'];
 const PAGES: readonly QueryKey[] = ['page', 'limit'];
 
-/** Every SPEC 4.9 endpoint the marketplace answers, forwarded as it is (plus the featured flag and licenses). */
+/** Every SPEC 4.9 endpoint the marketplace answers, forwarded as it is (plus featuring, licenses, your submissions and the pending count). */
 export const FORWARDED: readonly Forwarded[] = [
   { method: 'GET', path: '/browse', auth: false, query: BROWSE },
   { method: 'GET', path: '/plugins/featured', auth: false },
@@ -39,7 +39,9 @@ export const FORWARDED: readonly Forwarded[] = [
   { method: 'GET', path: '/plugins/:id/versions', auth: false },
   { method: 'GET', path: '/plugins/:id/versions/:version', auth: false },
   { method: 'POST', path: '/plugins/:id/versions', auth: true },
+  { method: 'GET', path: '/plugins/:id/licenses', auth: true },
   { method: 'POST', path: '/plugins/:id/licenses', auth: true },
+  { method: 'DELETE', path: '/plugins/:id/licenses/:userId', auth: true },
   { method: 'GET', path: '/themes', auth: false, query: BROWSE },
   { method: 'GET', path: '/themes/featured', auth: false },
   { method: 'GET', path: '/themes/categories', auth: false },
@@ -49,6 +51,8 @@ export const FORWARDED: readonly Forwarded[] = [
   { method: 'DELETE', path: '/themes/:id/reviews', auth: true },
   { method: 'POST', path: '/submit/plugin', auth: true },
   { method: 'POST', path: '/submit/theme', auth: true },
+  { method: 'GET', path: '/submissions', auth: true },
+  { method: 'GET', path: '/admin/pending/count', auth: true },
   { method: 'GET', path: '/admin/pending/plugins', auth: true, query: PAGES },
   { method: 'GET', path: '/admin/pending/themes', auth: true, query: PAGES },
   { method: 'POST', path: '/admin/plugins/:id/approve', auth: true },

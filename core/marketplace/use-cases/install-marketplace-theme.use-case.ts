@@ -12,9 +12,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /**
  * `POST /api/marketplace/themes/:id/install`: makes a published marketplace theme one of the caller's
- * themes, selectable for any of their applications (`POST /api/applications/:id/theme`). The theme's
- * `defaultStyles` (or its manifest's) are its overrides over the preset it names in `extend` (default
- * preset otherwise), validated like any theme. A paid theme needs a valid license.
+ * themes, selectable for any of their applications (`POST /api/applications/:id/theme`): its definition
+ * (or its `defaultStyles` over the preset its manifest `extend`s), validated like any theme. A paid theme
+ * needs a valid license.
  */
 export class InstallMarketplaceThemeUseCase {
   constructor(private readonly deps: { catalog: MarketplaceCatalog; createTheme: Pick<CreateThemeUseCase, 'execute'> }) {}
@@ -29,11 +29,13 @@ export class InstallMarketplaceThemeUseCase {
       const license = await this.deps.catalog.validateLicense(id, actor.userId);
       if (!license.valid) throw new PaymentRequiredError(`This paid theme needs a valid license${license.reason ? `: ${license.reason}` : ''}`);
     }
-    const styles = isObject(theme.defaultStyles) ? theme.defaultStyles : isObject(theme.manifest) ? theme.manifest : {};
+    // The whole definition when the marketplace gives it, else the overrides over the preset the manifest names.
+    const styles = isObject(theme.definition) ? theme.definition : isObject(theme.defaultStyles) ? theme.defaultStyles : {};
+    const manifest = isObject(theme.manifest) ? theme.manifest : {};
     const input: Record<string, unknown> = {
       name: String(theme.displayName ?? theme.name ?? 'Marketplace theme').slice(0, 100),
       description: String(theme.description ?? '').slice(0, 1000),
-      extend: typeof styles.extend === 'string' && PRESETS.has(styles.extend) ? styles.extend : 'default',
+      extend: typeof manifest.extend === 'string' && PRESETS.has(manifest.extend) ? manifest.extend : 'default',
     };
     for (const section of SECTIONS) if (isObject(styles[section])) input[section] = styles[section];
     return this.deps.createTheme.execute(input, actor);

@@ -13,8 +13,14 @@ export class MarketplaceAdminOverviewUseCase {
 
   async execute(actor: Actor): Promise<{ configured: boolean; pending: { plugins: unknown[]; themes: unknown[] }; counts: { pendingPlugins: number; pendingThemes: number } }> {
     if (actor.role !== 'admin') throw new ForbiddenError('This requires the admin role');
-    const [plugins, themes] = await Promise.all(['plugins', 'themes'].map((kind) => this.pending(kind, actor)));
-    return { configured: this.deps.catalog.configured, pending: { plugins: plugins!.data, themes: themes!.data }, counts: { pendingPlugins: plugins!.total, pendingThemes: themes!.total } };
+    const [plugins, themes, counted] = await Promise.all([this.pending('plugins', actor), this.pending('themes', actor), this.deps.catalog.forward({ method: 'GET', path: '/admin/pending/count', actor })]);
+    const c = (counted.status === 200 ? counted.body : null) as { plugins?: unknown; themes?: unknown } | null;
+    const count = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
+    return {
+      configured: this.deps.catalog.configured,
+      pending: { plugins: plugins.data, themes: themes.data },
+      counts: { pendingPlugins: count(c?.plugins, plugins.total), pendingThemes: count(c?.themes, themes.total) },
+    };
   }
 
   private async pending(kind: string, actor: Actor): Promise<Page> {
