@@ -41,6 +41,8 @@ export interface MarketplaceModuleOptions {
   revalidateEveryMs?: number;
   /** Start the background jobs (default true; tests run the use cases themselves). */
   background?: boolean;
+  /** How long a marketplace call may take before it counts as down (default 5 s). */
+  timeoutMs?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export function marketplaceModule(options: MarketplaceModuleOptions = {}): AppMo
         provide(c, MARKETPLACE_TOKENS.Catalog, (get) => {
           const config = get(TOKENS.Config);
           return config.marketplaceUrl
-            ? new HttpMarketplaceCatalog({ baseUrl: config.marketplaceUrl, token: config.marketplaceToken, clock: get(TOKENS.Clock) })
+            ? new HttpMarketplaceCatalog({ baseUrl: config.marketplaceUrl, token: config.marketplaceToken, clock: get(TOKENS.Clock), timeoutMs: options.timeoutMs })
             : new NullMarketplaceCatalog();
         });
       }
