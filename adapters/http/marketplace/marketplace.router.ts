@@ -50,7 +50,7 @@ export interface MarketplaceUseCases {
 const packageUrlFor =
   (ctx: Context): PackageUrl =>
   (itemId, version) =>
-    `${ctx.origin}/marketplace/plugins/${itemId}/versions/${encodeURIComponent(version)}/package`;
+    `${ctx.protocol}://${ctx.host}/marketplace/plugins/${itemId}/versions/${encodeURIComponent(version)}/package`;
 
 const query = (ctx: Context): Record<string, unknown> => ctx.query as Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import { LICENSE_CACHE_MS, LICENSE_GRACE_MS } from '../../../core/marketplace/us
 import { RevalidateLicensesUseCase } from '../../../core/marketplace/use-cases/license-checks';
 import { CheckMarketplaceUpdatesUseCase } from '../../../core/marketplace/use-cases/updates';
 import { DATABASE_KINDS } from '../../support/test-database';
-import { MovableClock, startMarketplaceStack, type MarketplaceStack } from '../../support/marketplace-stack';
+import { MovableClock, startMarketplaceStack, type MarketplaceStack } from '../../support/core-marketplace-stack';
 import { zipOf } from '../../support/plugins/plugin-examples';
 import { registerUser, userWithApplication } from '../../support/test-stack';
 

@@ -1,7 +1,7 @@
 import { verifyActingUser } from '../../../adapters/shared/marketplace-acting-user';
 import { DATABASE_KINDS } from '../../support/test-database';
 import { FakeMarketplace, sha256, type SeenRequest } from '../../support/fake-marketplace';
-import { startCore, startMarketplaceStack, type MarketplaceStack } from '../../support/marketplace-stack';
+import { startCore, startMarketplaceStack, type MarketplaceStack } from '../../support/core-marketplace-stack';
 import { zipOf } from '../../support/plugins/plugin-examples';
 import { registerUser, userWithApplication } from '../../support/test-stack';
 import { createInfrastructure } from '../../../apps/shared/infrastructure';
