@@ -1,4 +1,4 @@
-import { NotFoundError, UnavailableError } from '../../core/shared/errors';
+import { NotFoundError } from '../../core/shared/errors';
 import type { CatalogRequest, CatalogResponse, LicenseCheck, MarketplaceCatalog } from '../../core/marketplace/ports/marketplace-catalog.port';
 
 /** The list reads that answer `{ data, total, page, limit }` (browse and themes). */
@@ -8,7 +8,7 @@ const LISTS = /^\/(?:plugins\/featured|featured|plugins\/categories|categories|t
 
 /**
  * No marketplace configured (MARKETPLACE_URL empty): browse, featured and categories answer empty, an item
- * is not found, paid validation is skipped (every license counts as valid), and writes answer 503.
+ * is not found, paid validation is skipped (every license counts as valid), and writes answer 404 saying so.
  */
 export class NullMarketplaceCatalog implements MarketplaceCatalog {
   readonly configured = false;
@@ -21,8 +21,8 @@ export class NullMarketplaceCatalog implements MarketplaceCatalog {
     }
     if (req.method === 'GET' && req.path === '/admin/pending/count') return { status: 200, body: { plugins: 0, themes: 0, total: 0 } };
     if (req.method === 'GET' && LISTS.test(req.path)) return { status: 200, body: [] };
-    if (req.method === 'GET' || req.method === 'DELETE') throw new NotFoundError('Marketplace item', 'No marketplace is configured on this platform, so it has no such item');
-    throw new UnavailableError('No marketplace is configured on this platform');
+    // Nothing is there to read or change: a 404 naming why (never a 5xx: nothing is down).
+    throw new NotFoundError('Marketplace', 'No marketplace is configured on this platform');
   }
 
   async plugin(): Promise<null> {
