@@ -6,8 +6,19 @@ for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
 ] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32]] as const) {
+for (const [net, bits] of [['::', 127], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32]] as const) {
   PRIVATE.addSubnet(net, bits, 'ipv6');
+}
+
+/** IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`, which URL parsing spells `::ffff:xxxx:yyyy`) are judged by their IPv4 address. */
+function isPrivateAddress(address: string, family: number): boolean {
+  if (family === 4) return PRIVATE.check(address, 'ipv4');
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (mapped) {
+    const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+    return PRIVATE.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+  }
+  return PRIVATE.check(address, 'ipv6');
 }
 
 const LOCAL_NAMES = /(^|\.)(localhost|local|internal|intranet|lan|home|corp|localdomain)$/i;
@@ -38,7 +49,7 @@ export function downloadUrlProblem(url: string): string | null {
   if (u.username || u.password) return 'downloadUrl must not carry credentials';
   const host = u.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const family = isIP(host);
-  if (family) return PRIVATE.check(host, family === 4 ? 'ipv4' : 'ipv6') ? 'downloadUrl must not point at a private or local address' : null;
+  if (family) return isPrivateAddress(host, family) ? 'downloadUrl must not point at a private or local address' : null;
   if (!host.includes('.') || LOCAL_NAMES.test(host)) return 'downloadUrl must not point at a private or local address';
   return null;
 }

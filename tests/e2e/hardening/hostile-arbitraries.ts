@@ -30,6 +30,8 @@ export interface Owned {
   apiKey: string;
   serviceToken: string;
   ids: Record<'application' | 'slug' | 'config' | 'version' | 'prompt' | 'conversation' | 'message' | 'document' | 'upload' | 'apiKey', string>;
+  /** The marketplace service's items the requests may reach (a published plugin and theme). */
+  marketplace?: { token: string; plugin: string; theme: string };
 }
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__'];
@@ -164,6 +166,11 @@ export function pathIdFor(op: Operation, name: string, owned: Owned, destructive
 
 function realIdFor(op: Operation, name: string, owned: Owned): string | undefined {
   const { ids } = owned;
+  if (op.path.startsWith('/marketplace/')) {
+    if (name === 'version') return '1.0.0';
+    if (name === 'userId') return owned.userId;
+    return op.path.startsWith('/marketplace/themes/') || op.path.includes('/admin/themes/') ? owned.marketplace?.theme : owned.marketplace?.plugin;
+  }
   if (name === 'provider') return 'provider_a';
   if (name === 'asset') return 'swagger-ui.css';
   if (name === 'slug') return ids.slug;

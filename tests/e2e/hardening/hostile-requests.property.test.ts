@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { sendForm } from '../core-api/uploads/send-form';
 import { anOwnerWithKey } from '../public-api/public-api-support';
-import { startCoreApi, type TestStack } from '../../support/test-stack';
+import { startCoreApi, stopListening, type TestStack } from '../../support/test-stack';
+import { createMarketplace } from '../../../apps/marketplace/marketplace.container';
+import type { ComposedApp } from '../../../apps/shared/compose';
+import { listen, type Listening } from '../../../apps/shared/serve';
+import { signActingUser } from '../../../adapters/shared/marketplace-acting-user';
+import { TestClient } from '../../support/http-client';
+import { aMarketUser, MarketplaceClient, pluginSubmission, publishedPlugin } from '../../support/marketplace-stack';
 import type { TestResponse } from '../../support/http-client';
 import { everyFieldWrong, exampleIdFor, mutateBody, pathIdFor, queryFor, type Operation, type Owned, type Shape } from './hostile-arbitraries';
 
@@ -19,6 +25,8 @@ const ERROR_KEYS = new Set(['statusCode', 'message', 'error', 'details']);
 
 describe('hostile requests to every documented operation (property-based)', () => {
   let stack: TestStack;
+  /** The marketplace service, on the core API's database so that the digests cover its tables too. */
+  let market: { app: ComposedApp; listening: Listening; client: TestClient };
   let owned: Owned;
   let snapshot: () => Promise<Record<string, string>>;
   let requests = 0;
@@ -65,6 +73,15 @@ describe('hostile requests to every documented operation (property-based)', () =
         apiKey: owner.key.id,
       },
     };
+    const marketApp = await createMarketplace(stack.infra);
+    const marketListening = await listen(marketApp, '127.0.0.1', 0);
+    market = { app: marketApp, listening: marketListening, client: new TestClient(marketListening.url) };
+    const marketClient = new MarketplaceClient(market.client, stack.config.marketplaceToken);
+    const marketAdmin = { userId: owner.user.id, role: 'admin' as const };
+    const plugin = await publishedPlugin(marketClient, aMarketUser('developer'), marketAdmin, await pluginSubmission('fuzzed-plugin', '1.0.0', { isPaid: true, price: 5 }));
+    const theme = await must(marketClient.post('/marketplace/submit/theme', { name: 'fuzzed-theme', slug: 'fuzzed-theme', version: '1.0.0' }, aMarketUser('developer')), 'theme');
+    await must(marketClient.post(`/marketplace/admin/themes/${theme.id}/approve`, {}, marketAdmin), 'approve theme');
+    owned.marketplace = { token: stack.config.marketplaceToken, plugin, theme: theme.id };
     ownedRef.current = owned;
     snapshot = tableDigests(stack);
     process.stdout.write(`hostile requests: fast-check seed ${SEED}, ${RUNS_PER_OPERATION} runs per operation\n`);
@@ -72,11 +89,15 @@ describe('hostile requests to every documented operation (property-based)', () =
 
   afterAll(async () => {
     process.stdout.write(`hostile requests: ${requests} requests sent; answers by status ${JSON.stringify(statuses)}\n`);
+    if (market) {
+      await stopListening(market.listening);
+      await market.app.stop();
+    }
     await stack?.close();
   });
 
-  it.each(['core-api', 'ai-service'] as const)('%s: no 5xx, every error has the error body, refused requests change nothing', async (service) => {
-    const client = service === 'core-api' ? stack.client : stack.ai!.client;
+  it.each(['core-api', 'ai-service', 'marketplace'] as const)('%s: no 5xx, every error has the error body, refused requests change nothing', async (service) => {
+    const client = service === 'core-api' ? stack.client : service === 'marketplace' ? market.client : stack.ai!.client;
     const served = await client.get('/api/openapi.json');
     expect(served.status).toBe(200);
     const operations = listOperations(served.body);
@@ -191,6 +212,11 @@ const isDestructive = (op: Operation): boolean => op.method === 'DELETE' || /\/r
 async function send(service: string, baseUrl: string, op: Operation, target: string, body: unknown): Promise<TestResponse> {
   const headers: Record<string, string> = {};
   if (service === 'ai-service') headers.Authorization = `Bearer ${ownedRef.current!.serviceToken}`;
+  else if (service === 'marketplace') {
+    // The core API's calls: the service token, acting for the owner as an administrator (so every check is reached).
+    const token = ownedRef.current!.marketplace!.token;
+    Object.assign(headers, { Authorization: `Bearer ${token}` }, signActingUser(token, { userId: ownedRef.current!.userId, role: 'admin' }, new Date()));
+  }
   else if (op.security.includes('apiKey')) headers['X-API-Key'] = ownedRef.current!.apiKey;
   else if (op.security.includes('bearer')) headers.Authorization = `Bearer ${ownedRef.current!.token}`;
   if (op.body?.kind === 'form' && body && typeof body === 'object' && 'form' in body) {

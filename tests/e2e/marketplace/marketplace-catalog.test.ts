@@ -1,6 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { signActingUser } from '../../../adapters/shared/marketplace-acting-user';
+import { zipOf } from '../../support/plugins/plugin-examples';
 import { DATABASE_KINDS } from '../../support/test-database';
+import { seedMarketplace } from '../../../apps/marketplace/marketplace-seed';
+import { PRESETS } from '../../../core/themes/domain/presets';
 import { aMarketUser, pluginSubmission, publishedPlugin, startMarketplace, type MarketplaceStack } from '../../support/marketplace-stack';
 
 describe.each(DATABASE_KINDS)('marketplace service: catalog, submission and review (%s)', (database) => {
@@ -122,14 +125,13 @@ describe.each(DATABASE_KINDS)('marketplace service: catalog, submission and revi
     });
 
     it('refuses a ZIP with ../ entries and a package over the size limit', async () => {
-      const { zipOf } = await import('../../support/plugins/plugin-examples');
       // yazl refuses to write such a name, so the entry is renamed in the stored (uncompressed) archive.
       const made = await zipOf({ 'manifest.json': JSON.stringify({ name: 'escaper', version: '1.0.0', main: 'index.js' }), 'index.js': 'x', 'zz/evil.js': 'x' }, { compress: false });
       const escaping = Buffer.from(made.toString('latin1').replaceAll('zz/evil.js', '../evil.js'), 'latin1');
       const res = await c().post('/marketplace/submit/plugin', { name: 'escaper', slug: 'escaper', version: '1.0.0', package: escaping.toString('base64') }, author);
       expect(res.status).toBe(400);
       expect(res.body.details[0].path).toBe('package');
-      const big = (await import('node:crypto')).randomBytes(600 * 1024).toString('base64');
+      const big = randomBytes(600 * 1024).toString('base64');
       const tooBig = await c().post('/marketplace/submit/plugin', { name: 'huge', slug: 'huge', version: '1.0.0', package: big }, author);
       expect(tooBig.status).toBe(413);
       expect(tooBig.body.error).toBe('Payload Too Large');
@@ -238,5 +240,31 @@ describe.each(DATABASE_KINDS)('marketplace service: catalog, submission and revi
       expect((await c().get('/marketplace/plugins/not-an-id')).status).toBe(404);
       expect((await c().get('/marketplace/plugins/not-an-id/reviews')).status).toBe(404);
     });
+  });
+});
+
+describe('marketplace seed', () => {
+  let market: MarketplaceStack;
+  beforeAll(async () => {
+    market = await startMarketplace();
+  });
+  afterAll(() => market.close());
+
+  it('loads the two example plugins and the four theme presets, published and featured, once', async () => {
+    const first = await seedMarketplace(market.app.container);
+    expect(first.created).toHaveLength(6);
+    const again = await seedMarketplace(market.app.container);
+    expect(again).toEqual({ created: [], present: first.created });
+    const plugins = await market.client.get('/marketplace/browse');
+    expect(plugins.body.total).toBe(2);
+    expect(plugins.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['conversation-counter', 'profanity-filter']);
+    const themes = await market.client.get('/marketplace/themes');
+    expect(themes.body.data.map((t: { name: string }) => t.name).sort()).toEqual(['dark', 'default', 'minimal', 'vibrant']);
+    expect((await market.client.get('/marketplace/featured')).body).toHaveLength(2);
+    const filter = plugins.body.data.find((p: { name: string }) => p.name === 'profanity-filter');
+    const versions = await market.client.get(`/marketplace/plugins/${filter.id}/versions`);
+    expect(versions.body[0]).toMatchObject({ version: '1.0.0', fileSize: expect.any(Number), checksum: expect.stringMatching(/^sha256:/) });
+    const dark = themes.body.data.find((t: { name: string }) => t.name === 'dark');
+    expect((await market.client.get(`/marketplace/themes/${dark.id}`)).body.definition).toEqual(PRESETS.find((p) => p.id === 'dark')!.definition);
   });
 });
