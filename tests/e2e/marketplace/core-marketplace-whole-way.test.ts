@@ -7,6 +7,7 @@ import { DATABASE_KINDS } from '../../support/test-database';
 import { MovableClock, startMarketplaceStack, type MarketplaceStack } from '../../support/core-marketplace-stack';
 import { zipOf } from '../../support/plugins/plugin-examples';
 import { registerUser, userWithApplication } from '../../support/test-stack';
+import { waitFor } from '../../support/wait-for';
 
 const HOUR = 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
@@ -139,6 +140,11 @@ describe.each(DATABASE_KINDS)('the marketplace the whole way, through the core A
     const after = await state();
     expect(after.state).toBe('deactivated');
     expect(after.deactivationReason).toMatch(/unreachable since .*72-hour grace period is over/);
+    // The owner is told, with the reason.
+    await waitFor(async () => {
+      const notes = (await stack.client.get('/api/notifications', as(owner.token))).body as { title: string; body: string }[];
+      return notes.some((n) => n.title === 'A plugin was deactivated' && /72-hour grace period/.test(n.body));
+    }, 10_000);
 
     // Back up: activation validates again and the grace clock is cleared.
     await stack.restartService();
