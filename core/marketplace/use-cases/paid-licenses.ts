@@ -46,6 +46,8 @@ export class PaidLicenses {
       answer = await this.deps.catalog.validateLicense(link.marketplacePluginId, link.ownerId);
     } catch (error) {
       if (!(error instanceof UnavailableError || error instanceof UpstreamError || error instanceof UpstreamTimeoutError)) throw error;
+      // The grace period keeps a license running; it never turns a refusal the marketplace gave into a license.
+      if (known && !known.valid) return { allowed: false, reason: refusal(known.reason) };
       const since = await this.deps.links.markUnreachable(link.installationId, now);
       const graceEndsAt = new Date(since.getTime() + LICENSE_GRACE_MS);
       if (now < graceEndsAt) return { allowed: true, via: 'grace', graceEndsAt };
