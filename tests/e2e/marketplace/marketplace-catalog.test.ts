@@ -164,6 +164,11 @@ describe.each(DATABASE_KINDS)('marketplace service: catalog, submission and revi
       expect((await c().get('/marketplace/themes/categories')).body).toEqual(['business']);
       const detail = await c().get(`/marketplace/themes/${res.body.id}`);
       expect(detail.body).toMatchObject({ ratingStats: { totalReviews: 0 }, recentReviews: [] });
+      const review = await c().post(`/marketplace/themes/${res.body.id}/reviews`, { rating: 5, review: 'Calm colours' }, reader);
+      expect(review.status).toBe(200);
+      expect(review.body).toMatchObject({ themeId: res.body.id, rating: 5, ratingStats: { averageRating: 5, totalReviews: 1 } });
+      expect((await c().get(`/marketplace/themes/${res.body.id}/reviews`)).body.map((r: { comment: string }) => r.comment)).toEqual(['Calm colours']);
+      expect((await c().delete(`/marketplace/themes/${res.body.id}/reviews`, reader)).body.ratingStats.totalReviews).toBe(0);
       expect((await c().put(`/marketplace/admin/themes/${res.body.id}/featured`, { featured: true }, admin)).status).toBe(200);
       expect((await c().get('/marketplace/themes/featured')).body.map((t: { id: string }) => t.id)).toEqual([res.body.id]);
       // A plugin id is not a theme.
