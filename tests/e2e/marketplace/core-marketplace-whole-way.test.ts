@@ -4,7 +4,7 @@ import { LICENSE_CACHE_MS, LICENSE_GRACE_MS } from '../../../core/marketplace/us
 import { RevalidateLicensesUseCase } from '../../../core/marketplace/use-cases/license-checks';
 import { CheckMarketplaceUpdatesUseCase } from '../../../core/marketplace/use-cases/updates';
 import { DATABASE_KINDS } from '../../support/test-database';
-import { MovableClock, startMarketplaceStack, type MarketplaceStack } from '../../support/core-marketplace-stack';
+import { MovableClock, startCore, startMarketplaceStack, type MarketplaceStack } from '../../support/core-marketplace-stack';
 import { zipOf } from '../../support/plugins/plugin-examples';
 import { registerUser, userWithApplication } from '../../support/test-stack';
 import { waitFor } from '../../support/wait-for';
@@ -77,7 +77,13 @@ describe.each(DATABASE_KINDS)('the marketplace the whole way, through the core A
 
     const job = resolve(stack.core.app.container, CheckMarketplaceUpdatesUseCase);
     expect(await job.execute()).toMatchObject({ ran: true, found: expect.any(Number) });
-    // Once a day across instances: the same day again does nothing.
+    // Once a day across instances: another instance on the same database, the same day, does nothing.
+    const second = await startCore(stack.infra);
+    try {
+      expect(await resolve(second.app.container, CheckMarketplaceUpdatesUseCase).execute()).toEqual({ ran: false, checked: 0, found: 0 });
+    } finally {
+      await second.close();
+    }
     expect(await job.execute()).toEqual({ ran: false, checked: 0, found: 0 });
     const updates = await stack.client.get('/marketplace/updates', as(owner.token));
     expect(updates.body).toEqual([{ installedPluginId: installation, pluginId: installed.body.pluginId, marketplacePluginId: id, latestVersion: '1.1.0', currentVersion: '1.0.0', changelog: 'Counts faster' }]);
