@@ -27,6 +27,7 @@ import { notificationsModule } from './modules/notifications.module';
 import { webhooksModule } from './modules/webhooks.module';
 import { analyticsModule, analyticsPolicy } from './modules/analytics.module';
 import { systemHealthModule } from './modules/system-health.module';
+import { marketplaceModule } from './modules/marketplace.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -72,6 +73,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     hostedPageModule,
     customDomainsModule,
     pluginsModule(),
+    marketplaceModule(),
     notificationsModule,
     auditModule,
     webhooksModule(),

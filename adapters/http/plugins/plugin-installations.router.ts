@@ -8,11 +8,19 @@ import type { GetInstallationUseCase, ListInstallationsUseCase } from '../../../
 import type { UpdatePluginSettingsUseCase } from '../../../core/plugins/use-cases/update-plugin-settings.use-case';
 import type { UninstallPluginUseCase } from '../../../core/plugins/use-cases/uninstall-plugin.use-case';
 import { actorOf } from '../shared/auth.middleware';
+import type { Actor } from '../../../core/shared/actor';
+import type { InstallationView } from '../../../core/plugins/domain/installation';
+
+/** Installs from the marketplace (the marketplace area's use case), when the body names `marketplacePluginId`. */
+export interface MarketplaceInstaller {
+  execute(appId: unknown, input: unknown, actor: Actor): Promise<InstallationView>;
+}
 
 /** Plugins installed in an application (SPEC 3, 4.8): install, activate, deactivate, uninstall, list. */
 export function pluginInstallationsRouter(d: {
   auth: Middleware;
   install: InstallPluginUseCase;
+  installFromMarketplace?: MarketplaceInstaller;
   list: ListInstallationsUseCase;
   get: GetInstallationUseCase;
   activate: ActivatePluginUseCase;
@@ -25,7 +33,9 @@ export function pluginInstallationsRouter(d: {
   r.use(d.auth);
   r.post('/', async (ctx) => {
     ctx.status = 201;
-    ctx.body = await d.install.execute(ctx.params.appId, ctx.request.body, actorOf(ctx));
+    const body = ctx.request.body as Record<string, unknown> | undefined;
+    const fromMarketplace = d.installFromMarketplace && body !== null && typeof body === 'object' && Object.hasOwn(body, 'marketplacePluginId');
+    ctx.body = fromMarketplace ? await d.installFromMarketplace!.execute(ctx.params.appId, body, actorOf(ctx)) : await d.install.execute(ctx.params.appId, body, actorOf(ctx));
   });
   r.get('/', async (ctx) => {
     ctx.body = await d.list.execute(ctx.params.appId, actorOf(ctx));

@@ -16,6 +16,7 @@ import { Plugins1764100000000 } from './1764100000000-plugins';
 import { EventOutboxAndWebhooks1764200000000 } from './1764200000000-event-outbox-and-webhooks';
 import { NotificationsAndAudit1764200100000 } from './1764200100000-notifications-and-audit';
 import { Marketplace1764400000000 } from './1764400000000-marketplace';
+import { MarketplaceInstallations1764400100000 } from './1764400100000-marketplace-installations';
 import { StripeBilling1764400200000 } from './1764400200000-stripe-billing';
 import { AnalyticsRollup1764400400000 } from './1764400400000-analytics-rollup';
 
@@ -38,6 +39,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   EventOutboxAndWebhooks1764200000000,
   NotificationsAndAudit1764200100000,
   Marketplace1764400000000,
+  MarketplaceInstallations1764400100000,
   StripeBilling1764400200000,
   AnalyticsRollup1764400400000,
 ];

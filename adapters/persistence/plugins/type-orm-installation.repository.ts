@@ -92,6 +92,12 @@ export class TypeOrmInstallationRepository implements InstallationRepository {
     return row && toInstallation(row);
   }
 
+  async setVersion(id: string, version: string) {
+    const row = await one<Row>(this.db, `UPDATE plugin_installations SET version = $2, updated_at = now() WHERE id = $1 ${RETURNING}`, [id, version]);
+    if (!row) throw new NotFoundError('Plugin installation');
+    return toInstallation(row);
+  }
+
   async updateSettings(id: string, settings: Record<string, unknown>, sealedSecrets: Record<string, string>) {
     const row = await one<Row>(
       this.db,

@@ -59,4 +59,15 @@ export class TypeOrmPluginRepository implements PluginRepository {
     if (!row) throw new NotFoundError('Plugin');
     return toPlugin(row);
   }
+
+  async saveImported(p: { ownerId: string; key: string; manifest: PluginManifest; source: string }): Promise<Plugin> {
+    const row = await one<Row>(
+      this.db,
+      `INSERT INTO plugins (owner_id, name, version, manifest, source) VALUES ($1, $2, $3, $4::jsonb, $5)
+       ON CONFLICT (owner_id, name) DO UPDATE SET version = EXCLUDED.version, manifest = EXCLUDED.manifest, source = EXCLUDED.source, updated_at = now()
+       RETURNING *`,
+      [p.ownerId, p.key, p.manifest.version, JSON.stringify(p.manifest), p.source],
+    );
+    return toPlugin(row!);
+  }
 }

@@ -18,7 +18,7 @@ import type { PluginKvStore } from '../../../core/plugins/ports/plugin-kv-store.
 import type { PluginRepository } from '../../../core/plugins/ports/plugin-repository.port';
 import type { PluginSandbox } from '../../../core/plugins/ports/plugin-sandbox.port';
 import type { PluginScheduler } from '../../../core/plugins/ports/plugin-scheduler.port';
-import { ActivatePluginUseCase } from '../../../core/plugins/use-cases/activate-plugin.use-case';
+import { ActivatePluginUseCase, type ActivationGate } from '../../../core/plugins/use-cases/activate-plugin.use-case';
 import { CallPluginEndpointUseCase } from '../../../core/plugins/use-cases/call-plugin-endpoint.use-case';
 import { CreatePluginUseCase } from '../../../core/plugins/use-cases/create-plugin.use-case';
 import { DeactivatePluginUseCase } from '../../../core/plugins/use-cases/deactivate-plugin.use-case';
@@ -35,6 +35,7 @@ import { RunPluginCronUseCase } from '../../../core/plugins/use-cases/run-plugin
 import { UpdatePluginSettingsUseCase } from '../../../core/plugins/use-cases/update-plugin-settings.use-case';
 import { UninstallPluginUseCase } from '../../../core/plugins/use-cases/uninstall-plugin.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import type { MarketplaceInstaller } from '../../../adapters/http/plugins/plugin-installations.router';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
 import { KNOWLEDGE_TOKENS } from './knowledge.module';
@@ -51,6 +52,10 @@ export const PLUGIN_TOKENS = {
   /** Told about state changes; the events area binds one to publish plugin.activated / plugin.deactivated. */
   LifecycleListener: token<PluginLifecycleListener>('PluginLifecycleListener'),
   Runtime: token<PluginRuntime>('PluginRuntime'),
+  /** Asked before activation; the marketplace area binds one that checks paid plugins' licenses. */
+  ActivationGate: token<ActivationGate>('PluginActivationGate'),
+  /** Installs `{ marketplacePluginId, version? }` bodies of the install route; bound by the marketplace area. */
+  MarketplaceInstaller: token<MarketplaceInstaller>('PluginMarketplaceInstaller'),
 } as const;
 
 /** The "plugins" chat policy, for `conversationsModule([...])`: after model, key and quota, before retrieval (so a redacting filter reaches the embedder too). */
@@ -118,7 +123,9 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
       provide(c, InstallPluginUseCase, (get) => new InstallPluginUseCase({ ...deps(get), secretBox: get(TOKENS.SecretBox) }));
       provide(c, ListInstallationsUseCase, (get) => new ListInstallationsUseCase(deps(get)));
       provide(c, GetInstallationUseCase, (get) => new GetInstallationUseCase(deps(get)));
-      provide(c, ActivatePluginUseCase, (get) => new ActivatePluginUseCase(withRuntime(get)));
+      provide(c, ActivatePluginUseCase, (get) =>
+        new ActivatePluginUseCase({ ...withRuntime(get), gate: c.isBound(PLUGIN_TOKENS.ActivationGate) ? get(PLUGIN_TOKENS.ActivationGate) : undefined }),
+      );
       provide(c, DeactivatePluginUseCase, (get) => new DeactivatePluginUseCase(withRuntime(get)));
       provide(c, UninstallPluginUseCase, (get) => new UninstallPluginUseCase(withRuntime(get)));
       provide(c, UpdatePluginSettingsUseCase, (get) => new UpdatePluginSettingsUseCase({ ...withRuntime(get), secretBox: get(TOKENS.SecretBox) }));
@@ -150,6 +157,7 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
       pluginInstallationsRouter({
         auth: resolve(c, TOKENS.AuthMiddleware),
         install: resolve(c, InstallPluginUseCase),
+        installFromMarketplace: c.isBound(PLUGIN_TOKENS.MarketplaceInstaller) ? resolve(c, PLUGIN_TOKENS.MarketplaceInstaller) : undefined,
         list: resolve(c, ListInstallationsUseCase),
         get: resolve(c, GetInstallationUseCase),
         activate: resolve(c, ActivatePluginUseCase),

@@ -36,7 +36,8 @@ export function toPluginView(p: Plugin, viewerId: string, withSource: boolean): 
   const isOwner = p.ownerId === viewerId;
   return {
     id: p.id,
-    name: p.name,
+    // The manifest's name: a marketplace copy is stored under a key of its own (PluginRepository.saveImported).
+    name: p.manifest.name,
     displayName: p.manifest.displayName,
     version: p.version,
     description: p.manifest.description,

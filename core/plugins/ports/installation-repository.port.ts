@@ -32,6 +32,8 @@ export interface InstallationRepository {
   /** Moves the state only if it is still `from` (so concurrent moves cannot both win); null if it was not. */
   move(id: string, from: InstallationState[], to: InstallationState, reason?: string | null): Promise<Installation | null>;
   updateSettings(id: string, settings: Record<string, unknown>, sealedSecrets: Record<string, string>): Promise<Installation>;
+  /** Records the package version an installation now runs (a marketplace upgrade), keeping settings and KV. */
+  setVersion(id: string, version: string): Promise<Installation>;
   /** Deletes the installation with its KV data and run log, if it is still in one of `from`; false otherwise. */
   delete(id: string, from: InstallationState[]): Promise<boolean>;
   addCalls(counts: Map<string, number>): Promise<void>;

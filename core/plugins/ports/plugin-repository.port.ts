@@ -9,4 +9,9 @@ export interface PluginRepository {
   /** The owner's own plugins and every published one. */
   listVisible(viewerId: string, offset: number, limit: number): Promise<Plugin[]>;
   publish(id: string): Promise<Plugin>;
+  /**
+   * The owner's private copy of a package installed from the marketplace, stored under `key` (one per item
+   * and application, never a name the owner could choose): created, or replaced by a newer package.
+   */
+  saveImported(p: { ownerId: string; key: string; manifest: PluginManifest; source: string }): Promise<Plugin>;
 }

@@ -1,22 +1,28 @@
 import { ConflictError, ValidationError } from '../../shared/errors';
 import type { Actor } from '../../shared/actor';
 import { MIN_CRON_PERIOD_MS, shorthandPeriodMs } from '../domain/definition';
-import { nextState, type InstallationView } from '../domain/installation';
+import { nextState, type Installation, type InstallationView } from '../domain/installation';
 import { PluginRejectedError } from '../domain/plugin-errors';
 import type { PluginScheduler, ScheduledJob } from '../ports/plugin-scheduler.port';
 import { findOwnedInstallation, toInstallationView, type InstallationDeps } from './installations';
 import { describe, lifecycleView, type PluginRuntime } from './plugin-runtime';
+
+/** Asked before an installation is activated; throws to refuse (a paid marketplace plugin without a valid license). */
+export interface ActivationGate {
+  check(installation: Installation): Promise<void>;
+}
 
 /**
  * installed|deactivated → activated: loads the code (a plugin that does not load is refused with the
  * reason), runs `onActivate`, schedules its cron jobs and runs the `plugin:activated` hook.
  */
 export class ActivatePluginUseCase {
-  constructor(private readonly deps: InstallationDeps & { runtime: PluginRuntime; scheduler: PluginScheduler }) {}
+  constructor(private readonly deps: InstallationDeps & { runtime: PluginRuntime; scheduler: PluginScheduler; gate?: ActivationGate }) {}
 
   async execute(appId: unknown, id: unknown, actor: Actor): Promise<InstallationView> {
     const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor);
     nextState(installation.state, 'activate');
+    await this.deps.gate?.check(installation);
     await this.deps.runtime.forget(installation.applicationId, installation.id);
     let loaded;
     try {

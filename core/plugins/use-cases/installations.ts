@@ -36,7 +36,7 @@ export function toInstallationView(i: Installation, plugin: Plugin): Installatio
     id: i.id,
     pluginId: i.pluginId,
     applicationId: i.applicationId,
-    name: plugin.name,
+    name: plugin.manifest.name,
     displayName: plugin.manifest.displayName,
     state: i.state,
     version: i.version,
