@@ -46,6 +46,11 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'POST', path: /^\/api\/sso(?:\/.*)?$/, action: 'sso.configure', resourceType: 'sso' },
   { method: 'POST', path: /^\/api\/(?:data-)?export(?:\/.*)?$/, action: 'data.export', resourceType: 'user' },
   { method: 'PUT', path: /^\/api\/admin\/users\/([^/]+)\/plan$/, action: 'admin.plan_change', resourceType: 'subscription' },
+  { method: 'GET', path: /^\/api\/admin\/users$/, action: 'admin.users_list', resourceType: 'user' },
+  { method: 'PUT', path: /^\/api\/admin\/users\/([^/]+)\/role$/, action: 'admin.role_change', resourceType: 'user' },
+  { method: 'PUT', path: /^\/api\/admin\/users\/([^/]+)\/disabled$/, action: 'admin.user_disabled', resourceType: 'user' },
+  { method: 'POST', path: /^\/api\/data-import$/, action: 'data.import', resourceType: 'application' },
+  { method: 'GET', path: /^\/api\/data-export\/([^/]+)\/download$/, action: 'data.export_download', resourceType: 'data_export' },
 ];
 const ADMIN_WRITE = /^\/api\/admin\/([^/]+)(?:\/([^/]+))?/;
 
