@@ -34,16 +34,16 @@ const toExport = (r: Row): DataExport => ({
 export class TypeOrmDataExportRepository implements DataExportRepository {
   constructor(private readonly db: DataSource) {}
 
-  async create(request: { ownerId: string; resources: ExportResources; format: ExportFormat; expiresAt: Date; staleBefore: Date }): Promise<DataExport | null> {
+  async create(request: { ownerId: string; resources: ExportResources; format: ExportFormat; createdAt: Date; expiresAt: Date; staleBefore: Date }): Promise<DataExport | null> {
     // One statement: two requests at once cannot both pass the "none in progress" check unseen for long,
     // and a lost job's export stops blocking once stale.
     const row = await one<Row>(
       this.db,
-      `INSERT INTO data_exports (owner_id, resources, format, expires_at)
-       SELECT $1, $2, $3, $4
+      `INSERT INTO data_exports (owner_id, resources, format, created_at, expires_at)
+       SELECT $1, $2, $3, $6, $4
         WHERE NOT EXISTS (SELECT 1 FROM data_exports WHERE owner_id = $1 AND status IN ('pending', 'running') AND created_at > $5)
        RETURNING *`,
-      [request.ownerId, request.resources, request.format, request.expiresAt, request.staleBefore],
+      [request.ownerId, request.resources, request.format, request.expiresAt, request.staleBefore, request.createdAt],
     );
     return row && toExport(row);
   }

@@ -14,7 +14,7 @@ import type { ImportedApplication } from '../domain/data-import';
 
 export interface DataExportRepository {
   /** A new pending export, or null while another of the owner's exports newer than `staleBefore` is pending or running. */
-  create(request: { ownerId: string; resources: ExportResources; format: ExportFormat; expiresAt: Date; staleBefore: Date }): Promise<DataExport | null>;
+  create(request: { ownerId: string; resources: ExportResources; format: ExportFormat; createdAt: Date; expiresAt: Date; staleBefore: Date }): Promise<DataExport | null>;
   findById(id: string): Promise<DataExport | null>;
   /** pending → running; null when it is not pending (another worker has it, or it is done). */
   claim(id: string): Promise<DataExport | null>;

@@ -63,6 +63,7 @@ export class RequestExportUseCase {
       ownerId: actor.userId,
       resources: body.resources as ExportResources,
       format: body.format as ExportFormat,
+      createdAt: now,
       expiresAt: new Date(now.getTime() + EXPORT_LINK_HOURS * 3_600_000),
       staleBefore: new Date(now.getTime() - EXPORT_STALE_MINUTES * 60_000),
     });
