@@ -13,8 +13,21 @@ export class StreamOutput {
 
   async write(text: string): Promise<void> {
     if (this.failed) throw this.failed;
-    if (!this.stream.write(text)) await Promise.race([once(this.stream, 'drain'), once(this.stream, 'error')]);
+    if (!this.stream.write(text)) await this.drained();
     if (this.failed) throw this.failed;
+  }
+
+  /** Resolves on 'drain', or on 'error' (reported by the caller), leaving no listener behind. */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.stream.off('drain', done);
+        this.stream.off('error', done);
+        resolve();
+      };
+      this.stream.on('drain', done);
+      this.stream.on('error', done);
+    });
   }
 
   async close(): Promise<number> {
