@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExportContent, ExportFormat } from '../../../core/data-export/domain/data-export';
 import type { ExportFile, ExportFiles } from '../../../core/data-export/ports/data-export.ports';
 import { writeCsvZipExport } from './csv-zip-export.writer';
 import { writeJsonExport } from './json-export.writer';
 
-const FILE_NAME = /^[0-9a-f-]{36}\.(json|zip)$/;
+const FILE_NAME = /^([0-9a-f-]{36})\.(json|zip)$/;
 
 /** Export files in `<DATA_DIR>/exports`, named by export id: `<id>.json` or `<id>.zip` (CSV tables). */
 export class LocalDiskExportFiles implements ExportFiles {
@@ -43,5 +43,13 @@ export class LocalDiskExportFiles implements ExportFiles {
 
   async remove(fileName: string): Promise<void> {
     if (FILE_NAME.test(fileName)) await rm(join(this.dir, fileName), { force: true });
+  }
+
+  async list(): Promise<Array<{ fileName: string; exportId: string }>> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    return names.flatMap((fileName) => {
+      const m = FILE_NAME.exec(fileName);
+      return m ? [{ fileName, exportId: m[1]! }] : [];
+    });
   }
 }

@@ -75,4 +75,10 @@ export class TypeOrmDataExportRepository implements DataExportRepository {
     const removed = await rows<{ file_name: string | null }>(this.db, `DELETE FROM data_exports WHERE expires_at <= $1 RETURNING file_name`, [now]);
     return removed.map((r) => r.file_name).filter((n): n is string => n !== null);
   }
+
+  async existing(ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const found = await rows<{ id: string }>(this.db, `SELECT id FROM data_exports WHERE id = ANY($1::uuid[])`, [ids]);
+    return new Set(found.map((r) => r.id));
+  }
 }

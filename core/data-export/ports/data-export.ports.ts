@@ -22,6 +22,8 @@ export interface DataExportRepository {
   fail(id: string, error: string, at: Date): Promise<void>;
   /** Deletes the exports expired before `now` and answers their files' names. */
   removeExpired(now: Date): Promise<string[]>;
+  /** Which of these exports still exist (a deleted account's went with it). */
+  existing(ids: string[]): Promise<Set<string>>;
 }
 
 /** Reads an owner's records for an export lazily, in pages. */
@@ -46,6 +48,8 @@ export interface ExportFiles {
   write(exportId: string, format: ExportFormat, content: ExportContent): Promise<{ fileName: string; byteSize: number }>;
   open(fileName: string): Promise<ExportFile | null>;
   remove(fileName: string): Promise<void>;
+  /** The export files present, each with the id of its export. */
+  list(): Promise<Array<{ fileName: string; exportId: string }>>;
 }
 
 /** Stores imported applications, each with everything it holds in one transaction. */

@@ -125,14 +125,18 @@ export class BuildExportUseCase {
   }
 }
 
-/** Deletes expired exports and their files. */
+/** Deletes expired exports and their files, and the files of exports that are gone (a deleted account's). */
 export class SweepExpiredExportsUseCase {
   constructor(private readonly deps: DataExportDeps) {}
 
   async execute(): Promise<number> {
     const names = await this.deps.exports.removeExpired(this.deps.clock.now());
     for (const name of names) await this.deps.files.remove(name);
-    return names.length;
+    const present = await this.deps.files.list();
+    const existing = await this.deps.exports.existing(present.map((f) => f.exportId));
+    const orphans = present.filter((f) => !existing.has(f.exportId));
+    for (const f of orphans) await this.deps.files.remove(f.fileName);
+    return names.length + orphans.length;
   }
 }
 

@@ -166,6 +166,16 @@ describe('core API: data export and import', () => {
     await resolve(stack.core.container, SweepExpiredExportsUseCase).execute();
     expect(existsSync(onDisk)).toBe(false);
     expect((await stack.client.get(`/api/data-export/${file.id}`, { token: owner.token })).status).toBe(404);
+
+    // A deleted account's exports go with it, and the next sweep removes their files.
+    const leaving = await registerUser(stack.client);
+    const left = await exportAndDownload(stack, leaving.access_token, { resources: 'all', format: 'csv' });
+    const leftOnDisk = join(stack.config.dataDir, 'exports', `${left.id}.zip`);
+    expect(existsSync(leftOnDisk)).toBe(true);
+    expect((await stack.client.delete('/api/users/me', { token: leaving.access_token, body: { password: leaving.password } })).status).toBe(204);
+    await resolve(stack.core.container, SweepExpiredExportsUseCase).execute();
+    expect(existsSync(leftOnDisk)).toBe(false);
+    expect(existsSync(join(stack.config.dataDir, 'exports', `${file.id}.json`))).toBe(false);
   });
 
   it('refuses bad requests, and a second export while one is being prepared', async () => {
