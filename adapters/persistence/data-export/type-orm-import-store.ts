@@ -1,8 +1,8 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { ImportedApplication } from '../../../core/data-export/domain/data-import';
 import type { ImportStore } from '../../../core/data-export/ports/data-export.ports';
 import type { OwnerLimit } from '../../../core/shared/owner-limit';
-import { one, rows, uniquely } from '../sql';
+import { joined, one, rows, uniquely, type Sql } from '../sql';
 
 /** Messages per INSERT statement: few round trips, parameters well under PostgreSQL's limit. */
 const MESSAGE_BATCH = 200;
@@ -20,15 +20,17 @@ export class TypeOrmImportStore implements ImportStore {
     return row?.application_id ?? null;
   }
 
+  /** Inside a unit of work (the caller's, with its events) or, without one, in a transaction of its own. */
   importApplication(ownerId: string, record: ImportedApplication, slug: string, limit: OwnerLimit | null): Promise<string> {
+    const ambient = joined(this.db);
     return uniquely(
-      () => this.db.transaction((tx) => this.store(tx, ownerId, record, slug, limit)),
+      () => (ambient !== this.db ? this.store(ambient, ownerId, record, slug, limit) : this.db.transaction((tx) => this.store(tx, ownerId, record, slug, limit))),
       () => 'This application was imported meanwhile, or its slug is taken',
     );
   }
 
-  private async store(tx: EntityManager, ownerId: string, record: ImportedApplication, slug: string, limit: OwnerLimit | null): Promise<string> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`applications:${ownerId}`]);
+  private async store(tx: Sql, ownerId: string, record: ImportedApplication, slug: string, limit: OwnerLimit | null): Promise<string> {
+    await rows(tx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`applications:${ownerId}`]);
     if (limit) {
       const held = (await one<{ n: number }>(tx, `SELECT count(*)::int AS n FROM applications WHERE owner_id = $1`, [ownerId]))?.n ?? 0;
       if (held >= limit.max) throw limit.exceeded();
@@ -39,32 +41,33 @@ export class TypeOrmImportStore implements ImportStore {
       [ownerId, record.name, record.description, slug, JSON.stringify(record.allowedOrigins)],
     );
     const applicationId = app!.id;
-    await tx.query(`INSERT INTO data_imports (owner_id, client_id, application_id) VALUES ($1, $2, $3)`, [ownerId, record.clientId, applicationId]);
-    for (const c of record.modelConfigs) {
-      await tx.query(`INSERT INTO model_configs (application_id, name, provider, model_id, settings, is_default) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`, [
-        applicationId,
-        c.name,
-        c.provider,
-        c.modelId,
-        JSON.stringify(c.settings),
-        c.isDefault,
-      ]);
+    await rows(tx, `INSERT INTO data_imports (owner_id, client_id, application_id) VALUES ($1, $2, $3)`, [ownerId, record.clientId, applicationId]);
+    // Lists are read in creation order: one microsecond apart from the transaction's start, so the
+    // order is the record's whatever the wall clock does meanwhile.
+    const at = `now() + ($7::int * interval '1 microsecond')`;
+    for (const [i, c] of record.modelConfigs.entries()) {
+      await rows(
+        tx,
+        `INSERT INTO model_configs (application_id, name, provider, model_id, settings, is_default, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, ${at}, ${at})`,
+        [applicationId, c.name, c.provider, c.modelId, JSON.stringify(c.settings), c.isDefault, i],
+      );
     }
-    for (const t of record.promptTemplates) {
-      await tx.query(`INSERT INTO prompt_templates (application_id, name, content, variables, is_default) VALUES ($1, $2, $3, $4::jsonb, $5)`, [
-        applicationId,
-        t.name,
-        t.content,
-        JSON.stringify(t.variables),
-        t.isDefault,
-      ]);
+    for (const [i, t] of record.promptTemplates.entries()) {
+      await rows(
+        tx,
+        `INSERT INTO prompt_templates (application_id, name, content, variables, is_default, created_at, updated_at)
+         VALUES ($1, $2, $3, $4::jsonb, $5, ${at.replace('$7', '$6')}, ${at.replace('$7', '$6')})`,
+        [applicationId, t.name, t.content, JSON.stringify(t.variables), t.isDefault, i],
+      );
     }
-    for (const conversation of record.conversations) {
+    for (const [i, conversation] of record.conversations.entries()) {
+      const createdAt = `coalesce($6::timestamptz, now() + ($7::int * interval '1 microsecond'))`;
       const created = await one<{ id: string }>(
         tx,
         `INSERT INTO conversations (application_id, title, status, source, message_count, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()), coalesce($6::timestamptz, now())) RETURNING id`,
-        [applicationId, conversation.title, conversation.status, conversation.source, conversation.messages.length, conversation.createdAt],
+         VALUES ($1, $2, $3, $4, $5, ${createdAt}, ${createdAt}) RETURNING id`,
+        [applicationId, conversation.title, conversation.status, conversation.source, conversation.messages.length, conversation.createdAt, i],
       );
       for (let start = 0; start < conversation.messages.length; start += MESSAGE_BATCH) {
         const batch = conversation.messages.slice(start, start + MESSAGE_BATCH);

@@ -19,6 +19,7 @@ import {
 } from '../../../core/data-export/use-cases/data-export.use-cases';
 import type { JobQueue } from '../../../core/shared/job-queue.port';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { eventDeps } from '../../shared/modules/event.tokens';
 import { GUARD_TOKENS } from '../../shared/modules/guard.tokens';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 import { ownJobQueue } from './job-queues';
@@ -65,6 +66,7 @@ export function dataExportModule(options: DataExportModuleOptions = {}): AppModu
         new ImportDataUseCase({
           store: get(DATA_EXPORT_TOKENS.ImportStore),
           guard: c.isBound(GUARD_TOKENS.ApplicationQuotaGuard) ? get(GUARD_TOKENS.ApplicationQuotaGuard) : undefined,
+          ...eventDeps(c, get),
         }),
       );
     },

@@ -3,6 +3,8 @@ import * as yup from 'yup';
 import { slugify } from '../../applications/domain/application';
 import type { Actor } from '../../shared/actor';
 import type { Clock } from '../../shared/clock.port';
+import type { EventPublisher } from '../../events/ports/event-publisher.port';
+import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.port';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import type { JobQueue } from '../../shared/job-queue.port';
@@ -164,7 +166,7 @@ export type ImportQuotaGuard = (ownerId: string) => Promise<OwnerLimit | null>;
  * `clientId` was imported before: importing again changes nothing) or failed with the reason.
  */
 export class ImportDataUseCase {
-  constructor(private readonly deps: { store: ImportStore; guard?: ImportQuotaGuard }) {}
+  constructor(private readonly deps: { store: ImportStore; guard?: ImportQuotaGuard; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
 
   async execute(input: unknown, actor: Actor): Promise<ImportReport> {
     const body = await validate(importDocumentSchema, input);
@@ -190,7 +192,13 @@ export class ImportDataUseCase {
       for (let attempt = 0; attempt < 5; attempt++) {
         const slug = attempt === 0 ? base : `${base.slice(0, 50)}-${randomBytes(3).toString('hex')}`;
         try {
-          return { index, status: 'created', applicationId: await this.deps.store.importApplication(actor.userId, record, slug, limit) };
+          // The application and its `application.created` event commit together.
+          const applicationId = await (this.deps.unitOfWork ?? noUnitOfWork).run(async () => {
+            const id = await this.deps.store.importApplication(actor.userId, record, slug, limit);
+            await this.deps.events?.publish({ type: 'application.created', ownerId: actor.userId, applicationId: id, data: { applicationId: id, name: record.name } });
+            return id;
+          });
+          return { index, status: 'created', applicationId };
         } catch (error) {
           if (!(error instanceof ConflictError)) throw error;
           const raced = await this.deps.store.findImported(actor.userId, record.clientId);

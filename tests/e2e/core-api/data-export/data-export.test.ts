@@ -231,6 +231,9 @@ describe('core API: data export and import', () => {
     expect(again.body).toMatchObject({ created: 0, skipped: 1, failed: 0, results: [{ index: 0, status: 'skipped', applicationId: newAppId }] });
     const count = await stack.infra.dataSource.query(`SELECT count(*)::int AS n FROM applications WHERE owner_id = $1`, [fresh.user.id]);
     expect(count[0].n).toBe(1);
+    // Announced once, like any created application (webhooks, plugins).
+    const events = await stack.infra.dataSource.query(`SELECT application_id, data FROM event_outbox WHERE type = 'application.created' AND owner_id = $1`, [fresh.user.id]);
+    expect(events).toEqual([{ application_id: newAppId, data: { applicationId: newAppId, name: 'Exported Bot' } }]);
   });
 
   it('reports each record on its own: bad records fail with a reason and store nothing, the others are created', async () => {
@@ -296,6 +299,8 @@ describe('core API: data export and import', () => {
       [user.user.id],
     );
     expect(stored[0]).toEqual({ apps: 1, conversations: 20 });
+    const events = await stack.infra.dataSource.query(`SELECT count(*)::int AS n FROM event_outbox WHERE type = 'application.created' AND owner_id = $1`, [user.user.id]);
+    expect(events[0].n).toBe(1);
   });
 
   it("keeps to the plan's application limit, record by record", async () => {
