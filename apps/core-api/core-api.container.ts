@@ -22,6 +22,8 @@ import { hostedPageModule } from './modules/hosted-page.module';
 import { customDomainsModule } from './modules/custom-domains.module';
 import { chatEngineModule } from '../shared/modules/chat-engine.module';
 import { auditModule } from './modules/audit.module';
+import { adminModule } from './modules/admin.module';
+import { dataExportModule } from './modules/data-export.module';
 import { eventsModule } from './modules/events.module';
 import { notificationsModule } from './modules/notifications.module';
 import { webhooksModule } from './modules/webhooks.module';
@@ -76,6 +78,8 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     marketplaceModule(),
     notificationsModule,
     auditModule,
+    adminModule,
+    dataExportModule(),
     webhooksModule(),
     analyticsModule,
     systemHealthModule(remoteAi),

@@ -48,6 +48,11 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'PUT', path: /^\/api\/admin\/users\/([^/]+)\/plan$/, action: 'admin.plan_change', resourceType: 'subscription' },
   { method: 'POST', path: /^\/api\/billing\/subscribe$/, action: 'billing.checkout', resourceType: 'subscription' },
   { method: 'POST', path: /^\/api\/billing\/licenses\/checkout$/, action: 'billing.license_checkout', resourceType: 'license' },
+  { method: 'GET', path: /^\/api\/admin\/users$/, action: 'admin.users_list', resourceType: 'user' },
+  { method: 'PUT', path: /^\/api\/admin\/users\/([^/]+)\/role$/, action: 'admin.role_change', resourceType: 'user' },
+  { method: 'PUT', path: /^\/api\/admin\/users\/([^/]+)\/disabled$/, action: 'admin.user_disabled', resourceType: 'user' },
+  { method: 'POST', path: /^\/api\/data-import$/, action: 'data.import', resourceType: 'application' },
+  { method: 'GET', path: /^\/api\/data-export\/([^/]+)\/download$/, action: 'data.export_download', resourceType: 'data_export' },
 ];
 const ADMIN_WRITE = /^\/api\/admin\/([^/]+)(?:\/([^/]+))?/;
 

@@ -19,6 +19,7 @@ import { Marketplace1764400000000 } from './1764400000000-marketplace';
 import { MarketplaceInstallations1764400100000 } from './1764400100000-marketplace-installations';
 import { StripeBilling1764400200000 } from './1764400200000-stripe-billing';
 import { AnalyticsRollup1764400400000 } from './1764400400000-analytics-rollup';
+import { DataExport1764400500000 } from './1764400500000-data-export';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   MarketplaceInstallations1764400100000,
   StripeBilling1764400200000,
   AnalyticsRollup1764400400000,
+  DataExport1764400500000,
 ];

@@ -50,6 +50,7 @@ export const apiKeysModule: AppModule = {
         limiter: get(TOKENS.RateLimiter),
         usage: get(ApiKeyUsageTracker),
         clock: get(TOKENS.Clock),
+        owners: get(TOKENS.UserRepository),
       }),
     );
   },
