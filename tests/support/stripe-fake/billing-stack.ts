@@ -37,13 +37,11 @@ export async function startBillingStack(options: { database?: DatabaseKind; lice
   const config = testConfig({ PROVIDER_TIMEOUT_MS: '5000', ADMIN_EMAILS: ADMIN_EMAIL, ...providerEnv, ...stripe.env, ...options.env });
   const database = await openTestDatabase(options.database);
   const infra = await createInfrastructure(config, { database, logger: createLogger('silent') });
-  const modules: AppModule[] = [];
-  for (const m of coreApiModules(infra, { passwordHashing: FAST_HASHING, chatEngine: 'in-process' })) {
-    modules.push(m);
-    if (m.name === 'billing' && options.licenses) {
-      const licenses = options.licenses;
-      modules.push({ name: 'test-marketplace-licenses', bind: (c) => void c.rebind(BILLING_TOKENS.MarketplaceLicenses).toConstantValue(licenses) });
-    }
+  const modules: AppModule[] = coreApiModules(infra, { passwordHashing: FAST_HASHING, chatEngine: 'in-process' });
+  if (options.licenses) {
+    // Last, so that it also replaces the marketplace module's binding of the port to the catalog.
+    const licenses = options.licenses;
+    modules.push({ name: 'test-marketplace-licenses', bind: (c) => void c.rebind(BILLING_TOKENS.MarketplaceLicenses).toConstantValue(licenses) });
   }
   const core = await composeApp('core-api', infra, modules);
   const listening = await listen(core, '127.0.0.1', 0);
