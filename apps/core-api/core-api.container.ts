@@ -25,6 +25,7 @@ import { auditModule } from './modules/audit.module';
 import { eventsModule } from './modules/events.module';
 import { notificationsModule } from './modules/notifications.module';
 import { webhooksModule } from './modules/webhooks.module';
+import { workflowsModule } from './modules/workflows.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -73,6 +74,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     notificationsModule,
     auditModule,
     webhooksModule(),
+    workflowsModule(),
     // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
     eventsModule(),
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),
