@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import * as yup from 'yup';
+import { slugify } from '../../applications/domain/application';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import type { CreateApplicationUseCase } from '../../applications/use-cases/create-application.use-case';
 import { validateChunkOptions } from '../../knowledge/domain/chunker';
@@ -62,7 +64,10 @@ export class DeployTemplateUseCase {
     const queued: string[] = [];
     try {
       const created = await this.deps.unitOfWork.run(async () => {
-        const app = await this.deps.createApplication.execute({ name: name ?? template.application.name, description: template.application.description }, actor);
+        const appName = name ?? template.application.name;
+        // A slug of its own: inside one transaction a taken slug could not be retried (the failed insert ends it).
+        const slug = `${slugify(appName).slice(0, 50).replace(/-+$/, '') || 'app'}-${randomBytes(4).toString('hex')}`;
+        const app = await this.deps.createApplication.execute({ name: appName, description: template.application.description, slug }, actor);
         const config = await this.deps.parts.addModelConfig(app.id, template.modelConfig);
         const prompt = template.prompt ? await this.deps.parts.addPrompt(app.id, template.prompt) : null;
         await this.deps.applications.update(app.id, { themeId: template.theme });
