@@ -1,3 +1,5 @@
+import { DeployTemplateUseCase } from '../../../core/workflows/use-cases/templates.use-cases';
+import { resolve } from '../../../apps/shared/tokens';
 import { paidUserWithApplication, registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
 import { waitFor } from '../../support/wait-for';
 
@@ -75,5 +77,24 @@ describe('application templates', () => {
     expect(workflows.body.length).toBe(apps.body.length - before.body.length);
     expect((await stack.client.post('/api/templates/nope/deploy', {}, { token: owner.token })).status).toBe(404);
     expect((await stack.client.post('/api/templates/support-bot/deploy', { name: 'x'.repeat(300) }, { token: owner.token })).status).toBe(400);
+  });
+
+  it('rolls the whole deployment back when a later part fails (application, config, workflows, documents)', async () => {
+    const deploy = resolve(stack.core.container, DeployTemplateUseCase) as unknown as { deps: { parts: { addPrompt: (...a: unknown[]) => Promise<unknown> } } };
+    const parts = deploy.deps.parts;
+    const original = parts.addPrompt;
+    parts.addPrompt = async () => {
+      throw new Error('prompt store down');
+    };
+    const before = (await stack.client.get('/api/applications', { token: owner.token })).body.length;
+    try {
+      const res = await stack.client.post('/api/templates/support-bot/deploy', { name: 'Doomed' }, { token: owner.token });
+      expect(res.status).toBe(500);
+    } finally {
+      parts.addPrompt = original;
+    }
+    const apps = (await stack.client.get('/api/applications?limit=100', { token: owner.token })).body;
+    expect(apps.length).toBe(before);
+    expect(apps.map((a: { name: string }) => a.name)).not.toContain('Doomed');
   });
 });
