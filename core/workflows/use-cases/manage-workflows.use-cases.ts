@@ -13,7 +13,7 @@ import { checkServices, findOwnedWorkflow, syncSchedule, type WorkflowDeps } fro
 export const MAX_WORKFLOWS_PER_OWNER = 200;
 
 const fields = {
-  name: () => str().trim().min(1, 'name must not be empty').max(120, 'name must be at most 120 characters'),
+  name: () => str().matches(/\S/, 'name must not be blank').max(120, 'name must be at most 120 characters'),
   description: () => str().max(2000, 'description must be at most 2000 characters'),
   steps: () => yup.mixed(),
   allowedHosts: () => yup.mixed(),
@@ -52,7 +52,13 @@ export class CreateWorkflowUseCase {
     const held = await this.deps.workflows.listByOwner(actor.userId, undefined, 0, 1);
     if (held.total >= MAX_WORKFLOWS_PER_OWNER) throw ValidationError.field('name', `An account holds at most ${MAX_WORKFLOWS_PER_OWNER} workflows`);
     const created = await this.deps.workflows.create({ ownerId: actor.userId, applicationId: application.id, name: body.name, description: body.description ?? '', definition });
-    await syncSchedule(this.deps.scheduler, created);
+    try {
+      await syncSchedule(this.deps.scheduler, created);
+    } catch (error) {
+      // The scheduler refused what the check let through (BullMQ's cron-parser is stricter): nothing stays.
+      await this.deps.workflows.delete(created.id);
+      throw error;
+    }
     return toWorkflowView(created);
   }
 }
@@ -97,7 +103,15 @@ export class UpdateWorkflowUseCase {
     }
     const updated = await this.deps.workflows.update(current.id, { name: body.name, description: body.description, definition });
     if (!updated) return toWorkflowView(await findOwnedWorkflow(this.deps.workflows, id, actor));
-    if (graphChanged) await syncSchedule(this.deps.scheduler, updated);
+    if (graphChanged) {
+      try {
+        await syncSchedule(this.deps.scheduler, updated);
+      } catch (error) {
+        await this.deps.workflows.update(current.id, { name: current.name, description: current.description, definition: current.definition });
+        await syncSchedule(this.deps.scheduler, current).catch(() => undefined);
+        throw error;
+      }
+    }
     return toWorkflowView(updated);
   }
 }

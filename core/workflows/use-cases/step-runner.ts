@@ -39,6 +39,13 @@ const MAX_HTTP_TIMEOUT_MS = 30_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** How many workflow events led to this run (0 unless a workflow.event started it). */
+function chainDepth(run: WorkflowRun): number {
+  if (run.trigger !== 'event' || !isObject(run.input) || !isObject(run.input.event) || run.input.event.type !== 'workflow.event') return 0;
+  const data = run.input.event.data;
+  return isObject(data) && typeof data.depth === 'number' ? data.depth : 0;
+}
+
 /** Runs one step of one run with its references rendered; throws on failure. */
 export class StepRunner {
   constructor(private readonly services: StepServices) {}
@@ -81,7 +88,7 @@ export class StepRunner {
           type: 'workflow.event',
           ownerId: run.ownerId,
           applicationId: run.applicationId,
-          data: { applicationId: run.applicationId, workflowId: run.workflowId, runId: run.id, stepId: step.id, data },
+          data: { applicationId: run.applicationId, workflowId: run.workflowId, runId: run.id, stepId: step.id, data, depth: chainDepth(run) + 1 },
           // A step run again after a restart does not announce twice.
           dedupeKey: `workflow:${run.id}:${step.id}:${ctx.visit}`,
         });

@@ -29,7 +29,7 @@ export class ListTemplatesUseCase {
 }
 
 const deploySchema = yup.object({
-  name: str().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters'),
+  name: str().matches(/\S/, 'name must not be blank').max(100, 'name must be at most 100 characters'),
 });
 
 export interface DeployTemplateDeps {

@@ -3,7 +3,7 @@ import type { DomainEvent } from '../../events/domain/domain-event';
 import type { EventSubscriber } from '../../events/ports/event-subscriber.port';
 import type { PublicCaller } from '../../public-api/domain/public-caller';
 import type { Actor } from '../../shared/actor';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePageRequest, type Page } from '../../shared/pagination';
 import { bool, num, validate } from '../../shared/validation';
@@ -183,4 +183,3 @@ export class WorkflowEventTrigger implements EventSubscriber {
   }
 }
 
-export { ForbiddenError };
