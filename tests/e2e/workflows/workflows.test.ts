@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createKey, withKey } from '../public-api/public-api-support';
 import { aPlugin } from '../../support/plugins/plugin-examples';
 import { paidUserWithApplication, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
+import { DATABASE_KINDS } from '../../support/test-database';
 import { waitFor } from '../../support/wait-for';
 import { uploadDocument, settled } from '../core-api/knowledge/knowledge-documents';
 
@@ -22,7 +23,7 @@ async function echoServer(host: string): Promise<{ server: Server; port: number;
   return { server, port: (server.address() as AddressInfo).port, received };
 }
 
-describe('workflows', () => {
+describe.each(DATABASE_KINDS)('workflows (%s)', (database) => {
   let stack: TestStack;
   let api: Awaited<ReturnType<typeof echoServer>>;
   let trap: Awaited<ReturnType<typeof echoServer>>;
@@ -31,7 +32,7 @@ describe('workflows', () => {
   beforeAll(async () => {
     api = await echoServer('127.0.0.2');
     trap = await echoServer('127.0.0.1');
-    stack = await startCoreApi({ providers: true, env: { WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.2/32' } });
+    stack = await startCoreApi({ database, providers: true, env: { WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.2/32' } });
     owner = await paidUserWithApplication(stack, 'pro');
   });
   afterAll(async () => {
