@@ -18,6 +18,8 @@ export class Workflows1764400700000 implements MigrationInterface {
         version integer NOT NULL DEFAULT 1,
         definition jsonb NOT NULL,
         paused boolean NOT NULL DEFAULT false,
+        -- Values for {{secrets.NAME}} in http headers, each sealed (SecretBox) and bound to the workflow and name.
+        secrets_sealed jsonb NOT NULL DEFAULT '{}'::jsonb,
         schedule_cron text,
         trigger_event text,
         created_at timestamptz NOT NULL DEFAULT now(),

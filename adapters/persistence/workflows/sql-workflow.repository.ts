@@ -13,6 +13,7 @@ interface WorkflowRow {
   version: number;
   definition: WorkflowDefinition | string;
   paused: boolean;
+  secrets_sealed: Record<string, string> | string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -69,6 +70,7 @@ const toWorkflow = (r: WorkflowRow): Workflow => ({
   version: Number(r.version),
   definition: json(r.definition),
   paused: r.paused,
+  secretsSealed: json(r.secrets_sealed ?? {}),
   createdAt: date(r.created_at),
   updatedAt: date(r.updated_at),
 });
@@ -120,9 +122,9 @@ export class SqlWorkflowRepository implements WorkflowRepository {
   async create(w: NewWorkflow): Promise<Workflow> {
     const row = await one<WorkflowRow>(
       this.db,
-      `INSERT INTO workflows (owner_id, application_id, name, description, definition, schedule_cron, trigger_event)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) RETURNING *`,
-      [w.ownerId, w.applicationId, w.name, w.description, jsonb(w.definition), w.definition.trigger.schedule?.cron ?? null, w.definition.trigger.event ?? null],
+      `INSERT INTO workflows (id, owner_id, application_id, name, description, definition, schedule_cron, trigger_event, secrets_sealed)
+       VALUES (COALESCE($8::uuid, gen_random_uuid()), $1, $2, $3, $4, $5::jsonb, $6, $7, $9::jsonb) RETURNING *`,
+      [w.ownerId, w.applicationId, w.name, w.description, jsonb(w.definition), w.definition.trigger.schedule?.cron ?? null, w.definition.trigger.event ?? null, w.id ?? null, jsonb(w.secretsSealed ?? {})],
     );
     return toWorkflow(row!);
   }
@@ -142,7 +144,7 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     return { items: items.map(toWorkflow), total };
   }
 
-  async update(id: string, changes: Partial<Pick<Workflow, 'name' | 'description' | 'definition'>>): Promise<Workflow | null> {
+  async update(id: string, changes: Partial<Pick<Workflow, 'name' | 'description' | 'definition' | 'secretsSealed'>>): Promise<Workflow | null> {
     const row = await one<WorkflowRow>(
       this.db,
       `UPDATE workflows SET
@@ -152,6 +154,7 @@ export class SqlWorkflowRepository implements WorkflowRepository {
          version = version + CASE WHEN $4::jsonb IS NULL OR $4::jsonb = definition THEN 0 ELSE 1 END,
          schedule_cron = CASE WHEN $4::jsonb IS NULL THEN schedule_cron ELSE $5 END,
          trigger_event = CASE WHEN $4::jsonb IS NULL THEN trigger_event ELSE $6 END,
+         secrets_sealed = COALESCE($7::jsonb, secrets_sealed),
          updated_at = clock_timestamp()
        WHERE id = $1 RETURNING *`,
       [
@@ -161,6 +164,7 @@ export class SqlWorkflowRepository implements WorkflowRepository {
         changes.definition ? jsonb(changes.definition) : null,
         changes.definition?.trigger.schedule?.cron ?? null,
         changes.definition?.trigger.event ?? null,
+        changes.secretsSealed ? jsonb(changes.secretsSealed) : null,
       ],
     );
     return row ? toWorkflow(row) : null;

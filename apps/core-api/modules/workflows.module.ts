@@ -15,6 +15,8 @@ import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-t
 import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import { CallPluginEndpointUseCase } from '../../../core/plugins/use-cases/call-plugin-endpoint.use-case';
 import type { JobQueue } from '../../../core/shared/job-queue.port';
+import type { SecretBox } from '../../../core/shared/secret-box.port';
+import { workflowSecretAad } from '../../../core/workflows/domain/secrets';
 import type { ConditionEvaluator, WorkflowHttp } from '../../../core/workflows/ports/step-services.port';
 import type { WorkflowRepository } from '../../../core/workflows/ports/workflow-repository.port';
 import { CreateWorkflowUseCase, DeleteWorkflowUseCase, GetWorkflowUseCase, ListWorkflowsUseCase, UpdateWorkflowUseCase } from '../../../core/workflows/use-cases/manage-workflows.use-cases';
@@ -48,6 +50,14 @@ export const WORKFLOW_TOKENS = {
   Http: token<WorkflowHttp>('WorkflowHttp'),
   Scheduler: token<PluginBackedWorkflowScheduler>('WorkflowScheduler'),
 } as const;
+
+/** A run's workflow secrets, opened for its http headers (the current values: a secret changed since applies). */
+function openSecrets(workflows: WorkflowRepository, box: SecretBox) {
+  return async (workflowId: string): Promise<Record<string, string>> => {
+    const workflow = await workflows.findById(workflowId);
+    return Object.fromEntries(Object.entries(workflow?.secretsSealed ?? {}).map(([name, sealed]) => [name, box.open(sealed, workflowSecretAad(workflowId, name))]));
+  };
+}
 
 export interface WorkflowsModuleOptions {
   /** BullMQ key prefix (tests give each run its own). */
@@ -88,6 +98,7 @@ export function workflowsModule(options: WorkflowsModuleOptions = {}): AppModule
         conditions: get(WORKFLOW_TOKENS.Conditions),
         scheduler: get(WORKFLOW_TOKENS.Scheduler),
         queue: get(WORKFLOW_TOKENS.JobQueue),
+        secretBox: get(TOKENS.SecretBox),
       });
       provide(c, StartRuns, (get) => new StartRuns(deps(get)));
       const withRuns = (get: Getter) => ({ ...deps(get), runs: get(StartRuns) });
@@ -116,6 +127,7 @@ export function workflowsModule(options: WorkflowsModuleOptions = {}): AppModule
           events: eventDeps(c, get).events,
           http: get(WORKFLOW_TOKENS.Http),
           conditions: get(WORKFLOW_TOKENS.Conditions),
+          secrets: openSecrets(get(WORKFLOW_TOKENS.Repository), get(TOKENS.SecretBox)),
         }),
       );
       provide(c, WorkflowEngine, (get) => {

@@ -300,37 +300,37 @@ function unboundedCycle(steps: Step[]): string | null {
   return null;
 }
 
-/** Every string of a step that may hold `{{…}}` references. */
-function templatedTexts(step: Step): string[] {
+/** Every string inside a JSON value. */
+function strings(value: unknown): string[] {
   const all: string[] = [];
   const collect = (v: unknown): void => {
     if (typeof v === 'string') all.push(v);
     else if (Array.isArray(v)) v.forEach(collect);
     else if (isObject(v)) Object.values(v).forEach(collect);
   };
+  collect(value);
+  return all;
+}
+
+/** Every string of a step that may hold `{{…}}` references, and whether it may read secrets (http headers only). */
+function templatedTexts(step: Step): Array<{ text: string; secrets: boolean }> {
+  const plain = (...values: unknown[]) => strings(values).map((text) => ({ text, secrets: false }));
   switch (step.kind) {
     case 'llm':
-      collect(step.prompt);
-      break;
+      return plain(step.prompt);
     case 'knowledge':
-      collect(step.query);
-      break;
+      return plain(step.query);
     case 'http':
-      collect([step.url, step.headers ?? {}, step.body ?? null]);
-      break;
+      return [...plain(step.url, step.body ?? null), ...strings(step.headers ?? {}).map((text) => ({ text, secrets: true }))];
     case 'template':
-      collect(step.text);
-      break;
+      return plain(step.text);
     case 'plugin':
-      collect([step.path, step.body ?? null]);
-      break;
+      return plain(step.path, step.body ?? null);
     case 'webhook':
-      collect(step.data);
-      break;
+      return plain(step.data);
     default:
-      break;
+      return [];
   }
-  return all;
 }
 
 /**
@@ -338,7 +338,7 @@ function templatedTexts(step: Step): string[] {
  * 400 naming its step: unknown kinds, missing fields, duplicate ids, links to steps that do not exist,
  * references to steps that cannot have run before, cycles without a bounded loop, hosts, limits, triggers.
  */
-export function parseDefinition(input: { steps?: unknown; allowedHosts?: unknown; limits?: unknown; trigger?: unknown }): WorkflowDefinition {
+export function parseDefinition(input: { steps?: unknown; allowedHosts?: unknown; limits?: unknown; trigger?: unknown }, secretNames: readonly string[] = []): WorkflowDefinition {
   const p = new Problems();
   const rawSteps = input.steps;
   const steps: Step[] = [];
@@ -367,12 +367,17 @@ export function parseDefinition(input: { steps?: unknown; allowedHosts?: unknown
       for (const t of templatedTexts(step)) {
         let refs: ReturnType<typeof referencesIn>;
         try {
-          refs = referencesIn(t);
+          refs = referencesIn(t.text);
         } catch (error) {
           p.add(`steps.${step.id}`, `step "${step.id}": ${(error as Error).message}`);
           continue;
         }
         for (const ref of refs) {
+          if (ref.root === 'secrets') {
+            if (!t.secrets) p.add(`steps.${step.id}`, `step "${step.id}": {{${ref.text}}}: secrets may be used only in the headers of http steps`);
+            else if (!secretNames.includes(ref.secret!)) p.add(`steps.${step.id}`, `step "${step.id}": {{${ref.text}}} names secret "${ref.secret}", which the workflow does not have`);
+            continue;
+          }
           if (ref.root !== 'steps') continue;
           if (!ids.has(ref.stepId!)) p.add(`steps.${step.id}`, `step "${step.id}": {{${ref.text}}} names step "${ref.stepId}", which does not exist`);
           else if (!before.has(ref.stepId!)) p.add(`steps.${step.id}`, `step "${step.id}": {{${ref.text}}} names step "${ref.stepId}", which never runs before it`);

@@ -6,8 +6,10 @@
  */
 export interface Reference {
   text: string;
-  root: 'input' | 'steps';
+  root: 'input' | 'steps' | 'secrets';
   stepId?: string;
+  /** For `{{secrets.NAME}}` (allowed in `http` headers only). */
+  secret?: string;
   path: string[];
 }
 
@@ -20,6 +22,7 @@ function parse(expr: string): Reference {
   const parts = expr.split('.');
   for (const part of parts) if (!SEGMENT.test(part)) throw new ReferenceError(`{{${expr}}} is not a reference (use {{input.<path>}} or {{steps.<id>.output.<path>}})`);
   if (parts[0] === 'input') return { text: expr, root: 'input', path: parts.slice(1) };
+  if (parts[0] === 'secrets' && parts.length === 2) return { text: expr, root: 'secrets', secret: parts[1], path: [] };
   if (parts[0] === 'steps' && parts.length >= 3 && parts[2] === 'output') return { text: expr, root: 'steps', stepId: parts[1], path: parts.slice(3) };
   throw new ReferenceError(`{{${expr}}} is not a reference (use {{input.<path>}} or {{steps.<id>.output.<path>}})`);
 }
@@ -35,12 +38,15 @@ export function referencesIn(text: string): Reference[] {
 export interface RunScope {
   input: unknown;
   outputs: Record<string, unknown>;
+  /** The workflow's secrets, opened only for the fields that may read them (`http` headers). */
+  secrets?: Record<string, string>;
 }
 
 const MISSING = Symbol('missing');
 
 function lookup(scope: RunScope, ref: Reference): unknown {
   let value: unknown;
+  if (ref.root === 'secrets') return scope.secrets && Object.hasOwn(scope.secrets, ref.secret!) ? scope.secrets[ref.secret!] : MISSING;
   if (ref.root === 'input') value = scope.input;
   else {
     if (!Object.hasOwn(scope.outputs, ref.stepId!)) return MISSING;

@@ -11,6 +11,8 @@ export interface Workflow {
   definition: WorkflowDefinition;
   /** While paused, triggers queue their runs; resuming starts them in the order they came. */
   paused: boolean;
+  /** Each secret sealed (SecretBox, bound to the workflow and name); only the names are ever shown. */
+  secretsSealed: Record<string, string>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -70,6 +72,8 @@ export interface WorkflowView {
   allowedHosts: string[];
   limits: WorkflowDefinition['limits'];
   trigger: WorkflowDefinition['trigger'];
+  /** The names of its secrets (values are never shown). */
+  secrets: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -85,6 +89,7 @@ export const toWorkflowView = (w: Workflow): WorkflowView => ({
   allowedHosts: w.definition.allowedHosts,
   limits: w.definition.limits,
   trigger: w.definition.trigger,
+  secrets: Object.keys(w.secretsSealed).sort(),
   createdAt: w.createdAt.toISOString(),
   updatedAt: w.updatedAt.toISOString(),
 });

@@ -2,11 +2,14 @@ import type { WorkflowDefinition } from '../domain/definition';
 import type { RunStatus, RunTrigger, StepRecord, Workflow, WorkflowRun } from '../domain/workflow';
 
 export interface NewWorkflow {
+  /** Chosen by the caller when secrets are sealed to it before the insert. */
+  id?: string;
   ownerId: string;
   applicationId: string;
   name: string;
   description: string;
   definition: WorkflowDefinition;
+  secretsSealed?: Record<string, string>;
 }
 
 /** A step's outcome and the run's progress, written together (the run moves on only with its step recorded). */
@@ -31,7 +34,7 @@ export interface WorkflowRepository {
   findById(id: string): Promise<Workflow | null>;
   listByOwner(ownerId: string, applicationId: string | undefined, offset: number, limit: number): Promise<{ items: Workflow[]; total: number }>;
   /** Replaces fields and raises the version when the graph changes. */
-  update(id: string, changes: Partial<Pick<Workflow, 'name' | 'description' | 'definition'>>): Promise<Workflow | null>;
+  update(id: string, changes: Partial<Pick<Workflow, 'name' | 'description' | 'definition' | 'secretsSealed'>>): Promise<Workflow | null>;
   delete(id: string): Promise<boolean>;
   setPaused(id: string, paused: boolean): Promise<Workflow | null>;
   withSchedules(): Promise<Workflow[]>;

@@ -6,6 +6,8 @@ import { isUuid } from '../../shared/ids';
 import { parsePageRequest, type Page } from '../../shared/pagination';
 import { idField, str, validate } from '../../shared/validation';
 import { parseDefinition } from '../domain/definition';
+import { parseSecrets, workflowSecretAad } from '../domain/secrets';
+import { newId } from '../../shared/ids';
 import { toWorkflowView, type WorkflowView } from '../domain/workflow';
 import { checkServices, findOwnedWorkflow, syncSchedule, type WorkflowDeps } from './workflow-deps';
 
@@ -19,6 +21,7 @@ const fields = {
   allowedHosts: () => yup.mixed(),
   limits: () => yup.mixed(),
   trigger: () => yup.mixed(),
+  secrets: () => yup.mixed(),
 };
 
 const createSchema = yup.object({
@@ -29,6 +32,7 @@ const createSchema = yup.object({
   allowedHosts: fields.allowedHosts(),
   limits: fields.limits(),
   trigger: fields.trigger(),
+  secrets: fields.secrets(),
 });
 
 const updateSchema = yup.object({
@@ -38,6 +42,7 @@ const updateSchema = yup.object({
   allowedHosts: fields.allowedHosts(),
   limits: fields.limits(),
   trigger: fields.trigger(),
+  secrets: fields.secrets(),
 });
 
 /** `POST /api/workflows`: a workflow in one of the caller's applications, its graph checked before it is stored. */
@@ -47,11 +52,15 @@ export class CreateWorkflowUseCase {
   async execute(input: unknown, actor: Actor): Promise<WorkflowView> {
     const body = await validate(createSchema, input);
     const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor);
-    const definition = parseDefinition(body);
+    const secrets = parseSecrets(body.secrets, false);
+    const definition = parseDefinition(body, Object.keys(secrets.set));
     checkServices(this.deps, definition);
-    const held = await this.deps.workflows.listByOwner(actor.userId, undefined, 0, 1);
+    const id = newId();
+    const secretsSealed = Object.fromEntries(Object.entries(secrets.set).map(([name, value]) => [name, this.deps.secretBox.seal(value, workflowSecretAad(id, name))]));
+    // The application's owner: whose plan, keys and quota the runs use.
+    const held = await this.deps.workflows.listByOwner(application.ownerId, undefined, 0, 1);
     if (held.total >= MAX_WORKFLOWS_PER_OWNER) throw ValidationError.field('name', `An account holds at most ${MAX_WORKFLOWS_PER_OWNER} workflows`);
-    const created = await this.deps.workflows.create({ ownerId: actor.userId, applicationId: application.id, name: body.name, description: body.description ?? '', definition });
+    const created = await this.deps.workflows.create({ id, ownerId: application.ownerId, applicationId: application.id, name: body.name, description: body.description ?? '', definition, secretsSealed });
     try {
       await syncSchedule(this.deps.scheduler, created);
     } catch (error) {
@@ -69,7 +78,9 @@ export class ListWorkflowsUseCase {
   async execute(query: { page?: unknown; limit?: unknown; applicationId?: unknown }, actor: Actor): Promise<Page<WorkflowView>> {
     const { page, limit } = parsePageRequest(query);
     if (query.applicationId !== undefined && !isUuid(query.applicationId)) throw ValidationError.field('applicationId', 'applicationId must be an application id');
-    const found = await this.deps.workflows.listByOwner(actor.userId, query.applicationId as string | undefined, (page - 1) * limit, limit);
+    // One application's workflows for whoever may use it; without one, the caller's own.
+    const application = query.applicationId !== undefined ? await findOwnedApplication(this.deps.applications, query.applicationId, actor) : null;
+    const found = await this.deps.workflows.listByOwner(application?.ownerId ?? actor.userId, application?.id, (page - 1) * limit, limit);
     return { data: found.items.map(toWorkflowView), total: found.total, page, limit };
   }
 }
@@ -78,7 +89,7 @@ export class GetWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, actor: Actor): Promise<WorkflowView> {
-    return toWorkflowView(await findOwnedWorkflow(this.deps.workflows, id, actor));
+    return toWorkflowView(await findOwnedWorkflow(this.deps, id, actor));
   }
 }
 
@@ -87,27 +98,36 @@ export class UpdateWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<WorkflowView> {
-    const current = await findOwnedWorkflow(this.deps.workflows, id, actor);
+    const current = await findOwnedWorkflow(this.deps, id, actor);
     const body = await validate(updateSchema, input);
+    const secrets = parseSecrets(body.secrets, true);
+    const secretsChanged = body.secrets !== undefined;
+    let secretsSealed: Record<string, string> | undefined;
+    if (secretsChanged) {
+      secretsSealed = { ...current.secretsSealed };
+      for (const name of secrets.remove) delete secretsSealed[name];
+      for (const [name, value] of Object.entries(secrets.set)) secretsSealed[name] = this.deps.secretBox.seal(value, workflowSecretAad(current.id, name));
+    }
+    const secretNames = Object.keys(secretsSealed ?? current.secretsSealed);
     const graphChanged = ['steps', 'allowedHosts', 'limits', 'trigger'].some((k) => (body as Record<string, unknown>)[k] !== undefined);
     let definition;
-    if (graphChanged) {
+    if (graphChanged || secretsChanged) {
       const d = current.definition;
       definition = parseDefinition({
         steps: body.steps !== undefined ? body.steps : d.steps,
         allowedHosts: body.allowedHosts !== undefined ? body.allowedHosts : d.allowedHosts,
         limits: body.limits !== undefined ? body.limits : d.limits,
         trigger: body.trigger !== undefined ? body.trigger : d.trigger,
-      });
+      }, secretNames);
       checkServices(this.deps, definition);
     }
-    const updated = await this.deps.workflows.update(current.id, { name: body.name, description: body.description, definition });
-    if (!updated) return toWorkflowView(await findOwnedWorkflow(this.deps.workflows, id, actor));
+    const updated = await this.deps.workflows.update(current.id, { name: body.name, description: body.description, definition: graphChanged ? definition : undefined, secretsSealed });
+    if (!updated) return toWorkflowView(await findOwnedWorkflow(this.deps, id, actor));
     if (graphChanged) {
       try {
         await syncSchedule(this.deps.scheduler, updated);
       } catch (error) {
-        await this.deps.workflows.update(current.id, { name: current.name, description: current.description, definition: current.definition });
+        await this.deps.workflows.update(current.id, { name: current.name, description: current.description, definition: current.definition, secretsSealed: current.secretsSealed });
         await syncSchedule(this.deps.scheduler, current).catch(() => undefined);
         throw error;
       }
@@ -120,7 +140,7 @@ export class DeleteWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, actor: Actor): Promise<void> {
-    const workflow = await findOwnedWorkflow(this.deps.workflows, id, actor);
+    const workflow = await findOwnedWorkflow(this.deps, id, actor);
     if (workflow.definition.trigger.schedule) await this.deps.scheduler.unschedule(workflow.id);
     await this.deps.workflows.delete(workflow.id);
   }

@@ -31,11 +31,15 @@ export interface StepServices {
   events: EventPublisher;
   http: WorkflowHttp;
   conditions: ConditionEvaluator;
+  /** The workflow's secrets, opened (for `{{secrets.NAME}}` in http headers). */
+  secrets?: (workflowId: string) => Promise<Record<string, string>>;
 }
 
 /** Request headers whose values are not recorded with the step. */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token)$/i;
 const MAX_HTTP_TIMEOUT_MS = 30_000;
+/** A header template that reads a secret: its value is never recorded. */
+const READS_SECRET = /\{\{\s*secrets\./;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -132,11 +136,14 @@ export class StepRunner {
         }
         if (!run.definition.allowedHosts.includes(host)) throw new PermanentStepError(`host ${host} is not in the workflow's allowedHosts`);
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(step.headers ?? {})) headers[k] = renderText(v, scope);
+        const templates = step.headers ?? {};
+        const needsSecrets = Object.values(templates).some((v) => READS_SECRET.test(v));
+        const withSecrets: RunScope = needsSecrets ? { ...scope, secrets: (await s.secrets?.(run.workflowId)) ?? {} } : scope;
+        for (const [k, v] of Object.entries(templates)) headers[k] = renderText(v, withSecrets);
         const bodyValue = step.body === undefined ? undefined : renderValue(step.body, scope);
         const body = bodyValue === undefined ? undefined : typeof bodyValue === 'string' ? bodyValue : JSON.stringify(bodyValue);
         if (body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = typeof bodyValue === 'string' ? 'text/plain' : 'application/json';
-        const recorded = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SECRET_HEADER.test(k) ? '[hidden]' : v]));
+        const recorded = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SECRET_HEADER.test(k) || READS_SECRET.test(templates[k] ?? '') ? '[hidden]' : v]));
         const answer = await s.http.request({ method: step.method, url, headers, body, timeoutMs: MAX_HTTP_TIMEOUT_MS });
         if (answer.status >= 500) throw new Error(`${host} answered ${answer.status}`);
         let parsed: unknown = answer.body;

@@ -1,8 +1,10 @@
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import type { JobQueue } from '../../shared/job-queue.port';
+import type { SecretBox } from '../../shared/secret-box.port';
 import type { WorkflowDefinition } from '../domain/definition';
 import type { Workflow, WorkflowRun } from '../domain/workflow';
 import type { ConditionEvaluator, WorkflowScheduler } from '../ports/step-services.port';
@@ -14,20 +16,32 @@ export interface WorkflowDeps {
   conditions: ConditionEvaluator;
   scheduler: WorkflowScheduler;
   queue: JobQueue;
+  secretBox: SecretBox;
 }
 
-/** The caller's workflow, or a 404 that does not tell "not yours" from "does not exist". */
-export async function findOwnedWorkflow(workflows: WorkflowRepository, id: unknown, actor: Actor): Promise<Workflow> {
+/** Whether the actor may use the application (the applications area decides: its owner, and whoever it admits). */
+async function mayUse(applications: ApplicationRepository, applicationId: string, actor: Actor): Promise<boolean> {
+  try {
+    await findOwnedApplication(applications, applicationId, actor);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
+}
+
+/** A workflow of an application the caller may use, or a 404 that does not tell "not yours" from "does not exist". */
+export async function findOwnedWorkflow(deps: Pick<WorkflowDeps, 'workflows' | 'applications'>, id: unknown, actor: Actor): Promise<Workflow> {
   if (!isUuid(id)) throw new NotFoundError('Workflow');
-  const workflow = await workflows.findById(id);
-  if (!workflow || workflow.ownerId !== actor.userId) throw new NotFoundError('Workflow');
+  const workflow = await deps.workflows.findById(id);
+  if (!workflow || !(await mayUse(deps.applications, workflow.applicationId, actor))) throw new NotFoundError('Workflow');
   return workflow;
 }
 
-export async function findOwnedRun(workflows: WorkflowRepository, id: unknown, actor: Actor): Promise<WorkflowRun> {
+export async function findOwnedRun(deps: Pick<WorkflowDeps, 'workflows' | 'applications'>, id: unknown, actor: Actor): Promise<WorkflowRun> {
   if (!isUuid(id)) throw new NotFoundError('Workflow run');
-  const run = await workflows.findRun(id);
-  if (!run || run.ownerId !== actor.userId) throw new NotFoundError('Workflow run');
+  const run = await deps.workflows.findRun(id);
+  if (!run || !(await mayUse(deps.applications, run.applicationId, actor))) throw new NotFoundError('Workflow run');
   return run;
 }
 

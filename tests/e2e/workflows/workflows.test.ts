@@ -152,6 +152,33 @@ describe.each(DATABASE_KINDS)('workflows (%s)', (database) => {
       expect(usage.body.usage.tokensUsed - tokensBefore).toBe(step('ask').tokens);
     });
 
+    it('keeps secrets sealed: sent in http headers, never shown, never recorded', async () => {
+      const wf = await create({
+        allowedHosts: ['127.0.0.2'],
+        secrets: { CRM_TOKEN: 'tok_very_secret_1234' },
+        steps: [{ id: 'crm', kind: 'http', method: 'GET', url: `http://127.0.0.2:${api.port}/crm`, headers: { 'x-crm': 'Token {{secrets.CRM_TOKEN}}' } }],
+      });
+      expect(wf.status).toBe(201);
+      expect(wf.body.secrets).toEqual(['CRM_TOKEN']);
+      expect(JSON.stringify(wf.body)).not.toContain('tok_very_secret_1234');
+      const started = await trigger(wf.body.id);
+      const run = await finished(started.body.runId);
+      expect(run.status).toBe('completed');
+      expect(api.received.at(-1)!.headers['x-crm']).toBe('Token tok_very_secret_1234');
+      expect(run.steps[0].input.headers['x-crm']).toBe('[hidden]');
+      expect(JSON.stringify(run)).not.toContain('tok_very_secret_1234');
+      expect(JSON.stringify((await stack.client.get(`/api/workflows/${wf.body.id}`, { token: owner.token })).body)).not.toContain('tok_very_secret_1234');
+      // A referenced secret cannot be removed; secrets are for http headers only, and must exist.
+      const removed = await stack.client.put(`/api/workflows/${wf.body.id}`, { secrets: { CRM_TOKEN: null } }, { token: owner.token });
+      expect([removed.status, removed.body.message]).toEqual([400, expect.stringMatching(/names secret "CRM_TOKEN", which the workflow does not have/)]);
+      const inText = await create({ secrets: { A: 'x' }, steps: [{ id: 't', kind: 'template', text: '{{secrets.A}}' }] });
+      expect([inText.status, inText.body.message]).toEqual([400, expect.stringMatching(/only in the headers of http steps/)]);
+      const rotated = await stack.client.put(`/api/workflows/${wf.body.id}`, { secrets: { CRM_TOKEN: 'tok_rotated_5678' } }, { token: owner.token });
+      expect(rotated.body.secrets).toEqual(['CRM_TOKEN']);
+      await finished((await trigger(wf.body.id)).body.runId);
+      expect(api.received.at(-1)!.headers['x-crm']).toBe('Token tok_rotated_5678');
+    });
+
     it('branches on a condition and ends where the branch ends', async () => {
       const steps = [
         { id: 'check', kind: 'condition', expression: 'input.amount > 100', then: 'big', else: 'small' },
