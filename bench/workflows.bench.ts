@@ -104,7 +104,7 @@ async function main() {
     const workflow: Workflow = await repo.create({ ownerId: user.id, applicationId: app.id, name: 'bench', description: '', definition });
     const engine = new WorkflowEngine({ workflows: repo, steps: runner, clock: systemClock, workflowName: async () => 'bench' }, { leaseMs: 10_000 });
     for (let i = 0; i < RUNS + 3; i++) {
-      const run = await repo.createRun({ workflow, trigger: 'manual', input: {}, status: 'running' });
+      const run = (await repo.createRun({ workflow, trigger: 'manual', input: {}, status: 'running' }))!;
       const t = performance.now();
       await engine.execute(run.id);
       if (i >= 3) sqlPerStep.push((performance.now() - t) / STEPS);

@@ -38,6 +38,8 @@ export class Workflows1764400700000 implements MigrationInterface {
         definition jsonb NOT NULL,
         status text NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
         trigger text NOT NULL CHECK (trigger IN ('manual', 'api', 'schedule', 'event')),
+        -- Set for runs started by a platform event: the same event starts a workflow once, whichever instance sees it.
+        dedupe_key text UNIQUE,
         input jsonb,
         output jsonb,
         error text,

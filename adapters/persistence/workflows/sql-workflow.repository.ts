@@ -193,15 +193,15 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     ).map(toWorkflow);
   }
 
-  async createRun(r: { workflow: Workflow; trigger: RunTrigger; input: unknown; status: 'queued' | 'running' }): Promise<WorkflowRun> {
+  async createRun(r: { workflow: Workflow; trigger: RunTrigger; input: unknown; status: 'queued' | 'running'; dedupeKey?: string }): Promise<WorkflowRun | null> {
     const w = r.workflow;
     const row = await one<RunRow>(
       this.db,
-      `INSERT INTO workflow_runs (workflow_id, owner_id, application_id, version, definition, status, trigger, input, current_step)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9) RETURNING ${RUN_COLUMNS}`,
-      [w.id, w.ownerId, w.applicationId, w.version, jsonb(w.definition), r.status, r.trigger, jsonb(r.input), w.definition.steps[0]!.id],
+      `INSERT INTO workflow_runs (workflow_id, owner_id, application_id, version, definition, status, trigger, input, current_step, dedupe_key)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10) ON CONFLICT (dedupe_key) DO NOTHING RETURNING ${RUN_COLUMNS}`,
+      [w.id, w.ownerId, w.applicationId, w.version, jsonb(w.definition), r.status, r.trigger, jsonb(r.input), w.definition.steps[0]!.id, r.dedupeKey ?? null],
     );
-    return toRun(row!);
+    return row ? toRun(row) : null;
   }
 
   async findRun(id: string): Promise<WorkflowRun | null> {

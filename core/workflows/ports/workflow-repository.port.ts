@@ -41,7 +41,8 @@ export interface WorkflowRepository {
   /** Workflows of the owner (and, when given, that application) that a platform event of this type starts. */
   listByEvent(ownerId: string, applicationId: string | null, type: string): Promise<Workflow[]>;
 
-  createRun(run: { workflow: Workflow; trigger: RunTrigger; input: unknown; status: Extract<RunStatus, 'queued' | 'running'> }): Promise<WorkflowRun>;
+  /** With a `dedupeKey` already used, nothing is stored and the answer is null. */
+  createRun(run: { workflow: Workflow; trigger: RunTrigger; input: unknown; status: Extract<RunStatus, 'queued' | 'running'>; dedupeKey?: string }): Promise<WorkflowRun | null>;
   findRun(id: string): Promise<WorkflowRun | null>;
   listRuns(workflowId: string, offset: number, limit: number): Promise<{ items: WorkflowRun[]; total: number }>;
   steps(runId: string): Promise<StepRecord[]>;

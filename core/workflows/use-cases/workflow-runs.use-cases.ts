@@ -13,8 +13,6 @@ import { findOwnedRun, findOwnedWorkflow, type WorkflowDeps } from './workflow-d
 
 /** The largest run input, as JSON. */
 export const MAX_INPUT_CHARS = 100_000;
-/** Active (queued or running) runs one workflow may hold; past it a trigger is refused. */
-export const MAX_ACTIVE_RUNS = 1000;
 
 function readInput(body: unknown): unknown {
   const input = typeof body === 'object' && body !== null && Object.hasOwn(body, 'input') ? (body as Record<string, unknown>).input : {};
@@ -30,7 +28,13 @@ export class StartRuns {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async start(workflow: Workflow, trigger: RunTrigger, input: unknown): Promise<RunView> {
-    const run = await this.deps.workflows.createRun({ workflow, trigger, input, status: workflow.paused ? 'queued' : 'running' });
+    return (await this.startOnce(workflow, trigger, input))!;
+  }
+
+  /** With a `dedupeKey` (an event's id and the workflow), a second start of the same thing starts nothing (null). */
+  async startOnce(workflow: Workflow, trigger: RunTrigger, input: unknown, dedupeKey?: string): Promise<RunView | null> {
+    const run = await this.deps.workflows.createRun({ workflow, trigger, input, status: workflow.paused ? 'queued' : 'running', dedupeKey });
+    if (!run) return null;
     if (run.status === 'running') await this.wake(run.id);
     return toRunView(run);
   }
@@ -149,7 +153,8 @@ export class RunScheduledWorkflowUseCase {
 
   async execute(workflowId: string, firedAt: Date): Promise<void> {
     const workflow = await this.deps.workflows.findById(workflowId);
-    if (!workflow || !workflow.definition.trigger.schedule) return;
+    // Deleted with its application (or its schedule removed elsewhere): the tick stops for good.
+    if (!workflow || !workflow.definition.trigger.schedule) return this.deps.scheduler.unschedule(workflowId);
     await this.deps.runs.start(workflow, 'schedule', { scheduledAt: firedAt.toISOString() });
   }
 }
@@ -158,17 +163,16 @@ export class RunScheduledWorkflowUseCase {
 export const MAX_EVENT_CHAIN = 5;
 
 /**
- * Starts the workflows whose trigger is a platform event (EVENTS.md), with the event as input:
- * `{ event: { id, type, timestamp, data } }`. Idempotent on the event id (the dispatcher delivers at least once).
+ * Starts the workflows whose trigger is a platform event, with the event as input:
+ * `{ event: { id, type, timestamp, data } }`. Idempotent on the event id (the dispatcher delivers at least
+ * once, possibly on another instance): each (event, workflow) run is stored once.
  */
 export class WorkflowEventTrigger implements EventSubscriber {
   readonly name = 'workflows';
-  private readonly seen = new Set<string>();
 
   constructor(private readonly deps: WorkflowDeps & { runs: StartRuns }) {}
 
   async handle(event: DomainEvent): Promise<void> {
-    if (this.seen.has(event.id)) return;
     if (event.type === 'workflow.event') {
       const depth = typeof event.data.depth === 'number' ? event.data.depth : 0;
       if (depth >= MAX_EVENT_CHAIN) return;
@@ -176,10 +180,8 @@ export class WorkflowEventTrigger implements EventSubscriber {
     const workflows = await this.deps.workflows.listByEvent(event.ownerId, event.applicationId, event.type);
     for (const workflow of workflows) {
       if (event.type === 'workflow.event' && event.data.workflowId === workflow.id) continue;
-      await this.deps.runs.start(workflow, 'event', { event: { id: event.id, type: event.type, timestamp: event.timestamp, data: event.data } });
+      await this.deps.runs.startOnce(workflow, 'event', { event: { id: event.id, type: event.type, timestamp: event.timestamp, data: event.data } }, `${event.id}:${workflow.id}`);
     }
-    this.seen.add(event.id);
-    if (this.seen.size > 10_000) this.seen.clear();
   }
 }
 

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from '../../../apps/shared/tokens';
+import { WorkflowEventTrigger } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
 import { createKey, withKey } from '../public-api/public-api-support';
 import { aPlugin } from '../../support/plugins/plugin-examples';
 import { paidUserWithApplication, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
@@ -283,7 +285,12 @@ describe.each(DATABASE_KINDS)('workflows (%s)', (database) => {
       expect(conversation.status).toBe(201);
       await waitFor(async () => (await stack.client.get(`/api/workflows/${onEvent.id}/runs`, { token: owner.token })).body.length >= 1, 10_000);
       const [eventRun] = (await stack.client.get(`/api/workflows/${onEvent.id}/runs`, { token: owner.token })).body;
-      expect((await finished(eventRun.id)).output).toEqual({ text: `conversation.started ${conversation.body.id}` });
+      const ended = await finished(eventRun.id);
+      expect(ended.output).toEqual({ text: `conversation.started ${conversation.body.id}` });
+      // The same event delivered again (at least once, maybe on another instance) starts nothing more.
+      const event = ended.input.event;
+      await resolve(stack.core.container, WorkflowEventTrigger).handle({ ...event, ownerId: owner.user.id, applicationId: owner.app.id });
+      expect((await stack.client.get(`/api/workflows/${onEvent.id}/runs`, { token: owner.token })).body).toHaveLength(1);
     });
   });
 });
