@@ -2,6 +2,7 @@
  * Re-sealing every stored secret under a new key, in one transaction (all rows or none). The command line that
  * drives it is `npm run keys:rotate` (apps/cli/rotate-keys.main.ts).
  */
+import { workflowSecretAad } from '../../core/workflows/domain/secrets';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AesGcmSecretBox } from '../crypto/aes-gcm.secret-box';
 import type { ProviderId } from '../../core/ai/domain/provider-id';
@@ -57,6 +58,14 @@ export const SEALED_MAP_COLUMNS: SealedMapColumn[] = [
     mapColumn: 'sealed_secrets',
     extraColumns: ['application_id', 'plugin_id'],
     associatedData: (row, key) => secretAad({ applicationId: String(row.application_id), pluginId: String(row.plugin_id) }, key),
+  },
+  {
+    name: 'workflow secrets',
+    table: 'workflows',
+    idColumn: 'id',
+    mapColumn: 'secrets_sealed',
+    extraColumns: [],
+    associatedData: (row, key) => workflowSecretAad(String(row.id), key),
   },
 ];
 

@@ -30,6 +30,7 @@ import { webhooksModule } from './modules/webhooks.module';
 import { analyticsModule, analyticsPolicy } from './modules/analytics.module';
 import { systemHealthModule } from './modules/system-health.module';
 import { marketplaceModule } from './modules/marketplace.module';
+import { workflowsModule } from './modules/workflows.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -83,6 +84,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     webhooksModule(),
     analyticsModule,
     systemHealthModule(remoteAi),
+    workflowsModule(),
     // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
     eventsModule(),
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { coreApiModules } from '../../apps/core-api/core-api.container';
 import { eventsModule } from '../../apps/core-api/modules/events.module';
 import { webhooksModule, type WebhooksModuleOptions } from '../../apps/core-api/modules/webhooks.module';
+import { workflowsModule } from '../../apps/core-api/modules/workflows.module';
 import { composeApp, type ComposedApp } from '../../apps/shared/compose';
 import { createInfrastructure, type Infrastructure } from '../../apps/shared/infrastructure';
 import { listen, type Listening } from '../../apps/shared/serve';
@@ -33,6 +34,7 @@ export async function startEventsInstance(stack: TestStack, options: EventsInsta
   if (options.clock) infra.clock = options.clock;
   const modules = coreApiModules(infra, { passwordHashing: FAST_HASHING }).map((m) => {
     if (m.name === 'events') return eventsModule({ jobPrefix: `${options.jobPrefix}-events`, sweepIntervalMs: options.sweepIntervalMs ?? 200 });
+    if (m.name === 'workflows') return workflowsModule({ jobPrefix: `${options.jobPrefix}-workflows`, sweepIntervalMs: options.sweepIntervalMs ?? 200 });
     if (m.name === 'webhooks') return webhooksModule({ jobPrefix: `${options.jobPrefix}-webhooks`, sweepIntervalMs: options.sweepIntervalMs ?? 200, ...options.webhooks });
     return m;
   });

@@ -20,6 +20,7 @@ import { MarketplaceInstallations1764400100000 } from './1764400100000-marketpla
 import { StripeBilling1764400200000 } from './1764400200000-stripe-billing';
 import { AnalyticsRollup1764400400000 } from './1764400400000-analytics-rollup';
 import { DataExport1764400500000 } from './1764400500000-data-export';
+import { Workflows1764400700000 } from './1764400700000-workflows';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   StripeBilling1764400200000,
   AnalyticsRollup1764400400000,
   DataExport1764400500000,
+  Workflows1764400700000,
 ];

@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'api_key.revoked',
   'usage.limit_reached',
   'subscription.updated',
+  'workflow.event',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

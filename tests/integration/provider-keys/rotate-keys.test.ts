@@ -13,6 +13,7 @@ import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-
 import { secretAad } from '../../../core/plugins/use-cases/plugin-runtime';
 import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
 import { secretAssociatedData } from '../../../core/webhooks/domain/webhook';
+import { workflowSecretAad } from '../../../core/workflows/domain/secrets';
 import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
 import { systemClock } from '../../../core/shared/clock.port';
 import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
@@ -52,7 +53,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       const [oldKey, newKey] = [hexKey(), hexKey()];
       const owners = await seed(db.dataSource, oldKey);
       const result = await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'workflow secrets': 0 }, alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const onlyOld = new AesGcmSecretBox({ key: oldKey });
       const rows = await sealedRows(db.dataSource);
@@ -63,7 +64,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       }
       // A second run finds nothing left to do.
       expect(await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }))).toEqual({
-        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0 },
+        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'workflow secrets': 0 },
         alreadyCurrent: 3,
       });
     } finally {
@@ -94,8 +95,18 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
         JSON.stringify(sealed),
       ]);
 
+      const workflowId = randomUUID();
+      await ds.query(`INSERT INTO workflows (id, owner_id, application_id, name, definition, secrets_sealed) VALUES ($1, $2, $3, 'w', '{}', $4::jsonb)`, [
+        workflowId,
+        user.id,
+        app.id,
+        JSON.stringify({ CRM_TOKEN: old.seal('crm-3', workflowSecretAad(workflowId, 'CRM_TOKEN')) }),
+      ]);
+
       const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2, 'workflow secrets': 1 }, alreadyCurrent: 0 });
+      const [workflow] = await ds.query(`SELECT secrets_sealed FROM workflows WHERE id = $1`, [workflowId]);
+      expect(new AesGcmSecretBox({ key: newKey }).open(workflow.secrets_sealed.CRM_TOKEN, workflowSecretAad(workflowId, 'CRM_TOKEN'))).toBe('crm-3');
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const [webhook] = await ds.query(`SELECT secret_sealed FROM webhooks WHERE id = $1`, [webhookId]);
       expect(onlyNew.open(webhook.secret_sealed, secretAssociatedData(webhookId))).toBe('whsec_old');
@@ -154,7 +165,7 @@ describe('npm run keys:rotate', () => {
 
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: oldKey, NEW_ENCRYPTION_KEY: newKey };
     const { stdout, stderr } = await rotateScript(env);
-    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, plugin secret settings: 0\); 0 already used it/);
+    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, plugin secret settings: 0, workflow secrets: 0\); 0 already used it/);
     expect(stdout).toMatch(/Set ENCRYPTION_KEY to the new key/);
     for (const secret of [oldKey, newKey, ...RAW_KEYS]) expect(stdout + stderr).not.toContain(secret);
 

@@ -35,7 +35,7 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
     await stack?.close();
   });
 
-  it('delivers each of the 11 event types from real actions, signed per Standard Webhooks, once each across two instances', async () => {
+  it('delivers each of the 12 event types from real actions, signed per Standard Webhooks, once each across two instances', async () => {
     const owner = await paidUserWithApplication(stack, 'starter');
     const token = owner.token;
     const hook = await a.client.post('/api/webhooks', { url: receiver.url, events: [...EVENT_TYPES], description: 'CRM' }, { token });
@@ -67,6 +67,10 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
     const plugin = { applicationId: app.body.id, installationId: '00000000-0000-4000-8000-000000000001', pluginId: 'acme.greeter', version: '1.0.0' };
     await publisher.publish({ type: 'plugin.activated', ownerId: owner.user.id, applicationId: app.body.id, data: plugin });
     await publisher.publish({ type: 'plugin.deactivated', ownerId: owner.user.id, applicationId: app.body.id, data: { ...plugin, reason: 'hook timed out 5 times' } });
+    // A workflow's webhook step announces workflow.event; the run ends before the application goes.
+    const flow = await a.client.post('/api/workflows', { applicationId: app.body.id, name: 'Announce', steps: [{ id: 'announce', kind: 'webhook', data: { hello: 'world' } }] }, { token });
+    const run = await b.client.post(`/api/workflows/${flow.body.id}/trigger`, { input: {} }, { token });
+    await waitFor(async () => (await a.client.get(`/api/workflows/runs/${run.body.runId}`, { token })).body.status === 'completed', 10_000);
     expect((await b.client.delete(`/api/applications/${app.body.id}`, { token })).status).toBe(204);
 
     await waitFor(() => new Set(receiver.received.map((r) => JSON.parse(r.body).type)).size >= EVENT_TYPES.length, 20_000);
@@ -83,6 +87,7 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
     expect(byType('message.completed')[0]!.data.usage).toEqual(expect.objectContaining({ totalTokens: expect.any(Number) }));
     expect(byType('api_key.revoked')[0]!.data).toEqual({ apiKeyId: key.body.id, applicationId: app.body.id, hint: key.body.keyHint });
     expect(byType('subscription.updated')[0]!.data).toMatchObject({ plan: 'pro', previousPlan: 'starter' });
+    expect(byType('workflow.event')[0]!.data).toMatchObject({ applicationId: app.body.id, workflowId: flow.body.id, runId: run.body.runId, stepId: 'announce', data: { hello: 'world' } });
     expect(byType('usage.limit_reached')).toEqual([expect.objectContaining({ data: expect.objectContaining({ metric: 'messages', threshold: 80, limit: 10_000 }) })]);
     expect(byType('application.deleted')[0]!.data).toEqual({ applicationId: app.body.id, name: 'Events App' });
     // No secret or key in any payload.

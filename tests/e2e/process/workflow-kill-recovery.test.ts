@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { TestClient } from '../../support/http-client';
+import { freePort, spawnService, waitUntilUp, type Service } from '../../support/spawn-service';
+import { waitFor } from '../../support/wait-for';
+
+const BASE_URL = process.env.TEST_DATABASE_URL;
+
+// Two processes must share one database: PGlite serves one process only, so this needs PostgreSQL.
+(BASE_URL ? describe : describe.skip)('a workflow run survives a SIGKILL of the core API (PostgreSQL; skipped without TEST_DATABASE_URL)', () => {
+  const dbName = `wfkill_${randomBytes(5).toString('hex')}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-wfkill-'));
+  let databaseUrl = '';
+  let server: Server;
+  let port = 0;
+  const calls: string[] = [];
+  let holdFirst = true;
+  const services: Service[] = [];
+
+  const admin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
+    const c = new Client({ connectionString: BASE_URL });
+    await c.connect();
+    try {
+      return await fn(c);
+    } finally {
+      await c.end();
+    }
+  };
+
+  beforeAll(async () => {
+    await admin((c) => c.query(`CREATE DATABASE "${dbName}"`));
+    const url = new URL(BASE_URL!);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+    // `/first` answers at once; `/second` never answers the first time (the process is killed meanwhile).
+    server = createServer((req, res) => {
+      calls.push(req.url!);
+      if (req.url === '/second' && holdFirst) {
+        holdFirst = false;
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ step: req.url }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const s of services) await s.stop('SIGKILL');
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async (): Promise<{ service: Service; client: TestClient }> => {
+    const listenOn = await freePort();
+    const service = spawnService('apps/core-api/main.ts', {
+      DATA_DIR: dataDir,
+      PORT: String(listenOn),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: '',
+      WEBHOOKS_ALLOW_HTTP: 'true',
+      WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32',
+      LOG_LEVEL: 'warn',
+    });
+    services.push(service);
+    const client = new TestClient(`http://127.0.0.1:${listenOn}`);
+    await waitUntilUp(`${client.baseUrl}/api/health`, service);
+    return { service, client };
+  };
+
+  it('continues from the last completed step after a restart, not running completed steps again', async () => {
+    const first = await start();
+    const owner = (await first.client.post('/api/auth/register', { email: 'wfkill@example.com', password: 'kill password', displayName: 'K' })).body;
+    const token = owner.access_token as string;
+    const app = await first.client.post('/api/applications', { name: 'Durable' }, { token });
+    const wf = await first.client.post(
+      '/api/workflows',
+      {
+        applicationId: app.body.id,
+        name: 'Three calls',
+        allowedHosts: ['127.0.0.1'],
+        steps: [
+          { id: 'one', kind: 'http', method: 'GET', url: `http://127.0.0.1:${port}/first` },
+          { id: 'two', kind: 'http', method: 'GET', url: `http://127.0.0.1:${port}/second` },
+          { id: 'three', kind: 'template', text: '{{steps.one.output.body.step}} then {{steps.two.output.body.step}}' },
+        ],
+      },
+      { token },
+    );
+    expect(wf.status).toBe(201);
+    const started = await first.client.post(`/api/workflows/${wf.body.id}/trigger`, { input: {} }, { token });
+    expect(started.status).toBe(202);
+    // Step one is recorded and step two is in flight when the process dies.
+    await waitFor(() => calls.includes('/second'), 20_000);
+    const midway = (await first.client.get(`/api/workflows/runs/${started.body.runId}`, { token })).body;
+    expect(midway.status).toBe('running');
+    expect(midway.steps.map((s: { stepId: string }) => s.stepId)).toEqual(['one']);
+    first.service.child.kill('SIGKILL');
+    await first.service.exited;
+
+    const second = await start();
+    try {
+      let run: any;
+      await waitFor(async () => {
+        run = (await second.client.get(`/api/workflows/runs/${started.body.runId}`, { token })).body;
+        return run.status !== 'running';
+      }, 60_000);
+      expect([run.status, run.error]).toEqual(['completed', null]);
+      expect(run.steps.map((s: { stepId: string }) => s.stepId)).toEqual(['one', 'two', 'three']);
+      expect(run.output).toEqual({ text: '/first then /second' });
+      // Step one ran once; step two twice (it was cut short by the kill).
+      expect(calls).toEqual(['/first', '/second', '/second']);
+    } finally {
+      await second.service.stop('SIGKILL');
+    }
+  }, 150_000);
+});
