@@ -205,7 +205,6 @@ export class TypeOrmTeamRepository implements TeamRepository {
       if (target.role === 'owner') return true;
       await tx.query(`UPDATE team_members SET role = 'admin' WHERE team_id = $1 AND role = 'owner'`, [teamId]);
       await tx.query(`UPDATE team_members SET role = 'owner' WHERE team_id = $1 AND user_id = $2`, [teamId, toUserId]);
-      await tx.query(`UPDATE applications SET owner_id = $2, updated_at = now() WHERE team_id = $1`, [teamId, toUserId]);
       return true;
     });
   }

@@ -45,8 +45,9 @@ export interface TeamRepository extends TeamRoleLookup {
   /** Removes a non-Owner member; false when there was no such member. */
   removeMember(teamId: string, userId: string): Promise<boolean>;
   /**
-   * Makes `toUserId` (already a member) the Owner and the previous Owner an Admin, and the team's
-   * applications the new Owner's, in one transaction. False when `toUserId` is not a member.
+   * Makes `toUserId` (already a member) the Owner and the previous Owner an Admin, in one transaction
+   * (joining the caller's unit of work, where the applications' owner changes too: see
+   * ApplicationRepository.reassignTeam). False when `toUserId` is not a member.
    */
   transferOwnership(teamId: string, toUserId: string): Promise<boolean>;
 
