@@ -162,6 +162,10 @@ export class TypeOrmTeamRepository implements TeamRepository {
     }
   }
 
+  async teamsAdministeredBy(userId: string): Promise<string[]> {
+    return (await rows<{ team_id: string }>(this.db, `SELECT team_id FROM team_members WHERE user_id = $1 AND role IN ('owner', 'admin')`, [userId])).map((r) => r.team_id);
+  }
+
   async ownerOf(teamId: string): Promise<string | null> {
     return (await one<{ user_id: string }>(this.db, `SELECT user_id FROM team_members WHERE team_id = $1 AND role = 'owner'`, [teamId]))?.user_id ?? null;
   }

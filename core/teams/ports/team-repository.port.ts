@@ -35,6 +35,8 @@ export interface TeamRepository extends TeamRoleLookup {
   update(id: string, changes: TeamChanges): Promise<Team>;
   /** Deletes the team, its members and invitations. ConflictError while applications still belong to it. */
   delete(id: string): Promise<void>;
+  /** The teams where `userId` is the Owner or an Admin (whose audit records they may read). */
+  teamsAdministeredBy(userId: string): Promise<string[]>;
   /** The user id of the team's Owner. */
   ownerOf(teamId: string): Promise<string | null>;
   listMembers(teamId: string): Promise<TeamMember[]>;
