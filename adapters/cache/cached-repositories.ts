@@ -348,7 +348,7 @@ export class CachedConversationRepository implements ConversationRepository {
   listByApplication(applicationId: string, offset: number, limit: number) {
     return this.inner.listByApplication(applicationId, offset, limit);
   }
-  listByOwner(ownerId: string, filter: { applicationId?: string }, offset: number, limit: number) {
+  listByOwner(ownerId: string, filter: { applicationId?: string; teamId?: string | null }, offset: number, limit: number) {
     return this.inner.listByOwner(ownerId, filter, offset, limit);
   }
   async archive(id: string): Promise<void> {

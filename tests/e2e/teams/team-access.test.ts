@@ -108,6 +108,26 @@ describe('teams: one access policy for every resource of a team application', ()
     }
   });
 
+  it('lists the team\'s conversations, API keys and custom domains to its members, filtered by ?teamId=', async () => {
+    const { viewer, outsider } = world.users;
+    const conversation = await newConversation();
+    const key = await newApiKey();
+    const own = (await stack.client.post('/api/api-keys', { name: 'Viewer own' }, { token: viewer.token })).body.id as string;
+    const ids = async (path: string, token = viewer.token) => ((await stack.client.get(path, { token })).body as Array<{ id: string }>).map((x) => x.id);
+    expect(await ids(`/api/conversations?teamId=${world.teamId}`)).toContain(conversation);
+    expect(await ids('/api/conversations')).toContain(conversation);
+    expect(await ids('/api/conversations?teamId=personal')).not.toContain(conversation);
+    expect(await ids('/api/conversations', outsider.token)).not.toContain(conversation);
+    expect(await ids('/api/api-keys')).toEqual(expect.arrayContaining([key, own]));
+    expect(await ids(`/api/api-keys?teamId=${world.teamId}`)).not.toContain(own);
+    expect(await ids(`/api/api-keys?teamId=${world.teamId}`)).toContain(key);
+    expect(await ids('/api/api-keys?teamId=personal')).toEqual([own]);
+    expect(await ids('/api/api-keys', outsider.token)).not.toContain(key);
+    expect((await ids(`/api/custom-domains?teamId=${world.teamId}`)).length).toBeGreaterThan(0);
+    expect(await ids(`/api/custom-domains?teamId=${world.teamId}`, outsider.token)).toEqual([]);
+    expect((await stack.client.get('/api/webhooks?teamId=nonsense', { token: viewer.token })).status).toBe(400);
+  });
+
   describe('a sweep of every route with a path id: another team\'s member and a member just removed get 404 and change nothing', () => {
     const TABLES = ['applications', 'conversations', 'messages', 'model_configs', 'prompt_templates', 'knowledge_documents', 'api_keys', 'branding', 'teams', 'team_members', 'team_invitations', 'team_provider_keys', 'custom_domains'];
     const digest = async () => {
