@@ -73,8 +73,8 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   async listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null): Promise<ApiKey[]> {
     const found = await rows<Row>(
       this.db,
-      `SELECT ${COLUMNS} FROM api_keys WHERE ${visibleScopedResources(teamId, '$1', '$4::uuid')} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
-      [ownerId, limit, offset, teamId ?? null],
+      `SELECT ${COLUMNS} FROM api_keys WHERE ${visibleScopedResources(teamId, '$1', '$4')} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      [ownerId, limit, offset, ...(teamId ? [teamId] : [])],
     );
     return found.map(toKey);
   }

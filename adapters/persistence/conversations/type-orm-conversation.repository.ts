@@ -193,12 +193,13 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   }
 
   async listByOwner(ownerId: string, filter: { applicationId?: string; teamId?: string | null }, offset: number, limit: number) {
-    // $1 the user, $2 the application (or null), $3 the team (or null): the caller's applications and their teams'.
-    const where = `c.application_id IN (${visibleApplicationIds(filter.teamId, '$1', '$3::uuid')}) AND ($2::uuid IS NULL OR c.application_id = $2::uuid)`;
-    const params = [ownerId, filter.applicationId ?? null, filter.teamId ?? null];
+    // $1 the user, $2 the application (or null), the team last when one is asked for: the caller's applications and their teams'.
+    const where = (team: string) => `c.application_id IN (${visibleApplicationIds(filter.teamId, '$1', team)}) AND ($2::uuid IS NULL OR c.application_id = $2::uuid)`;
+    const params = [ownerId, filter.applicationId ?? null];
+    const team = filter.teamId ? [filter.teamId] : [];
     const [items, count] = await Promise.all([
-      rows<ConversationRow>(this.db, `SELECT c.* FROM conversations c WHERE ${where} ORDER BY c.created_at DESC, c.id LIMIT $4 OFFSET $5`, [...params, limit, offset]),
-      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM conversations c WHERE ${where}`, params),
+      rows<ConversationRow>(this.db, `SELECT c.* FROM conversations c WHERE ${where('$5')} ORDER BY c.created_at DESC, c.id LIMIT $3 OFFSET $4`, [...params, limit, offset, ...team]),
+      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM conversations c WHERE ${where('$3')}`, [...params, ...team]),
     ]);
     return { items: items.map(toConversation), total: count?.n ?? 0 };
   }

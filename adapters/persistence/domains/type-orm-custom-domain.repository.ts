@@ -89,10 +89,10 @@ export class TypeOrmCustomDomainRepository implements CustomDomainRepository {
   }
 
   async listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null): Promise<{ items: CustomDomain[]; total: number }> {
-    const where = visibleScopedResources(teamId, '$1', '$2::uuid');
+    const team = teamId ? [teamId] : [];
     const [items, count] = await Promise.all([
-      rows<Row>(this.db, `SELECT * FROM custom_domains WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [ownerId, teamId ?? null, limit, offset]),
-      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM custom_domains WHERE ${where}`, [ownerId, teamId ?? null]),
+      rows<Row>(this.db, `SELECT * FROM custom_domains WHERE ${visibleScopedResources(teamId, '$1', '$4')} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [ownerId, limit, offset, ...team]),
+      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM custom_domains WHERE ${visibleScopedResources(teamId, '$1', '$2')}`, [ownerId, ...team]),
     ]);
     return { items: items.map(toDomain), total: count?.n ?? 0 };
   }

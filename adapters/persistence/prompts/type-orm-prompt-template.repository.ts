@@ -65,7 +65,7 @@ export class TypeOrmPromptTemplateRepository implements PromptTemplateRepository
       `SELECT t.*, a.owner_id, a.team_id FROM prompt_templates t JOIN applications a ON a.id = t.application_id WHERE t.id = $1`,
       [id],
     );
-    return row && { template: toTemplate(row), ownerId: row.owner_id, teamId: row.team_id ?? null };
+    return row && { template: toTemplate(row), ownerId: row.owner_id, ...(row.team_id ? { teamId: row.team_id } : {}) };
   }
 
   async listByApplication(applicationId: string, offset: number, limit: number) {

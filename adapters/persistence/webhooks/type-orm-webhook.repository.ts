@@ -93,10 +93,10 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
   }
 
   async listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null) {
-    const where = visibleScopedResources(teamId, '$1', '$2::uuid');
+    const team = teamId ? [teamId] : [];
     const [items, count] = await Promise.all([
-      rows<WebhookRow>(this.db, `SELECT ${COLUMNS} FROM webhooks WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [ownerId, teamId ?? null, limit, offset]),
-      one<{ n: string }>(this.db, `SELECT count(*) AS n FROM webhooks WHERE ${where}`, [ownerId, teamId ?? null]),
+      rows<WebhookRow>(this.db, `SELECT ${COLUMNS} FROM webhooks WHERE ${visibleScopedResources(teamId, '$1', '$4')} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [ownerId, limit, offset, ...team]),
+      one<{ n: string }>(this.db, `SELECT count(*) AS n FROM webhooks WHERE ${visibleScopedResources(teamId, '$1', '$2')}`, [ownerId, ...team]),
     ]);
     return { items: items.map(toWebhook), total: Number(count?.n ?? 0) };
   }

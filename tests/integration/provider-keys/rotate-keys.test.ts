@@ -52,7 +52,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       const [oldKey, newKey] = [hexKey(), hexKey()];
       const owners = await seed(db.dataSource, oldKey);
       const result = await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'team provider keys': 0 }, alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const onlyOld = new AesGcmSecretBox({ key: oldKey });
       const rows = await sealedRows(db.dataSource);
@@ -63,7 +63,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       }
       // A second run finds nothing left to do.
       expect(await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }))).toEqual({
-        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0 },
+        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'team provider keys': 0 },
         alreadyCurrent: 3,
       });
     } finally {
@@ -95,7 +95,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       ]);
 
       const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2, 'team provider keys': 0 }, alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const [webhook] = await ds.query(`SELECT secret_sealed FROM webhooks WHERE id = $1`, [webhookId]);
       expect(onlyNew.open(webhook.secret_sealed, secretAssociatedData(webhookId))).toBe('whsec_old');
