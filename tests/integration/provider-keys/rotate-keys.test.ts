@@ -154,7 +154,7 @@ describe('npm run keys:rotate', () => {
 
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: oldKey, NEW_ENCRYPTION_KEY: newKey };
     const { stdout, stderr } = await rotateScript(env);
-    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, plugin secret settings: 0\); 0 already used it/);
+    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, team provider keys: 0, plugin secret settings: 0\); 0 already used it/);
     expect(stdout).toMatch(/Set ENCRYPTION_KEY to the new key/);
     for (const secret of [oldKey, newKey, ...RAW_KEYS]) expect(stdout + stderr).not.toContain(secret);
 
