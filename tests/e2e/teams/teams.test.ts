@@ -175,6 +175,17 @@ describe('teams: CRUD, members, invitations, ownership', () => {
       expect((await stack.client.get(`/api/applications/${adminsApp.id}`, { token: outsider.token })).status).toBe(404);
     });
 
+    it('records team changes in the audit log, which the team\'s Owner and Admins read and its Members do not', async () => {
+      const world = await teamWithEveryRole(stack, 'free');
+      const { owner, admin, member } = world.users;
+      await stack.client.put(`/api/teams/${world.teamId}`, { description: 'audited' }, { token: owner.token });
+      const actions = async (token: string) =>
+        ((await stack.client.get('/api/audit?resource=team&limit=100', { token })).body as Array<{ action: string; actorId: string; teamId: string | null }>).filter((r) => r.teamId === world.teamId);
+      const seenByAdmin = await actions(admin.token);
+      expect(seenByAdmin).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'team.change', actorId: owner.user.id, teamId: world.teamId })]));
+      expect((await actions(member.token)).filter((r) => r.actorId === owner.user.id)).toEqual([]);
+    });
+
     it('lists the caller\'s applications with their teams\' ones, filtered by ?teamId=', async () => {
       const world = await teamWithEveryRole(stack, 'free');
       const { viewer } = world.users;
