@@ -120,8 +120,12 @@ describe('teams: CRUD, members, invitations, ownership', () => {
       const roles = (await stack.client.get(`/api/teams/${id}/members`, { token: admin.token })).body;
       expect(roles.filter((m: { role: string }) => m.role === 'owner')).toEqual([expect.objectContaining({ userId: admin.user.id })]);
       expect(roles.find((m: { userId: string }) => m.userId === owner.user.id).role).toBe('admin');
+      // Nor can the Owner delete their account while they own a team.
+      expect((await stack.client.delete('/api/users/me', { token: admin.token, body: { password: admin.password } })).status).toBe(409);
       expect((await stack.client.post(`/api/teams/${id}/leave`, {}, { token: owner.token })).status).toBe(204);
       expect((await stack.client.get(`/api/teams/${id}`, { token: owner.token })).status).toBe(404);
+      // Owning no team any more, the former Owner may delete their account.
+      expect((await stack.client.delete('/api/users/me', { token: owner.token, body: { password: owner.password } })).status).toBe(204);
     });
 
     it('lets an Admin manage Members and Viewers but not other Admins; the Owner manages everyone', async () => {
