@@ -31,6 +31,7 @@ import { analyticsModule, analyticsPolicy } from './modules/analytics.module';
 import { systemHealthModule } from './modules/system-health.module';
 import { marketplaceModule } from './modules/marketplace.module';
 import { workflowsModule } from './modules/workflows.module';
+import { teamsModule } from './modules/teams.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -61,6 +62,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     infrastructureModule(infra, options),
     accountsModule,
     applicationsModule,
+    teamsModule,
     themesModule,
     apiKeysModule,
     chatEngineModule(engine),

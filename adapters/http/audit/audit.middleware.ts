@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { RecordAuditUseCase } from '../../../core/audit/use-cases/record-audit.use-case';
 import type { Actor } from '../../../core/shared/actor';
+import { isUuid } from '../../../core/shared/ids';
 import type { Logger } from '../../logging/logger';
 import { toResponse } from '../shared/error.middleware';
 
@@ -95,6 +96,8 @@ export function auditMiddleware(record: RecordAuditUseCase, logger: Logger) {
     const email = typeof body?.email === 'string' && audited.resourceType === 'user' ? body.email.slice(0, 254).toLowerCase() : undefined;
     const outcome = !failed && status < 400 ? 'success' : 'failure';
     const actorId = actor?.userId ?? (outcome === 'success' && typeof answered?.user?.id === 'string' ? answered.user.id : null);
+    // A team's records carry its id, so its Owner and Admins see them (the path's id, else the answer's).
+    const teamId = audited.resourceType === 'team' ? ([audited.resourceId, outcome === 'success' ? idOf(answered) : null].find((id) => isUuid(id)) ?? null) : null;
     try {
       await record.execute({
         actorId,
@@ -102,6 +105,7 @@ export function auditMiddleware(record: RecordAuditUseCase, logger: Logger) {
         action: audited.action,
         resourceType: audited.resourceType,
         resourceId: audited.resourceId ?? (outcome === 'success' ? idOf(answered) : null),
+        ...(teamId ? { teamId } : {}),
         ip: ctx.ip || null,
         userAgent: ctx.get('User-Agent') || null,
         outcome,

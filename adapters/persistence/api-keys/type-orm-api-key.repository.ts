@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ApiKey } from '../../../core/api-keys/domain/api-key';
 import type { ApiKeyRepository, ApiKeyUsage, NewApiKey } from '../../../core/api-keys/ports/api-key-repository.port';
+import { visibleScopedResources } from '../teams/visibility';
 import { NotFoundError } from '../../../core/shared/errors';
 import type { OwnerLimit } from '../../../core/shared/owner-limit';
 import { affected, insertWithinLimit, one, rows } from '../sql';
@@ -69,11 +70,11 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return row && toKey(row);
   }
 
-  async listByOwner(ownerId: string, offset: number, limit: number): Promise<ApiKey[]> {
+  async listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null): Promise<ApiKey[]> {
     const found = await rows<Row>(
       this.db,
-      `SELECT ${COLUMNS} FROM api_keys WHERE owner_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
-      [ownerId, limit, offset],
+      `SELECT ${COLUMNS} FROM api_keys WHERE ${visibleScopedResources(teamId, '$1', '$4')} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      [ownerId, limit, offset, ...(teamId ? [teamId] : [])],
     );
     return found.map(toKey);
   }

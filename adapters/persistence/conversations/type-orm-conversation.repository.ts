@@ -1,3 +1,4 @@
+import { visibleApplicationIds } from '../teams/visibility';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Conversation, Message, MessageSource } from '../../../core/conversations/domain/conversation';
@@ -191,16 +192,14 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return { items: items.map(toConversation), total: count?.n ?? 0 };
   }
 
-  async listByOwner(ownerId: string, filter: { applicationId?: string }, offset: number, limit: number) {
-    const where = `a.owner_id = $1${filter.applicationId ? ' AND c.application_id = $4' : ''}`;
-    const params = filter.applicationId ? [ownerId, limit, offset, filter.applicationId] : [ownerId, limit, offset];
+  async listByOwner(ownerId: string, filter: { applicationId?: string; teamId?: string | null }, offset: number, limit: number) {
+    // $1 the user, $2 the application (or null), the team last when one is asked for: the caller's applications and their teams'.
+    const where = (team: string) => `c.application_id IN (${visibleApplicationIds(filter.teamId, '$1', team)}) AND ($2::uuid IS NULL OR c.application_id = $2::uuid)`;
+    const params = [ownerId, filter.applicationId ?? null];
+    const team = filter.teamId ? [filter.teamId] : [];
     const [items, count] = await Promise.all([
-      rows<ConversationRow>(this.db, `SELECT c.* FROM conversations c JOIN applications a ON a.id = c.application_id WHERE ${where} ORDER BY c.created_at DESC, c.id LIMIT $2 OFFSET $3`, params),
-      one<{ n: number }>(
-        this.db,
-        `SELECT count(*)::int AS n FROM conversations c JOIN applications a ON a.id = c.application_id WHERE ${where.replace('$4', '$2')}`,
-        filter.applicationId ? [ownerId, filter.applicationId] : [ownerId],
-      ),
+      rows<ConversationRow>(this.db, `SELECT c.* FROM conversations c WHERE ${where('$5')} ORDER BY c.created_at DESC, c.id LIMIT $3 OFFSET $4`, [...params, limit, offset, ...team]),
+      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM conversations c WHERE ${where('$3')}`, [...params, ...team]),
     ]);
     return { items: items.map(toConversation), total: count?.n ?? 0 };
   }

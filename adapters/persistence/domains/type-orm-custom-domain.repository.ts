@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CustomDomain, DomainSettings, DomainStatus } from '../../../core/domains/domain/custom-domain';
 import type { CustomDomainChanges, CustomDomainRepository } from '../../../core/domains/ports/custom-domain-repository.port';
+import { visibleScopedResources } from '../teams/visibility';
 import { NotFoundError } from '../../../core/shared/errors';
 import { one, rows, uniquely } from '../sql';
 
@@ -87,10 +88,11 @@ export class TypeOrmCustomDomainRepository implements CustomDomainRepository {
     return row && toDomain(row);
   }
 
-  async listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: CustomDomain[]; total: number }> {
+  async listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null): Promise<{ items: CustomDomain[]; total: number }> {
+    const team = teamId ? [teamId] : [];
     const [items, count] = await Promise.all([
-      rows<Row>(this.db, `SELECT * FROM custom_domains WHERE owner_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [ownerId, limit, offset]),
-      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM custom_domains WHERE owner_id = $1`, [ownerId]),
+      rows<Row>(this.db, `SELECT * FROM custom_domains WHERE ${visibleScopedResources(teamId, '$1', '$4')} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [ownerId, limit, offset, ...team]),
+      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM custom_domains WHERE ${visibleScopedResources(teamId, '$1', '$2')}`, [ownerId, ...team]),
     ]);
     return { items: items.map(toDomain), total: count?.n ?? 0 };
   }

@@ -21,6 +21,7 @@ import { StripeBilling1764400200000 } from './1764400200000-stripe-billing';
 import { AnalyticsRollup1764400400000 } from './1764400400000-analytics-rollup';
 import { DataExport1764400500000 } from './1764400500000-data-export';
 import { Workflows1764400700000 } from './1764400700000-workflows';
+import { Teams1764400300000 } from './1764400300000-teams';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -43,6 +44,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Marketplace1764400000000,
   MarketplaceInstallations1764400100000,
   StripeBilling1764400200000,
+  Teams1764400300000,
   AnalyticsRollup1764400400000,
   DataExport1764400500000,
   Workflows1764400700000,

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { EventType } from '../../../core/events/domain/domain-event';
 import type { Delivery, DeliveryAttemptView, Webhook } from '../../../core/webhooks/domain/webhook';
 import type { AttemptRecord, NewWebhook, WebhookRepository } from '../../../core/webhooks/ports/webhook-repository.port';
+import { visibleScopedResources } from '../teams/visibility';
 import { affected, one, rows } from '../sql';
 
 interface WebhookRow {
@@ -91,10 +92,11 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     return row && toWebhook(row);
   }
 
-  async listByOwner(ownerId: string, offset: number, limit: number) {
+  async listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null) {
+    const team = teamId ? [teamId] : [];
     const [items, count] = await Promise.all([
-      rows<WebhookRow>(this.db, `SELECT ${COLUMNS} FROM webhooks WHERE owner_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [ownerId, limit, offset]),
-      one<{ n: string }>(this.db, `SELECT count(*) AS n FROM webhooks WHERE owner_id = $1`, [ownerId]),
+      rows<WebhookRow>(this.db, `SELECT ${COLUMNS} FROM webhooks WHERE ${visibleScopedResources(teamId, '$1', '$4')} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [ownerId, limit, offset, ...team]),
+      one<{ n: string }>(this.db, `SELECT count(*) AS n FROM webhooks WHERE ${visibleScopedResources(teamId, '$1', '$2')}`, [ownerId, ...team]),
     ]);
     return { items: items.map(toWebhook), total: Number(count?.n ?? 0) };
   }

@@ -1,3 +1,5 @@
+import type { TeamRepository } from '../../../core/teams/ports/team-repository.port';
+import { TEAM_TOKENS } from './teams.module';
 import type { Container } from 'inversify';
 import type { Context, Next } from 'koa';
 import { join } from 'node:path';
@@ -66,7 +68,13 @@ export const accountsModule: AppModule = {
     provide(c, ConfirmPasswordResetUseCase, (get) => new ConfirmPasswordResetUseCase(resetDeps(get)));
     provide(c, GetCurrentUserUseCase, (get) => new GetCurrentUserUseCase(session(get)));
     provide(c, UpdateProfileUseCase, (get) => new UpdateProfileUseCase(session(get)));
-    provide(c, DeleteAccountUseCase, (get) => new DeleteAccountUseCase({ ...session(get), storedFiles: storedFilesCleanup(c, get) }));
+    provide(c, DeleteAccountUseCase, (get) => new DeleteAccountUseCase({
+        ...session(get),
+        storedFiles: storedFilesCleanup(c, get),
+        ownedTeams: c.isBound(TEAM_TOKENS.TeamRepository)
+          ? ((teams: TeamRepository) => async (userId: string) => (await teams.listForUser(userId)).filter((t) => t.role === 'owner').length)(get(TEAM_TOKENS.TeamRepository))
+          : undefined,
+      }));
 
     provide(c, TOKENS.AuthMiddleware, (get) => bearerAuth(get(AuthenticateUseCase)));
     provide(c, TOKENS.AddressLimitMiddleware, (get) => {

@@ -28,7 +28,8 @@ export interface ApiKeyRepository {
   findById(id: string): Promise<ApiKey | null>;
   findByHash(keyHash: string): Promise<ApiKey | null>;
   /** The owner's keys, newest first. */
-  listByOwner(ownerId: string, offset: number, limit: number): Promise<ApiKey[]>;
+  /** `ownerId`'s unscoped keys and those of the applications they see (theirs and their teams'; `teamId` narrows). */
+  listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null): Promise<ApiKey[]>;
   /** Keys not revoked, for the plan's API-key limit. */
   countActiveByOwner(ownerId: string): Promise<number>;
   /** Sets `revokedAt` unless already set; null when the key does not exist. */

@@ -55,7 +55,8 @@ export interface ConversationRepository {
    */
   findForTurn(id: string): Promise<{ conversation: Conversation; ownerId: string } | null>;
   listByApplication(applicationId: string, offset: number, limit: number): Promise<{ items: Conversation[]; total: number }>;
-  listByOwner(ownerId: string, filter: { applicationId?: string }, offset: number, limit: number): Promise<{ items: Conversation[]; total: number }>;
+  /** The conversations of the applications `ownerId` may see (theirs and their teams', or one team's / only theirs with `teamId`). */
+  listByOwner(ownerId: string, filter: { applicationId?: string; teamId?: string | null }, offset: number, limit: number): Promise<{ items: Conversation[]; total: number }>;
   archive(id: string): Promise<void>;
   /** Appends a message and touches the conversation's `updated_at`. */
   addMessage(message: NewMessage): Promise<Message>;

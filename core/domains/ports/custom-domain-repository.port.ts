@@ -17,7 +17,8 @@ export interface CustomDomainRepository {
   create(d: { ownerId: string; applicationId: string; domain: string; verificationToken: string }): Promise<CustomDomain>;
   findById(id: string): Promise<CustomDomain | null>;
   findByDomain(domain: string): Promise<CustomDomain | null>;
-  listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: CustomDomain[]; total: number }>;
+  /** `ownerId`'s domains and those of the applications they see (theirs and their teams'; `teamId` narrows). */
+  listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null): Promise<{ items: CustomDomain[]; total: number }>;
   listActive(): Promise<CustomDomain[]>;
   update(id: string, changes: CustomDomainChanges): Promise<CustomDomain>;
   /** Moves `from` one of the given states only (null when the domain is in another state now). */

@@ -29,7 +29,8 @@ export interface AttemptRecord {
 export interface WebhookRepository {
   create(webhook: NewWebhook): Promise<Webhook>;
   findById(id: string): Promise<Webhook | null>;
-  listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: Webhook[]; total: number }>;
+  /** `ownerId`'s webhooks and those of the applications they see (theirs and their teams'; `teamId` narrows). */
+  listByOwner(ownerId: string, offset: number, limit: number, teamId?: string | null): Promise<{ items: Webhook[]; total: number }>;
   update(id: string, change: Partial<Pick<Webhook, 'url' | 'events' | 'enabled' | 'description'>>, at: Date): Promise<Webhook | null>;
   replaceSecret(id: string, secretSealed: string, at: Date): Promise<void>;
   delete(id: string): Promise<void>;

@@ -53,7 +53,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       const [oldKey, newKey] = [hexKey(), hexKey()];
       const owners = await seed(db.dataSource, oldKey);
       const result = await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'workflow secrets': 0 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'team provider keys': 0, 'workflow secrets': 0 }, alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const onlyOld = new AesGcmSecretBox({ key: oldKey });
       const rows = await sealedRows(db.dataSource);
@@ -64,7 +64,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       }
       // A second run finds nothing left to do.
       expect(await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }))).toEqual({
-        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'workflow secrets': 0 },
+        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'team provider keys': 0, 'workflow secrets': 0 },
         alreadyCurrent: 3,
       });
     } finally {
@@ -104,7 +104,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       ]);
 
       const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2, 'workflow secrets': 1 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2, 'team provider keys': 0, 'workflow secrets': 1 }, alreadyCurrent: 0 });
       const [workflow] = await ds.query(`SELECT secrets_sealed FROM workflows WHERE id = $1`, [workflowId]);
       expect(new AesGcmSecretBox({ key: newKey }).open(workflow.secrets_sealed.CRM_TOKEN, workflowSecretAad(workflowId, 'CRM_TOKEN'))).toBe('crm-3');
       const onlyNew = new AesGcmSecretBox({ key: newKey });
@@ -165,7 +165,7 @@ describe('npm run keys:rotate', () => {
 
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: oldKey, NEW_ENCRYPTION_KEY: newKey };
     const { stdout, stderr } = await rotateScript(env);
-    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, plugin secret settings: 0, workflow secrets: 0\); 0 already used it/);
+    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, team provider keys: 0, plugin secret settings: 0, workflow secrets: 0\); 0 already used it/);
     expect(stdout).toMatch(/Set ENCRYPTION_KEY to the new key/);
     for (const secret of [oldKey, newKey, ...RAW_KEYS]) expect(stdout + stderr).not.toContain(secret);
 

@@ -1,0 +1,84 @@
+import { TypeOrmApplicationRepository } from '../../../adapters/persistence/applications/type-orm-application.repository';
+import { TypeOrmTeamRepository } from '../../../adapters/persistence/teams/type-orm-team.repository';
+import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
+import { ConflictError } from '../../../core/shared/errors';
+import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
+
+const SETTINGS = { defaultProvider: null, sharedProviderKeys: false, membersMayInvite: false };
+let n = 0;
+
+describe.each(DATABASE_KINDS)('team repository (%s)', (kind) => {
+  let db: Awaited<ReturnType<typeof openTestDatabase>>;
+  let teams: TypeOrmTeamRepository;
+  let applications: TypeOrmApplicationRepository;
+  let users: TypeOrmUserRepository;
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    teams = new TypeOrmTeamRepository(db.dataSource);
+    applications = new TypeOrmApplicationRepository(db.dataSource);
+    users = new TypeOrmUserRepository(db.dataSource);
+  });
+  afterAll(() => db.close());
+
+  const aUser = () => users.create({ email: `team-user-${++n}-${kind}@example.com`, displayName: 'U', passwordHash: 'x', role: 'developer' });
+  const aTeam = async (ownerId: string) => teams.create({ name: 'T', slug: `team-${++n}-${kind}`, description: '', settings: SETTINGS }, ownerId);
+
+  it('keeps one Owner: a second owner row is refused by the schema, and setRole/removeMember never touch the Owner', async () => {
+    const owner = await aUser();
+    const other = await aUser();
+    const team = await aTeam(owner.id);
+    expect(await teams.roleInTeam(team.id, owner.id)).toBe('owner');
+    await teams.addMember(team.id, other.id, 'member');
+    await expect(teams.addMember(team.id, other.id, 'viewer')).rejects.toBeInstanceOf(ConflictError);
+    await expect(db.dataSource.query(`UPDATE team_members SET role = 'owner' WHERE team_id = $1 AND user_id = $2`, [team.id, other.id])).rejects.toThrow();
+    expect(await teams.setRole(team.id, owner.id, 'viewer')).toBe(false);
+    expect(await teams.removeMember(team.id, owner.id)).toBe(false);
+    expect(await teams.ownerOf(team.id)).toBe(owner.id);
+  });
+
+  it('transfers the ownership and the applications\' owner together, inside the caller\'s transaction', async () => {
+    const owner = await aUser();
+    const admin = await aUser();
+    const team = await aTeam(owner.id);
+    await teams.addMember(team.id, admin.id, 'admin');
+    const app = await applications.create({ ownerId: owner.id, name: 'A', description: '', slug: `app-${++n}-${kind}`, allowedOrigins: [] });
+    const moved = await applications.moveTo(app.id, { teamId: team.id, ownerId: owner.id });
+    expect(moved).toMatchObject({ teamId: team.id, ownerId: owner.id });
+    expect(await teams.transferOwnership(team.id, admin.id)).toBe(true);
+    await applications.reassignTeam(team.id, admin.id);
+    expect(await teams.roleInTeam(team.id, admin.id)).toBe('owner');
+    expect(await teams.roleInTeam(team.id, owner.id)).toBe('admin');
+    expect((await applications.findById(app.id))!.ownerId).toBe(admin.id);
+    expect(await teams.transferOwnership(team.id, (await aUser()).id)).toBe(false);
+    // A team holding applications is not deleted.
+    await expect(teams.delete(team.id)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('takes an invitation once, even when two accepts race', async () => {
+    const owner = await aUser();
+    const invitee = await aUser();
+    const team = await aTeam(owner.id);
+    const invitation = await teams.createInvitation({ teamId: team.id, email: invitee.email, role: 'viewer', tokenHash: `hash-${++n}-${kind}`, invitedBy: owner.id, expiresAt: new Date(Date.now() + 60_000) });
+    const results = await Promise.allSettled([teams.acceptInvitation(invitation.id, invitee.id, new Date()), teams.acceptInvitation(invitation.id, invitee.id, new Date())]);
+    const accepted = results.filter((r) => r.status === 'fulfilled' && r.value === true);
+    expect(accepted).toHaveLength(1);
+    expect(await teams.roleInTeam(team.id, invitee.id)).toBe('viewer');
+    const expired = await teams.createInvitation({ teamId: team.id, email: 'late@example.com', role: 'member', tokenHash: `hash-${++n}-${kind}`, invitedBy: owner.id, expiresAt: new Date(Date.now() - 1000) });
+    expect(await teams.acceptInvitation(expired.id, (await aUser()).id, new Date())).toBe(false);
+  });
+
+  it('lists the applications a user sees: their own and their teams\', by team or personal', async () => {
+    const owner = await aUser();
+    const viewer = await aUser();
+    const team = await aTeam(owner.id);
+    await teams.addMember(team.id, viewer.id, 'viewer');
+    const teamApp = await applications.create({ ownerId: owner.id, name: 'T', description: '', slug: `tapp-${++n}-${kind}`, allowedOrigins: [] });
+    await applications.moveTo(teamApp.id, { teamId: team.id, ownerId: owner.id });
+    const own = await applications.create({ ownerId: viewer.id, name: 'O', description: '', slug: `oapp-${++n}-${kind}`, allowedOrigins: [] });
+    const ids = async (teamId: string | null | undefined) => (await applications.listVisible(viewer.id, teamId, 0, 10)).items.map((a) => a.id).sort();
+    expect(await ids(undefined)).toEqual([teamApp.id, own.id].sort());
+    expect(await ids(team.id)).toEqual([teamApp.id]);
+    expect(await ids(null)).toEqual([own.id]);
+    expect((await applications.listVisible(viewer.id, undefined, 0, 1)).total).toBe(2);
+  });
+});
