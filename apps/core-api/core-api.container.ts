@@ -5,6 +5,7 @@ import type { Infrastructure } from '../shared/infrastructure';
 import { healthModule } from '../shared/modules/health.module';
 import { infrastructureModule, type InfrastructureModuleOptions } from '../shared/modules/infrastructure.module';
 import { accountsModule } from './modules/accounts.module';
+import { identitiesModule } from './modules/identities.module';
 import { apiKeysModule } from './modules/api-keys.module';
 import { applicationsModule } from './modules/applications.module';
 import { billingModule, keysAndQuotaPolicy } from './modules/billing.module';
@@ -54,6 +55,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
   return [
     infrastructureModule(infra, options),
     accountsModule,
+    identitiesModule,
     applicationsModule,
     themesModule,
     apiKeysModule,
