@@ -1,6 +1,7 @@
 import type { ProviderId } from '../../core/ai/domain/provider-id';
 import type { Application } from '../../core/applications/domain/application';
-import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../core/applications/ports/application-repository.port';
+import type { TeamRole } from '../../core/access/roles';
+import type { ApplicationChanges, ApplicationHolder, ApplicationRepository, NewApplication } from '../../core/applications/ports/application-repository.port';
 import type { PlanTier, SubscriptionStatus } from '../../core/billing/domain/plans';
 import type { Subscription } from '../../core/billing/domain/subscription';
 import type { SubscriptionRepository } from '../../core/billing/ports/subscription-repository.port';
@@ -89,6 +90,26 @@ export class CachedApplicationRepository implements ApplicationRepository {
   }
   countByOwner(ownerId: string): Promise<number> {
     return this.inner.countByOwner(ownerId);
+  }
+  listVisible(userId: string, teamId: string | null | undefined, offset: number, limit: number) {
+    return this.inner.listVisible(userId, teamId, offset, limit);
+  }
+  /** Never cached: a member removed from a team loses access with the next request. */
+  roleInTeam(teamId: string, userId: string): Promise<TeamRole | null> {
+    return this.inner.roleInTeam(teamId, userId);
+  }
+  async moveTo(id: string, holder: ApplicationHolder): Promise<Application> {
+    try {
+      return await this.inner.moveTo(id, holder);
+    } finally {
+      // The owner changed: the cached conversations and API keys carry it.
+      await this.cache.invalidate(`app:${id}`);
+      for (const region of ['apikey', 'conv']) await this.cache.invalidateRegion(region);
+    }
+  }
+  /** Forgets every cached application: a team's ownership transfer changed the owner of all its applications. */
+  async forgetAll(): Promise<void> {
+    for (const region of ['app', 'apikey', 'conv']) await this.cache.invalidateRegion(region);
   }
   async update(id: string, changes: ApplicationChanges): Promise<Application> {
     try {

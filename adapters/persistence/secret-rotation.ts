@@ -8,6 +8,7 @@ import type { ProviderId } from '../../core/ai/domain/provider-id';
 import { secretAad } from '../../core/plugins/use-cases/plugin-runtime';
 import { providerKeyAssociatedData } from '../../core/provider-keys/domain/provider-key';
 import { secretAssociatedData } from '../../core/webhooks/domain/webhook';
+import { teamProviderKeyAssociatedData } from '../../core/teams/domain/team';
 import { rows } from './sql';
 
 /** One column of sealed secrets: where it is, how its rows are named, and the associated data each was sealed with. */
@@ -34,6 +35,13 @@ export const SEALED_COLUMNS: SealedColumn[] = [
     idColumns: ['id'],
     sealedColumn: 'secret_sealed',
     associatedData: (row) => secretAssociatedData(String(row.id)),
+  },
+  {
+    name: 'team provider keys',
+    table: 'team_provider_keys',
+    idColumns: ['team_id', 'provider'],
+    sealedColumn: 'sealed_key',
+    associatedData: (row) => teamProviderKeyAssociatedData(String(row.team_id), row.provider as ProviderId),
   },
 ];
 

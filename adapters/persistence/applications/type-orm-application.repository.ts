@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Application, ThemeCustomization } from '../../../core/applications/domain/application';
-import type { ApplicationChanges, ApplicationRepository, NewApplication } from '../../../core/applications/ports/application-repository.port';
+import type { TeamRole } from '../../../core/access/roles';
+import type { ApplicationChanges, ApplicationHolder, ApplicationRepository, NewApplication } from '../../../core/applications/ports/application-repository.port';
 import { NotFoundError } from '../../../core/shared/errors';
 import type { OwnerLimit } from '../../../core/shared/owner-limit';
 import { affected, insertWithinLimit, one, rows, uniquely } from '../sql';
@@ -8,6 +9,7 @@ import { affected, insertWithinLimit, one, rows, uniquely } from '../sql';
 interface Row {
   id: string;
   owner_id: string;
+  team_id: string | null;
   name: string;
   description: string;
   slug: string;
@@ -22,6 +24,7 @@ interface Row {
 const toApp = (r: Row): Application => ({
   id: r.id,
   ownerId: r.owner_id,
+  teamId: r.team_id ?? null,
   name: r.name,
   description: r.description,
   slug: r.slug,
@@ -84,6 +87,33 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
       one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM applications WHERE owner_id = $1`, [ownerId]),
     ]);
     return { items: items.map(toApp), total: count?.n ?? 0 };
+  }
+
+  async listVisible(userId: string, teamId: string | null | undefined, offset: number, limit: number): Promise<{ items: Application[]; total: number }> {
+    // Personal: owned and held by no team; team: held by a team the user belongs to.
+    const where =
+      teamId === undefined
+        ? `(a.team_id IS NULL AND a.owner_id = $1) OR a.team_id IN (SELECT m.team_id FROM team_members m WHERE m.user_id = $1)`
+        : teamId === null
+          ? `a.team_id IS NULL AND a.owner_id = $1`
+          : `a.team_id = $2 AND EXISTS (SELECT 1 FROM team_members m WHERE m.team_id = $2 AND m.user_id = $1)`;
+    const params = teamId ? [userId, teamId] : [userId];
+    const n = params.length;
+    const [items, count] = await Promise.all([
+      rows<Row>(this.db, `SELECT a.* FROM applications a WHERE ${where} ORDER BY a.created_at DESC, a.id LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, limit, offset]),
+      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM applications a WHERE ${where}`, params),
+    ]);
+    return { items: items.map(toApp), total: count?.n ?? 0 };
+  }
+
+  async roleInTeam(teamId: string, userId: string): Promise<TeamRole | null> {
+    return (await one<{ role: TeamRole }>(this.db, `SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2`, [teamId, userId]))?.role ?? null;
+  }
+
+  async moveTo(id: string, holder: ApplicationHolder): Promise<Application> {
+    const row = await one<Row>(this.db, `UPDATE applications SET team_id = $2, owner_id = $3, updated_at = now() WHERE id = $1 RETURNING *`, [id, holder.teamId, holder.ownerId]);
+    if (!row) throw new NotFoundError('Application');
+    return toApp(row);
   }
 
   async countByOwner(ownerId: string): Promise<number> {

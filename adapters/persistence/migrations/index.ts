@@ -15,6 +15,7 @@ import { CustomDomains1764300200000 } from './1764300200000-custom-domains';
 import { Plugins1764100000000 } from './1764100000000-plugins';
 import { EventOutboxAndWebhooks1764200000000 } from './1764200000000-event-outbox-and-webhooks';
 import { NotificationsAndAudit1764200100000 } from './1764200100000-notifications-and-audit';
+import { Teams1764400300000 } from './1764400300000-teams';
 import { Identities1764400600000 } from './1764400600000-identities';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
@@ -35,5 +36,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Plugins1764100000000,
   EventOutboxAndWebhooks1764200000000,
   NotificationsAndAudit1764200100000,
+  Teams1764400300000,
   Identities1764400600000,
 ];

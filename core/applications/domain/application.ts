@@ -5,7 +5,10 @@ export type ThemeCustomization = ThemeOverrides;
 
 export interface Application {
   id: string;
+  /** The user whose plan and quota apply: the creator, or the Owner of the team that holds it. */
   ownerId: string;
+  /** The team that holds the application; null (or absent) for a personal one. */
+  teamId?: string | null;
   name: string;
   description: string;
   /** Unique across the platform; addresses the app in `/api/v1/app/:slug`. */
@@ -22,6 +25,7 @@ export interface Application {
 
 export interface ApplicationView {
   id: string;
+  teamId: string | null;
   name: string;
   description: string;
   slug: string;
@@ -34,6 +38,7 @@ export interface ApplicationView {
 
 export const toApplicationView = (app: Application): ApplicationView => ({
   id: app.id,
+  teamId: app.teamId ?? null,
   name: app.name,
   description: app.description,
   slug: app.slug,

@@ -1,3 +1,4 @@
+import type { TeamRoleLookup } from '../../access/access-policy';
 import type { OwnerLimit } from '../../shared/owner-limit';
 import type { Application, ThemeCustomization } from '../domain/application';
 
@@ -19,13 +20,26 @@ export type ApplicationChanges = Partial<{
   hostedPageEnabled: boolean;
 }>;
 
+/** Where an application moves: a team (its Owner becomes the owner) or back to a user. */
+export interface ApplicationHolder {
+  teamId: string | null;
+  ownerId: string;
+}
+
 /** Applications. `create`/`update` throw ConflictError when the slug is taken. */
-export interface ApplicationRepository {
+export interface ApplicationRepository extends TeamRoleLookup {
   /** With `limit`, the owner's applications are counted and the new one stored in one step (see OwnerLimit). */
   create(app: NewApplication, limit?: OwnerLimit | null): Promise<Application>;
   findById(id: string): Promise<Application | null>;
   findBySlug(slug: string): Promise<Application | null>;
   listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: Application[]; total: number }>;
+  /**
+   * The applications `userId` may see: their personal ones and those of the teams they belong to
+   * (only `teamId`'s when given; `null` for personal ones only), newest first.
+   */
+  listVisible(userId: string, teamId: string | null | undefined, offset: number, limit: number): Promise<{ items: Application[]; total: number }>;
+  /** Moves the application to a team or a user. */
+  moveTo(id: string, holder: ApplicationHolder): Promise<Application>;
   countByOwner(ownerId: string): Promise<number>;
   update(id: string, changes: ApplicationChanges): Promise<Application>;
   delete(id: string): Promise<void>;

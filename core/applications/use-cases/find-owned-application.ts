@@ -1,17 +1,26 @@
+import { authorize } from '../../access/access-policy';
+import type { AccessAction } from '../../access/roles';
 import type { Actor } from '../../shared/actor';
 import { NotFoundError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import type { Application } from '../domain/application';
 import type { ApplicationRepository } from '../ports/application-repository.port';
 
-/** The caller's application, or a 404 that does not tell "not yours" from "does not exist". */
+/**
+ * The application if the caller may perform `action` on it (core/access decides: the owner of a
+ * personal application, or a member of its team whose role allows it). One the caller may not see is a
+ * 404 that does not tell "not yours" from "does not exist"; one they see but whose role does not allow
+ * `action` is a 403. Without `action`, the strictest (`delete`, the Owner's alone) applies, so a caller
+ * that does not say what it does never grants a team member more than the Owner has granted.
+ */
 export async function findOwnedApplication(
   applications: ApplicationRepository,
   id: unknown,
   actor: Actor,
+  action: AccessAction = 'delete',
 ): Promise<Application> {
   if (!isUuid(id)) throw new NotFoundError('Application');
   const app = await applications.findById(id);
-  if (!app || app.ownerId !== actor.userId) throw new NotFoundError('Application');
-  return app;
+  await authorize(app, actor, action, 'Application', applications);
+  return app!;
 }
