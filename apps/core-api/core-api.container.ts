@@ -6,6 +6,7 @@ import { healthModule } from '../shared/modules/health.module';
 import { infrastructureModule, type InfrastructureModuleOptions } from '../shared/modules/infrastructure.module';
 import { accountsModule } from './modules/accounts.module';
 import { identitiesModule } from './modules/identities.module';
+import { ssoModule } from './modules/sso.module';
 import { apiKeysModule } from './modules/api-keys.module';
 import { applicationsModule } from './modules/applications.module';
 import { billingModule, keysAndQuotaPolicy } from './modules/billing.module';
@@ -56,6 +57,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     infrastructureModule(infra, options),
     accountsModule,
     identitiesModule,
+    ssoModule,
     applicationsModule,
     themesModule,
     apiKeysModule,

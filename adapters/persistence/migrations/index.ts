@@ -17,6 +17,7 @@ import { EventOutboxAndWebhooks1764200000000 } from './1764200000000-event-outbo
 import { NotificationsAndAudit1764200100000 } from './1764200100000-notifications-and-audit';
 import { Teams1764400300000 } from './1764400300000-teams';
 import { Identities1764400600000 } from './1764400600000-identities';
+import { Sso1764400610000 } from './1764400610000-sso';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   NotificationsAndAudit1764200100000,
   Teams1764400300000,
   Identities1764400600000,
+  Sso1764400610000,
 ];
