@@ -28,7 +28,8 @@ function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : '';
   if (/signature/i.test(message)) return message.includes('multiple assertions') ? 'more than one assertion' : 'invalid signature';
   if (/audience/i.test(message)) return 'wrong audience';
-  if (/NotOnOrAfter|expired/i.test(message)) return 'expired';
+  // node-saml passes over subject confirmations outside their time window, then finds none left.
+  if (/NotOnOrAfter|expired|No valid subject confirmation/i.test(message)) return 'expired';
   if (/NotBefore/i.test(message)) return 'not yet valid';
   if (/InResponseTo/i.test(message)) return 'not a response to this sign-in';
   if (/issuer/i.test(message)) return 'wrong issuer';
@@ -39,7 +40,7 @@ function reasonOf(error: unknown): string {
 /** A cache that knows exactly one request: the one this sign-in sent, so InResponseTo must name it. */
 const oneRequest = (requestId: string): CacheProvider => ({
   saveAsync: async (_key, value) => ({ value, createdAt: Date.now() }),
-  getAsync: async (key) => (key === requestId ? 'pending' : null),
+  getAsync: async (key) => (key === requestId ? new Date().toISOString() : null),
   removeAsync: async () => null,
 });
 
