@@ -21,7 +21,8 @@ export class OpenIdOidcClient implements OidcClient {
     if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config;
     if (this.configs.size > 1000) this.configs.clear();
     const config = oidc
-      .discovery(new URL(c.issuer), c.clientId, c.clientSecret, undefined, {
+      // client_secret_basic: the specification's default, which every identity provider supports.
+      .discovery(new URL(c.issuer), c.clientId, undefined, oidc.ClientSecretBasic(c.clientSecret), {
         [oidc.customFetch]: this.options.fetch as never,
         timeout: Math.ceil(this.options.timeoutMs / 1000),
         execute: new URL(c.issuer).protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
