@@ -127,7 +127,7 @@ export class SsoLoginUseCase {
     const { user } = await signInExternal(this.deps, { provider: config.protocol, ssoConfigId: config.id }, profile, {
       // A team's identity provider vouches only for the team's own people: it may take over the sign-in of an
       // existing account only when that account is already a member of the team.
-      mayLink: async (existing: User) => (await this.deps.teams.roleInTeam(config.teamId, existing.id)) !== null,
+      mayLink: async (existing: User) => emailVerified && (await this.deps.teams.roleInTeam(config.teamId, existing.id)) !== null,
       mayCreate: true,
       refusal: 'An account with this e-mail already exists and is not a member of this team; sign in to it and ask for an invitation',
     });
