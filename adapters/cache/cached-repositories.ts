@@ -107,9 +107,9 @@ export class CachedApplicationRepository implements ApplicationRepository {
       for (const region of ['apikey', 'conv']) await this.cache.invalidateRegion(region);
     }
   }
-  /** Forgets every cached application: a team's ownership transfer changed the owner of all its applications. */
-  async forgetAll(): Promise<void> {
-    for (const region of ['app', 'apikey', 'conv']) await this.cache.invalidateRegion(region);
+  async reassignTeam(teamId: string, ownerId: string): Promise<void> {
+    // Every application of the team changed owner; cached conversations and API keys carry it.
+    await invalidatingAfter(this.cache, ['app', 'apikey', 'conv'], () => this.inner.reassignTeam(teamId, ownerId));
   }
   async update(id: string, changes: ApplicationChanges): Promise<Application> {
     try {

@@ -27,6 +27,7 @@ import { auditModule } from './modules/audit.module';
 import { eventsModule } from './modules/events.module';
 import { notificationsModule } from './modules/notifications.module';
 import { webhooksModule } from './modules/webhooks.module';
+import { teamsModule } from './modules/teams.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -59,6 +60,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     identitiesModule,
     ssoModule,
     applicationsModule,
+    teamsModule,
     themesModule,
     apiKeysModule,
     chatEngineModule(engine),

@@ -5,6 +5,7 @@ import type { CustomizeThemeUseCase } from '../../../core/applications/use-cases
 import type { DeleteApplicationUseCase } from '../../../core/applications/use-cases/delete-application.use-case';
 import type { GetApplicationUseCase } from '../../../core/applications/use-cases/get-application.use-case';
 import type { ListApplicationsUseCase } from '../../../core/applications/use-cases/list-applications.use-case';
+import type { TransferApplicationUseCase } from '../../../core/applications/use-cases/transfer-application.use-case';
 import type { SelectThemeUseCase } from '../../../core/applications/use-cases/select-theme.use-case';
 import type { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
 import { actorOf } from '../shared/auth.middleware';
@@ -19,6 +20,8 @@ export function applicationsRouter(d: {
   remove: DeleteApplicationUseCase;
   selectTheme: SelectThemeUseCase;
   customizeTheme: CustomizeThemeUseCase;
+  /** Present when the app has the teams area. */
+  transfer?: TransferApplicationUseCase;
 }): Router {
   const r = new Router({ prefix: '/api/applications' });
   r.use(d.auth);
@@ -45,5 +48,11 @@ export function applicationsRouter(d: {
   r.put('/:id/theme/customize', async (ctx) => {
     ctx.body = await d.customizeTheme.execute(ctx.params.id!, ctx.request.body, actorOf(ctx));
   });
+  const transfer = d.transfer;
+  if (transfer) {
+    r.post('/:id/transfer', async (ctx) => {
+      ctx.body = await transfer.execute(ctx.params.id!, ctx.request.body, actorOf(ctx));
+    });
+  }
   return r;
 }

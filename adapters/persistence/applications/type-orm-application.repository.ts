@@ -116,6 +116,10 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
     return toApp(row);
   }
 
+  async reassignTeam(teamId: string, ownerId: string): Promise<void> {
+    await affected(this.db, `UPDATE applications SET owner_id = $2, updated_at = now() WHERE team_id = $1`, [teamId, ownerId]);
+  }
+
   async countByOwner(ownerId: string): Promise<number> {
     return (await one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM applications WHERE owner_id = $1`, [ownerId]))?.n ?? 0;
   }

@@ -65,6 +65,10 @@ export class InMemoryApplicationRepository implements ApplicationRepository {
     return structuredClone(a);
   }
 
+  async reassignTeam(teamId: string, ownerId: string) {
+    for (const a of this.apps.values()) if (a.teamId === teamId) a.ownerId = ownerId;
+  }
+
   async delete(id: string) {
     this.apps.delete(id);
   }

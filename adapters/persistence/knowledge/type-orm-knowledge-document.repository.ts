@@ -67,13 +67,13 @@ export class TypeOrmKnowledgeDocumentRepository implements KnowledgeDocumentRepo
     return row && toDocument(row);
   }
 
-  async findWithOwner(id: string): Promise<{ document: KnowledgeDocument; ownerId: string } | null> {
-    const row = await one<Row & { owner_id: string }>(
+  async findWithOwner(id: string): Promise<{ document: KnowledgeDocument; ownerId: string; teamId: string | null } | null> {
+    const row = await one<Row & { owner_id: string; team_id: string | null }>(
       this.db,
-      `SELECT d.*, a.owner_id FROM knowledge_documents d JOIN applications a ON a.id = d.application_id WHERE d.id = $1`,
+      `SELECT d.*, a.owner_id, a.team_id FROM knowledge_documents d JOIN applications a ON a.id = d.application_id WHERE d.id = $1`,
       [id],
     );
-    return row && { document: toDocument(row), ownerId: row.owner_id };
+    return row && { document: toDocument(row), ownerId: row.owner_id, teamId: row.team_id ?? null };
   }
 
   async listByApplication(applicationId: string, offset: number, limit: number): Promise<{ items: KnowledgeDocument[]; total: number }> {

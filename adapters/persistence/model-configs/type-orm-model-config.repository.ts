@@ -77,13 +77,13 @@ export class TypeOrmModelConfigRepository implements ModelConfigRepository {
     });
   }
 
-  async findWithOwner(id: string): Promise<{ config: ModelConfig; ownerId: string } | null> {
-    const row = await one<Row & { owner_id: string }>(
+  async findWithOwner(id: string): Promise<{ config: ModelConfig; ownerId: string; teamId: string | null } | null> {
+    const row = await one<Row & { owner_id: string; team_id: string | null }>(
       this.db,
-      `SELECT c.*, a.owner_id FROM model_configs c JOIN applications a ON a.id = c.application_id WHERE c.id = $1`,
+      `SELECT c.*, a.owner_id, a.team_id FROM model_configs c JOIN applications a ON a.id = c.application_id WHERE c.id = $1`,
       [id],
     );
-    return row && { config: toConfig(row), ownerId: row.owner_id };
+    return row && { config: toConfig(row), ownerId: row.owner_id, teamId: row.team_id ?? null };
   }
 
   async listByApplication(applicationId: string, offset: number, limit: number): Promise<ModelConfig[]> {

@@ -60,12 +60,12 @@ export class TypeOrmPromptTemplateRepository implements PromptTemplateRepository
   }
 
   async findWithOwner(id: string) {
-    const row = await one<Row & { owner_id: string }>(
+    const row = await one<Row & { owner_id: string; team_id: string | null }>(
       this.db,
-      `SELECT t.*, a.owner_id FROM prompt_templates t JOIN applications a ON a.id = t.application_id WHERE t.id = $1`,
+      `SELECT t.*, a.owner_id, a.team_id FROM prompt_templates t JOIN applications a ON a.id = t.application_id WHERE t.id = $1`,
       [id],
     );
-    return row && { template: toTemplate(row), ownerId: row.owner_id };
+    return row && { template: toTemplate(row), ownerId: row.owner_id, teamId: row.team_id ?? null };
   }
 
   async listByApplication(applicationId: string, offset: number, limit: number) {

@@ -162,6 +162,10 @@ export class TypeOrmTeamRepository implements TeamRepository {
     }
   }
 
+  async teamsAdministeredBy(userId: string): Promise<string[]> {
+    return (await rows<{ team_id: string }>(this.db, `SELECT team_id FROM team_members WHERE user_id = $1 AND role IN ('owner', 'admin')`, [userId])).map((r) => r.team_id);
+  }
+
   async ownerOf(teamId: string): Promise<string | null> {
     return (await one<{ user_id: string }>(this.db, `SELECT user_id FROM team_members WHERE team_id = $1 AND role = 'owner'`, [teamId]))?.user_id ?? null;
   }
@@ -205,7 +209,6 @@ export class TypeOrmTeamRepository implements TeamRepository {
       if (target.role === 'owner') return true;
       await tx.query(`UPDATE team_members SET role = 'admin' WHERE team_id = $1 AND role = 'owner'`, [teamId]);
       await tx.query(`UPDATE team_members SET role = 'owner' WHERE team_id = $1 AND user_id = $2`, [teamId, toUserId]);
-      await tx.query(`UPDATE applications SET owner_id = $2, updated_at = now() WHERE team_id = $1`, [teamId, toUserId]);
       return true;
     });
   }

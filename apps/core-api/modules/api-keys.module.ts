@@ -41,8 +41,8 @@ export const apiKeysModule: AppModule = {
       }),
     );
     provide(c, ListApiKeysUseCase, (get) => new ListApiKeysUseCase({ keys: keys(get), usage: get(ApiKeyUsageTracker) }));
-    provide(c, RevokeApiKeyUseCase, (get) => new RevokeApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup), clock: get(TOKENS.Clock), ...eventDeps(c, get) }));
-    provide(c, DeleteApiKeyUseCase, (get) => new DeleteApiKeyUseCase({ keys: keys(get), lookup: get(ApiKeyLookup), ...eventDeps(c, get) }));
+    provide(c, RevokeApiKeyUseCase, (get) => new RevokeApiKeyUseCase({ keys: keys(get), applications: get(TOKENS.ApplicationRepository), lookup: get(ApiKeyLookup), clock: get(TOKENS.Clock), ...eventDeps(c, get) }));
+    provide(c, DeleteApiKeyUseCase, (get) => new DeleteApiKeyUseCase({ keys: keys(get), applications: get(TOKENS.ApplicationRepository), lookup: get(ApiKeyLookup), ...eventDeps(c, get) }));
     provide(c, AuthenticateApiKeyUseCase, (get) =>
       new AuthenticateApiKeyUseCase({
         lookup: get(ApiKeyLookup),

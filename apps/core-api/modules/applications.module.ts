@@ -7,6 +7,7 @@ import { DeleteApplicationUseCase } from '../../../core/applications/use-cases/d
 import { GetApplicationUseCase } from '../../../core/applications/use-cases/get-application.use-case';
 import { ListApplicationsUseCase } from '../../../core/applications/use-cases/list-applications.use-case';
 import { SelectThemeUseCase } from '../../../core/applications/use-cases/select-theme.use-case';
+import { TransferApplicationUseCase } from '../../../core/applications/use-cases/transfer-application.use-case';
 import { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
@@ -16,6 +17,7 @@ import { storedFilesCleanup } from './stored-files';
 import { ApplicationThemes } from '../../../core/themes/use-cases/application-themes';
 import { ThemeCatalog } from '../../../core/themes/use-cases/theme-catalog';
 import { CachedApplicationRepository } from '../../../adapters/cache/cached-repositories';
+import { TEAM_TOKENS } from './teams.module';
 
 
 /** Applications (SPEC 4.2). */
@@ -40,6 +42,8 @@ export const applicationsModule: AppModule = {
     // ThemeCatalog and ApplicationThemes come from the themes module.
     provide(c, SelectThemeUseCase, (get) => new SelectThemeUseCase({ ...deps(get), catalog: get(ThemeCatalog) }));
     provide(c, CustomizeThemeUseCase, (get) => new CustomizeThemeUseCase({ ...deps(get), themes: get(ApplicationThemes) }));
+    // The teams module binds the team repository; moving applications needs it.
+    provide(c, TransferApplicationUseCase, (get) => new TransferApplicationUseCase({ ...deps(get), teams: get(TEAM_TOKENS.TeamRepository) }));
   },
   routers: (c) => [
     applicationsRouter({
@@ -51,6 +55,7 @@ export const applicationsModule: AppModule = {
       remove: resolve(c, DeleteApplicationUseCase),
       selectTheme: resolve(c, SelectThemeUseCase),
       customizeTheme: resolve(c, CustomizeThemeUseCase),
+      transfer: c.isBound(TEAM_TOKENS.TeamRepository) ? resolve(c, TransferApplicationUseCase) : undefined,
     }),
   ],
 };

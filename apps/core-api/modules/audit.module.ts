@@ -1,3 +1,4 @@
+import { TEAM_TOKENS } from './teams.module';
 import type { Container } from 'inversify';
 import { auditMiddleware } from '../../../adapters/http/audit/audit.middleware';
 import { auditRouter } from '../../../adapters/http/audit/audit.router';
@@ -36,7 +37,7 @@ export const auditModule: AppModule = {
           : undefined,
       });
     });
-    provide(c, ListAuditRecordsUseCase, (get) => new ListAuditRecordsUseCase({ audit: get(AUDIT_TOKENS.AuditLog) }));
+    provide(c, ListAuditRecordsUseCase, (get) => new ListAuditRecordsUseCase({ audit: get(AUDIT_TOKENS.AuditLog), teams: c.isBound(TEAM_TOKENS.TeamRepository) ? get(TEAM_TOKENS.TeamRepository) : undefined }));
   },
   middleware: (c) => [auditMiddleware(resolve(c, RecordAuditUseCase), resolve(c, TOKENS.Logger))],
   routers: (c) => [auditRouter({ auth: resolve(c, TOKENS.AuthMiddleware), list: resolve(c, ListAuditRecordsUseCase) })],

@@ -1,3 +1,4 @@
+import { TeamTurnKeys } from '../../../core/teams/use-cases/team-provider-keys.use-cases';
 import type { SubscriptionRepository } from '../../../core/billing/ports/subscription-repository.port';
 import type { UsageLedger } from '../../../core/billing/ports/usage-ledger.port';
 import type { OwnedResources } from '../../../core/billing/ports/owned-resources.port';
@@ -49,7 +50,12 @@ export const billingModule: AppModule = {
       plans: get(BILLING_TOKENS.Plans),
     });
     provide(c, KeysAndQuotaPolicy, (get) =>
-      new KeysAndQuotaPolicy({ ...deps(get), keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository), secretBox: get(TOKENS.SecretBox) }),
+      new KeysAndQuotaPolicy({
+        ...deps(get),
+        keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
+        secretBox: get(TOKENS.SecretBox),
+        teamKeys: c.isBound(TeamTurnKeys) ? get(TeamTurnKeys) : undefined,
+      }),
     );
     provide(c, PlanLimitGuards, (get) => new PlanLimitGuards(deps(get)));
     provide<OwnerQuotaGuard>(c, GUARD_TOKENS.ApplicationQuotaGuard, (get) => {

@@ -56,8 +56,8 @@ export const customDomainsModule: AppModule = {
       const hosts = platformHosts(config(get));
       return { reserved: [...hosts, ...config(get).reservedDomains], target: config(get).customDomainTarget ?? hosts[0]! };
     });
-    const base = (get: Getter) => ({ domains: get(DOMAIN_TOKENS.CustomDomainRepository), policy: get(DOMAIN_TOKENS.Policy) });
-    provide(c, CreateCustomDomainUseCase, (get) => new CreateCustomDomainUseCase({ ...base(get), applications: get(TOKENS.ApplicationRepository) }));
+    const base = (get: Getter) => ({ domains: get(DOMAIN_TOKENS.CustomDomainRepository), policy: get(DOMAIN_TOKENS.Policy), applications: get(TOKENS.ApplicationRepository) });
+    provide(c, CreateCustomDomainUseCase, (get) => new CreateCustomDomainUseCase(base(get)));
     provide(c, ListCustomDomainsUseCase, (get) => new ListCustomDomainsUseCase(base(get)));
     provide(c, GetCustomDomainUseCase, (get) => new GetCustomDomainUseCase(base(get)));
     provide(c, UpdateCustomDomainUseCase, (get) => new UpdateCustomDomainUseCase(base(get)));
@@ -66,7 +66,7 @@ export const customDomainsModule: AppModule = {
       new VerifyCustomDomainUseCase({ ...base(get), dns: get(DOMAIN_TOKENS.DnsResolver), clock: get(TOKENS.Clock) }),
     );
     provide(c, ActivateCustomDomainUseCase, (get) =>
-      new ActivateCustomDomainUseCase({ ...base(get), applications: get(TOKENS.ApplicationRepository), clock: get(TOKENS.Clock) }),
+      new ActivateCustomDomainUseCase({ ...base(get), clock: get(TOKENS.Clock) }),
     );
     provide(c, RouteHostUseCase, (get) =>
       new RouteHostUseCase({ domains: get(DOMAIN_TOKENS.CustomDomainRepository), applications: get(TOKENS.ApplicationRepository) }),

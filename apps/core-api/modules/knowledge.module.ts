@@ -80,6 +80,8 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
 
       const deps = (get: Getter) => ({
         applications: get(TOKENS.ApplicationRepository),
+        // Team roles for the access policy (the application repository answers them, never cached).
+        teams: get(TOKENS.ApplicationRepository),
         documents: get(KNOWLEDGE_TOKENS.DocumentRepository),
         index: get(KNOWLEDGE_TOKENS.VectorIndex),
         files: get(UPLOAD_TOKENS.FileStore),

@@ -46,6 +46,8 @@ export const modelConfigsModule: AppModule = {
     provide(c, MODEL_CONFIG_TOKENS.MessageRatingRepository, (get) => new TypeOrmMessageRatingRepository(ds(get)));
     const deps = (get: Getter) => ({
       applications: get(TOKENS.ApplicationRepository),
+      // Team roles for the access policy (the application repository answers them, never cached).
+      teams: get(TOKENS.ApplicationRepository),
       configs: get(MODEL_CONFIG_TOKENS.ModelConfigRepository),
       versions: get(MODEL_CONFIG_TOKENS.ConfigVersionRepository),
       ratings: get(MODEL_CONFIG_TOKENS.MessageRatingRepository),

@@ -24,6 +24,8 @@ export const promptsModule: AppModule = {
     provide(c, PROMPT_TOKENS.PromptTemplateRepository, (get) => new CachedPromptTemplateRepository(new TypeOrmPromptTemplateRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     const deps = (get: Getter) => ({
       applications: get(TOKENS.ApplicationRepository),
+      // Team roles for the access policy (the application repository answers them, never cached).
+      teams: get(TOKENS.ApplicationRepository),
       templates: get(PROMPT_TOKENS.PromptTemplateRepository),
     });
     provide(c, CreatePromptTemplateUseCase, (get) => new CreatePromptTemplateUseCase(deps(get)));

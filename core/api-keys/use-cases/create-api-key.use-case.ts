@@ -36,7 +36,7 @@ export class CreateApiKeyUseCase {
 
   async execute(input: unknown, actor: Actor): Promise<CreatedApiKeyView> {
     const body = await validate(schema, input);
-    const application = body.applicationId ? await findOwnedApplication(this.deps.applications, body.applicationId, actor) : null;
+    const application = body.applicationId ? await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'manage') : null;
     const limit = (await this.deps.guard?.(actor)) ?? null;
     const raw = generateRawApiKey();
     const key = await this.deps.keys.create({

@@ -1,3 +1,4 @@
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import type { Actor } from '../../shared/actor';
 import type { EventPublisher } from '../../events/ports/event-publisher.port';
 import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.port';
@@ -8,10 +9,10 @@ import { findOwnedApiKey } from './find-owned-api-key';
 
 /** Deletes one of the caller's keys; conversations it started stay, readable from the dashboard only. */
 export class DeleteApiKeyUseCase {
-  constructor(private readonly deps: { keys: ApiKeyRepository; lookup: ApiKeyLookup; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
+  constructor(private readonly deps: { keys: ApiKeyRepository; applications?: ApplicationRepository; lookup: ApiKeyLookup; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
 
   async execute(id: string, actor: Actor): Promise<void> {
-    const key = await findOwnedApiKey(this.deps.keys, id, actor);
+    const key = await findOwnedApiKey(this.deps.keys, id, actor, 'manage', this.deps.applications ?? null);
     await (this.deps.unitOfWork ?? noUnitOfWork).run(async () => {
       await this.deps.keys.delete(key.id);
       // A deleted key stops working as a revoked one does; one that was revoked already was announced then.

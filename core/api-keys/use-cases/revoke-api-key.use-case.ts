@@ -1,3 +1,4 @@
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import type { Actor } from '../../shared/actor';
 import type { Clock } from '../../shared/clock.port';
 import type { EventPublisher } from '../../events/ports/event-publisher.port';
@@ -11,10 +12,10 @@ import { findOwnedApiKey } from './find-owned-api-key';
 
 /** Revokes one of the caller's keys: kept in the list, refused by the public API from now on. */
 export class RevokeApiKeyUseCase {
-  constructor(private readonly deps: { keys: ApiKeyRepository; lookup: ApiKeyLookup; clock: Clock; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
+  constructor(private readonly deps: { keys: ApiKeyRepository; applications?: ApplicationRepository; lookup: ApiKeyLookup; clock: Clock; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
 
   async execute(id: string, actor: Actor): Promise<ApiKeyView> {
-    const key = await findOwnedApiKey(this.deps.keys, id, actor);
+    const key = await findOwnedApiKey(this.deps.keys, id, actor, 'manage', this.deps.applications ?? null);
     const revoked = await (this.deps.unitOfWork ?? noUnitOfWork).run(async () => {
       const done = await this.deps.keys.revoke(key.id, this.deps.clock.now());
       if (done) await this.deps.events?.publish(apiKeyRevoked(done));

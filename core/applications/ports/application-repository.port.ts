@@ -40,6 +40,8 @@ export interface ApplicationRepository extends TeamRoleLookup {
   listVisible(userId: string, teamId: string | null | undefined, offset: number, limit: number): Promise<{ items: Application[]; total: number }>;
   /** Moves the application to a team or a user. */
   moveTo(id: string, holder: ApplicationHolder): Promise<Application>;
+  /** Makes `ownerId` (the team's new Owner) the owner of every application of the team. */
+  reassignTeam(teamId: string, ownerId: string): Promise<void>;
   countByOwner(ownerId: string): Promise<number>;
   update(id: string, changes: ApplicationChanges): Promise<Application>;
   delete(id: string): Promise<void>;

@@ -14,7 +14,7 @@ export class CustomizeThemeUseCase {
   constructor(private readonly deps: { applications: ApplicationRepository; themes: ApplicationThemes }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ApplicationView> {
-    const app = await findOwnedApplication(this.deps.applications, id, actor);
+    const app = await findOwnedApplication(this.deps.applications, id, actor, 'manage');
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ValidationError('Request body must be a JSON object');
     const patch = parseOverrides(input);
     const current = app.themeCustomization;

@@ -21,7 +21,7 @@ export class DeleteApplicationUseCase {
   constructor(private readonly deps: DeleteApplicationDeps) {}
 
   async execute(id: string, actor: Actor): Promise<void> {
-    const app = await findOwnedApplication(this.deps.applications, id, actor);
+    const app = await findOwnedApplication(this.deps.applications, id, actor, 'delete');
     const removeFiles = await this.deps.storedFiles?.forApplication(app);
     const { events, unitOfWork } = this.deps;
     const work = async () => {

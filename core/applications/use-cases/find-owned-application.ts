@@ -24,3 +24,23 @@ export async function findOwnedApplication(
   await authorize(app, actor, action, 'Application', applications);
   return app!;
 }
+
+/**
+ * The same rule for a resource of its own (an API key, a domain, a webhook) that may be scoped to an
+ * application: scoped, the application's owner and team decide; unscoped (or without `applications`),
+ * only its own owner passes. The 404 names the resource.
+ */
+export async function authorizeUnderApplication(
+  resource: { ownerId: string; applicationId?: string | null } | null,
+  actor: Actor,
+  action: AccessAction,
+  name: string,
+  applications: ApplicationRepository | null | undefined,
+): Promise<void> {
+  if (!resource) throw new NotFoundError(name);
+  if (!resource.applicationId || !applications) {
+    await authorize({ ownerId: resource.ownerId, teamId: null }, actor, action, name, null);
+    return;
+  }
+  await authorize(await applications.findById(resource.applicationId), actor, action, name, applications);
+}

@@ -8,6 +8,6 @@ export class GetApplicationUseCase {
   constructor(private readonly deps: { applications: ApplicationRepository }) {}
 
   async execute(id: string, actor: Actor): Promise<ApplicationView> {
-    return toApplicationView(await findOwnedApplication(this.deps.applications, id, actor));
+    return toApplicationView(await findOwnedApplication(this.deps.applications, id, actor, 'read'));
   }
 }

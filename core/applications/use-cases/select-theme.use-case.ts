@@ -18,7 +18,7 @@ export class SelectThemeUseCase {
   constructor(private readonly deps: { applications: ApplicationRepository; catalog: ThemeCatalog }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ApplicationView> {
-    const app = await findOwnedApplication(this.deps.applications, id, actor);
+    const app = await findOwnedApplication(this.deps.applications, id, actor, 'manage');
     const { themeId } = await validate(schema, input);
     const theme = await this.deps.catalog.find(themeId, app.ownerId);
     if (!theme) throw new NotFoundError('Theme');

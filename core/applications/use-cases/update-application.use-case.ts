@@ -19,7 +19,7 @@ export class UpdateApplicationUseCase {
   constructor(private readonly deps: { applications: ApplicationRepository }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ApplicationView> {
-    const app = await findOwnedApplication(this.deps.applications, id, actor);
+    const app = await findOwnedApplication(this.deps.applications, id, actor, 'manage');
     const { hostedPage, ...changes } = await validate(schema, input);
     const defined: ApplicationChanges = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     if (hostedPage?.enabled !== undefined) defined.hostedPageEnabled = hostedPage.enabled;

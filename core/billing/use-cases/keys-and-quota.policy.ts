@@ -3,6 +3,7 @@ import type { ProviderId } from '../../ai/domain/provider-id';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import type { ProviderKeyRepository } from '../../provider-keys/ports/provider-key-repository.port';
 import { openProviderKey } from '../../provider-keys/use-cases/open-provider-key';
+import type { TeamTurnKeys } from '../../teams/use-cases/team-provider-keys.use-cases';
 import { PaymentRequiredError } from '../../shared/errors';
 import type { SecretBox } from '../../shared/secret-box.port';
 import { estimateTokens } from '../../shared/tokens';
@@ -17,6 +18,8 @@ export type KeysAndQuotaDeps = CurrentPlanDeps & {
   usage: UsageLedger;
   /** The provider of a turn that names none; the engine's default. */
   defaultProvider?: ProviderId;
+  /** A team application's default provider and shared provider keys (the teams area). */
+  teamKeys?: Pick<TeamTurnKeys, 'defaultProvider' | 'keyFor'>;
 };
 
 interface Hold {
@@ -42,8 +45,20 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
     // The engine's own validator: a bad provider or setting is its usual 400, before anything is held.
-    const { provider, settings } = resolveModelSettings(plan.provider ?? this.deps.defaultProvider ?? 'provider_a', plan.model, plan.settings);
+    const teamId = turn.application.teamId ?? null;
+    const teamKeys = teamId ? this.deps.teamKeys : undefined;
+    const teamDefault = teamKeys && plan.provider === undefined ? await teamKeys.defaultProvider(teamId!) : null;
+    const { provider, settings } = resolveModelSettings(plan.provider ?? teamDefault ?? this.deps.defaultProvider ?? 'provider_a', plan.model, plan.settings);
+    if (teamDefault) plan.provider = provider;
     const current = await currentPlan(this.deps, turn.ownerId);
+    // A team's own key (with its shared keys setting on) serves its applications like an own key: no quota.
+    const teamKey = teamKeys ? await teamKeys.keyFor(teamId!, provider) : null;
+    if (teamKey) {
+      await this.hold(turn, plan, current, { tokens: 0, ownKey: true, provider });
+      plan.apiKey = teamKey;
+      plan.usesOwnKey = true;
+      return;
+    }
     const stored = await this.deps.keys.find(turn.ownerId, provider);
     if (stored?.isActive) {
       const apiKey = openProviderKey(this.deps.secretBox, stored);

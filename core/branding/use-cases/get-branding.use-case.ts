@@ -9,7 +9,7 @@ export class GetBrandingUseCase {
   constructor(private readonly deps: { applications: ApplicationRepository; branding: BrandingRepository }) {}
 
   async execute(appId: string, actor: Actor): Promise<BrandingView> {
-    const app = await findOwnedApplication(this.deps.applications, appId, actor);
+    const app = await findOwnedApplication(this.deps.applications, appId, actor, 'read');
     return toBrandingView(app.id, (await this.deps.branding.find(app.id)) ?? defaultBranding());
   }
 }

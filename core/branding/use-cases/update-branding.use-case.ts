@@ -66,7 +66,7 @@ export class UpdateBrandingUseCase {
   ) {}
 
   async execute(appId: string, input: unknown, actor: Actor): Promise<BrandingView> {
-    const app = await findOwnedApplication(this.deps.applications, appId, actor);
+    const app = await findOwnedApplication(this.deps.applications, appId, actor, 'manage');
     const body = await validate(schema, input);
     const current = (await this.deps.branding.find(app.id)) ?? defaultBranding();
     let { customCss, compiledCss } = current;

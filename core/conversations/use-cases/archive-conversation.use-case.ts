@@ -10,7 +10,7 @@ export class ArchiveConversationUseCase {
   constructor(private readonly deps: { conversations: ConversationRepository; applications: ApplicationRepository; engine: ChatEngine; events?: EventPublisher }) {}
 
   async execute(id: string, actor: Actor): Promise<void> {
-    const { conversation, application } = await findOwnedConversation(this.deps, id, actor);
+    const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'read', 'write');
     if (conversation.status === 'archived') return;
     await this.deps.engine.archiveConversation(conversation.id);
     await this.deps.events?.publish({

@@ -19,7 +19,7 @@ export class CreateConversationUseCase {
 
   async execute(input: unknown, actor: Actor): Promise<ConversationView> {
     const { applicationId, title } = await validate(schema, input);
-    const application = await findOwnedApplication(this.deps.applications, applicationId, actor);
+    const application = await findOwnedApplication(this.deps.applications, applicationId, actor, 'read');
     const { configVersionId } = await this.deps.runner.assignOnCreate(application);
     const created = await this.deps.engine.createConversation({ applicationId: application.id, title, source: 'dashboard', configVersionId });
     // The engine may be another service: the event is written right after its change, not with it.

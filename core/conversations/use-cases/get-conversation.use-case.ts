@@ -10,7 +10,7 @@ export class GetConversationUseCase {
   constructor(private readonly deps: { conversations: ConversationRepository; applications: ApplicationRepository }) {}
 
   async execute(id: string, actor: Actor): Promise<ConversationWithMessages> {
-    const { conversation } = await findOwnedConversation(this.deps, id, actor);
+    const { conversation } = await findOwnedConversation(this.deps, id, actor, 'read', 'read');
     const messages = await this.deps.conversations.messages(conversation.id);
     return { ...toConversationView(conversation), messages: messages.map(toMessageView) };
   }

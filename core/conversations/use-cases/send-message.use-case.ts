@@ -14,7 +14,7 @@ export class SendMessageUseCase {
 
   async execute(id: string, body: unknown, actor: Actor, signal?: AbortSignal): Promise<ChatAnswer> {
     const request = await parseMessageRequest(body);
-    const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'turn');
+    const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'turn', 'read');
     return this.deps.runner.send({ ownerId: actor.userId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
   }
 }

@@ -10,7 +10,7 @@ export class StreamMessageUseCase {
 
   async execute(id: string, body: unknown, actor: Actor, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
     const request = await parseMessageRequest(body);
-    const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'turn');
+    const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'turn', 'read');
     return this.deps.runner.stream({ ownerId: actor.userId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
   }
 }

@@ -14,7 +14,7 @@ export class ActivateCustomDomainUseCase {
   constructor(private readonly deps: { domains: CustomDomainRepository; applications: ApplicationRepository; policy: DomainPolicy; clock: Clock }) {}
 
   async execute(id: string, actor: Actor): Promise<CustomDomainView> {
-    const found = await findOwnedDomain(this.deps.domains, id, actor);
+    const found = await findOwnedDomain(this.deps.domains, id, actor, 'manage', this.deps.applications ?? null);
     if (found.status !== 'verified') throw new ConflictError(`Only a verified domain can be activated; this one is ${found.status}`);
     const next = await this.deps.domains.transition(found.id, ['verified'], { status: 'active', activatedAt: this.deps.clock.now() });
     if (!next) throw new ConflictError('The domain changed state meanwhile; try again');

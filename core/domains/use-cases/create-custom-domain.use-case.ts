@@ -27,7 +27,7 @@ export class CreateCustomDomainUseCase {
     const domain = normalizeDomain(body.domain);
     if (!domain) throw ValidationError.field('domain', 'domain must be a host name such as chat.example.com');
     if (isReservedDomain(domain, this.deps.policy.reserved)) throw ValidationError.field('domain', `${domain} is reserved and cannot be used`);
-    const app = await findOwnedApplication(this.deps.applications, body.applicationId, actor);
+    const app = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'manage');
     if (await this.deps.domains.findByDomain(domain)) throw new ConflictError(`${domain} is already connected to an application`);
     const created = await this.deps.domains.create({
       ownerId: actor.userId,

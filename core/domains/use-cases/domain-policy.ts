@@ -1,5 +1,7 @@
 import type { Actor } from '../../shared/actor';
-import { NotFoundError } from '../../shared/errors';
+import type { AccessAction } from '../../access/roles';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import { authorizeUnderApplication } from '../../applications/use-cases/find-owned-application';
 import { isUuid } from '../../shared/ids';
 import type { CustomDomain } from '../domain/custom-domain';
 import type { CustomDomainRepository } from '../ports/custom-domain-repository.port';
@@ -12,9 +14,19 @@ export interface DomainPolicy {
   target: string;
 }
 
-/** The caller's domain, or a 404 that does not tell "not yours" from "does not exist". */
-export async function findOwnedDomain(domains: CustomDomainRepository, id: unknown, actor: Actor): Promise<CustomDomain> {
+/**
+ * The domain if the caller may perform `action` on its application (core/access decides; the strictest
+ * action by default), or a 404 that does not tell "not yours" from "does not exist". Without
+ * `applications`, only the domain's owner passes.
+ */
+export async function findOwnedDomain(
+  domains: CustomDomainRepository,
+  id: unknown,
+  actor: Actor,
+  action: AccessAction = 'delete',
+  applications: ApplicationRepository | null = null,
+): Promise<CustomDomain> {
   const found = isUuid(id) ? await domains.findById(id) : null;
-  if (!found || found.ownerId !== actor.userId) throw new NotFoundError('Custom domain');
-  return found;
+  await authorizeUnderApplication(found, actor, action, 'Custom domain', applications);
+  return found!;
 }

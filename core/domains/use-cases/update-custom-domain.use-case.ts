@@ -1,3 +1,4 @@
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import { ValidationError, type ErrorDetail } from '../../shared/errors';
@@ -15,10 +16,10 @@ const schema = yup.object({
 
 /** `PUT /api/custom-domains/:id`: the settings `redirectWww`, `forceHttps` and `customHeaders` (replaced whole). */
 export class UpdateCustomDomainUseCase {
-  constructor(private readonly deps: { domains: CustomDomainRepository; policy: DomainPolicy }) {}
+  constructor(private readonly deps: { domains: CustomDomainRepository; applications?: ApplicationRepository; policy: DomainPolicy }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<CustomDomainView> {
-    const found = await findOwnedDomain(this.deps.domains, id, actor);
+    const found = await findOwnedDomain(this.deps.domains, id, actor, 'manage', this.deps.applications ?? null);
     const body = await validate(schema, input);
     let customHeaders = found.settings.customHeaders;
     if (body.customHeaders !== undefined) {

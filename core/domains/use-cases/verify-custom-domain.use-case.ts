@@ -1,3 +1,4 @@
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import type { Actor } from '../../shared/actor';
 import type { Clock } from '../../shared/clock.port';
 import { ConflictError } from '../../shared/errors';
@@ -14,10 +15,10 @@ const strip = (name: string) => name.toLowerCase().replace(/\.$/, '');
  * An active domain is not re-verified (409).
  */
 export class VerifyCustomDomainUseCase {
-  constructor(private readonly deps: { domains: CustomDomainRepository; dns: DnsResolver; policy: DomainPolicy; clock: Clock }) {}
+  constructor(private readonly deps: { domains: CustomDomainRepository; applications?: ApplicationRepository; dns: DnsResolver; policy: DomainPolicy; clock: Clock }) {}
 
   async execute(id: string, actor: Actor): Promise<CustomDomainView> {
-    const found = await findOwnedDomain(this.deps.domains, id, actor);
+    const found = await findOwnedDomain(this.deps.domains, id, actor, 'manage', this.deps.applications ?? null);
     if (found.status === 'active') throw new ConflictError('The domain is active; it is not verified again');
     const [txt, cname] = await Promise.all([this.deps.dns.txt(verificationName(found.domain)), this.deps.dns.cname(found.domain)]);
     const target = strip(this.deps.policy.target);

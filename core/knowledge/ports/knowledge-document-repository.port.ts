@@ -21,7 +21,8 @@ export interface KnowledgeDocumentRepository {
   create(document: NewKnowledgeDocument): Promise<KnowledgeDocument>;
   findById(id: string): Promise<KnowledgeDocument | null>;
   /** The document with its application's owner, for ownership checks and keys in one query. */
-  findWithOwner(id: string): Promise<{ document: KnowledgeDocument; ownerId: string } | null>;
+  /** With its application's owner and team (null or absent for a personal application). */
+  findWithOwner(id: string): Promise<{ document: KnowledgeDocument; ownerId: string; teamId?: string | null } | null>;
   /** Newest first. */
   listByApplication(applicationId: string, offset: number, limit: number): Promise<{ items: KnowledgeDocument[]; total: number }>;
   readyGroups(applicationId: string): Promise<EmbeddingGroup[]>;

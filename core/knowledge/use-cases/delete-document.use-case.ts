@@ -1,3 +1,4 @@
+import type { TeamRoleLookup } from '../../access/access-policy';
 import type { Actor } from '../../shared/actor';
 import type { FileStore } from '../../uploads/ports/file-store.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
@@ -6,10 +7,10 @@ import { findOwnedDocument } from './find-owned-document';
 
 /** Deletes one of the caller's documents, its chunks and its stored source. A run still processing it stops. */
 export class DeleteDocumentUseCase {
-  constructor(private readonly deps: { documents: KnowledgeDocumentRepository; index: VectorIndex; files: FileStore }) {}
+  constructor(private readonly deps: { documents: KnowledgeDocumentRepository; index: VectorIndex; files: FileStore; teams?: TeamRoleLookup }) {}
 
   async execute(id: string, actor: Actor): Promise<void> {
-    const document = await findOwnedDocument(this.deps.documents, id, actor);
+    const document = await findOwnedDocument(this.deps.documents, id, actor, 'write', this.deps.teams ?? null);
     const deleted = await this.deps.documents.delete(document.id);
     if (!deleted) return;
     await this.deps.index.removeDocument(deleted.id);

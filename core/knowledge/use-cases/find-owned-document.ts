@@ -1,12 +1,22 @@
+import { authorize, type TeamRoleLookup } from '../../access/access-policy';
+import type { AccessAction } from '../../access/roles';
 import type { Actor } from '../../shared/actor';
-import { NotFoundError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import type { KnowledgeDocument } from '../domain/knowledge-document';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
 
-/** The document if it belongs to one of the caller's applications; otherwise 404. */
-export async function findOwnedDocument(documents: KnowledgeDocumentRepository, id: unknown, actor: Actor): Promise<KnowledgeDocument> {
+/**
+ * The document if the caller may perform `action` on its application (core/access decides; the
+ * strictest action by default); otherwise 404 (or 403 when they see it but their role does not allow it).
+ */
+export async function findOwnedDocument(
+  documents: KnowledgeDocumentRepository,
+  id: unknown,
+  actor: Actor,
+  action: AccessAction = 'delete',
+  teams: TeamRoleLookup | null = null,
+): Promise<KnowledgeDocument> {
   const found = isUuid(id) ? await documents.findWithOwner(id) : null;
-  if (!found || found.ownerId !== actor.userId) throw new NotFoundError('Document');
-  return found.document;
+  await authorize(found, actor, action, 'Document', teams);
+  return found!.document;
 }

@@ -13,7 +13,7 @@ export class ListDocumentsUseCase {
   async execute(query: { applicationId?: unknown; page?: unknown; limit?: unknown }, actor: Actor): Promise<Page<KnowledgeDocumentView>> {
     if (query.applicationId === undefined || query.applicationId === '') throw ValidationError.field('applicationId', 'applicationId is required');
     const page = parsePageRequest(query);
-    const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor);
+    const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read');
     const { items, total } = await this.deps.documents.listByApplication(app.id, offsetOf(page), page.limit);
     return { data: items.map(toDocumentView), total, page: page.page, limit: page.limit };
   }

@@ -28,7 +28,7 @@ export class SearchKnowledgeUseCase {
     if (text.length > MAX_QUERY) throw ValidationError.field('query', `query must be at most ${MAX_QUERY} characters`);
     const limit = query.limit === undefined || query.limit === '' ? DEFAULT_LIMIT : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw ValidationError.field('limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
-    const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor);
+    const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read');
     const hits = await this.deps.retriever.retrieve(app, text, { limit });
     return hits.map((h) => ({ documentId: h.documentId, fileName: h.fileName, chunkIndex: h.chunkIndex, text: h.content, score: round(h.score) }));
   }

@@ -53,7 +53,7 @@ export class UploadDocumentUseCase {
 
   async execute(input: { fields: Record<string, unknown>; file?: ReceivedFile }, actor: Actor): Promise<KnowledgeDocumentView> {
     const body = await validate(schema, input.fields);
-    const app = await findOwnedApplication(this.deps.applications, body.applicationId, actor);
+    const app = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'write');
     const chunking = validateChunkOptions({ chunkSize: body.chunkSize, chunkOverlap: body.chunkOverlap });
     if (!input.file) throw ValidationError.field('file', 'file is required (multipart field "file")');
     const fileName = cleanFileName(input.file.name, 'document.txt');

@@ -26,7 +26,8 @@ export interface ModelConfigRepository {
    */
   create(config: NewModelConfig): Promise<ModelConfig>;
   /** The config with its application's owner, for ownership checks in one query. */
-  findWithOwner(id: string): Promise<{ config: ModelConfig; ownerId: string } | null>;
+  /** With its application's owner and team (null or absent for a personal application). */
+  findWithOwner(id: string): Promise<{ config: ModelConfig; ownerId: string; teamId?: string | null } | null>;
   listByApplication(applicationId: string, offset: number, limit: number): Promise<ModelConfig[]>;
   findDefault(applicationId: string): Promise<ModelConfig | null>;
   update(id: string, changes: ModelConfigChanges): Promise<ModelConfig>;

@@ -29,7 +29,7 @@ export class CompareConfigVersionsUseCase {
   constructor(private readonly deps: VersionDeps & { configs: ModelConfigRepository }) {}
 
   async execute(configId: string, actor: Actor): Promise<ConfigComparisonView> {
-    const config = await findOwnedModelConfig(this.deps.configs, configId, actor);
+    const config = await findOwnedModelConfig(this.deps.configs, configId, actor, 'read', this.deps.teams ?? null);
     const [versions, counters, rating] = await Promise.all([
       this.deps.versions.listByConfig(config.id),
       this.deps.configs.controlCounters(config.id),

@@ -30,7 +30,7 @@ export class CreateConfigVersionUseCase {
   constructor(private readonly deps: VersionDeps) {}
 
   async execute(configId: string, input: unknown, actor: Actor): Promise<ConfigVersionView> {
-    const config = await findOwnedModelConfig(this.deps.configs, configId, actor);
+    const config = await findOwnedModelConfig(this.deps.configs, configId, actor, 'write', this.deps.teams ?? null);
     const body = await validate(schema, input);
     if (body.applicationId !== undefined && body.applicationId !== config.applicationId) {
       throw ValidationError.field('applicationId', "applicationId must be the config's application");

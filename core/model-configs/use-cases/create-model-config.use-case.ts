@@ -30,7 +30,7 @@ export class CreateModelConfigUseCase {
     const body = await validate(schema, input);
     const name = body.name ?? body.displayName;
     if (!name) throw ValidationError.field('name', 'name (or displayName) is required');
-    const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor);
+    const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'write');
     const { provider, model, settings } = resolveModelSettings(body.provider, body.modelId, body.settings, SETTINGS_PATHS);
     const config = await this.deps.configs.create({
       applicationId: application.id,

@@ -10,7 +10,7 @@ export class DeleteConfigVersionUseCase {
   constructor(private readonly deps: VersionDeps) {}
 
   async execute(configId: string, versionId: string, actor: Actor): Promise<void> {
-    const { version } = await findOwnedVersion(this.deps, configId, versionId, actor);
+    const { version } = await findOwnedVersion(this.deps, configId, versionId, actor, 'write');
     await this.deps.versions.delete(version.id);
   }
 }

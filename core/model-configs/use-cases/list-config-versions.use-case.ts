@@ -1,3 +1,4 @@
+import type { TeamRoleLookup } from '../../access/access-policy';
 import type { Actor } from '../../shared/actor';
 import { toConfigVersionView, type ConfigVersion, type ConfigVersionView } from '../domain/config-version';
 import type { ConfigVersionRepository } from '../ports/config-version-repository.port';
@@ -5,7 +6,7 @@ import type { MessageRatingRepository } from '../ports/message-rating-repository
 import type { ModelConfigRepository } from '../ports/model-config-repository.port';
 import { findOwnedModelConfig } from './find-owned-model-config';
 
-export type VersionDeps = { configs: ModelConfigRepository; versions: ConfigVersionRepository; ratings: MessageRatingRepository };
+export type VersionDeps = { configs: ModelConfigRepository; versions: ConfigVersionRepository; ratings: MessageRatingRepository; teams?: TeamRoleLookup };
 
 /** Versions as the API shows them, with the average rating of their answers. */
 export async function versionViews(ratings: MessageRatingRepository, versions: ConfigVersion[]): Promise<ConfigVersionView[]> {
@@ -18,7 +19,7 @@ export class ListConfigVersionsUseCase {
   constructor(private readonly deps: VersionDeps) {}
 
   async execute(configId: string, actor: Actor): Promise<ConfigVersionView[]> {
-    const config = await findOwnedModelConfig(this.deps.configs, configId, actor);
+    const config = await findOwnedModelConfig(this.deps.configs, configId, actor, 'read', this.deps.teams ?? null);
     return versionViews(this.deps.ratings, await this.deps.versions.listByConfig(config.id));
   }
 }

@@ -15,7 +15,7 @@ export class ListModelConfigsUseCase {
       throw ValidationError.field('applicationId', 'applicationId is required');
     }
     const page = parsePageRequest(query);
-    const application = await findOwnedApplication(this.deps.applications, query.applicationId, actor);
+    const application = await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read');
     const configs = await this.deps.configs.listByApplication(application.id, offsetOf(page), page.limit);
     return configs.map(toModelConfigView);
   }

@@ -31,7 +31,7 @@ export class RateMessageUseCase {
   constructor(private readonly deps: { conversations: ConversationRepository; applications: ApplicationRepository; ratings: MessageRatingRepository }) {}
 
   async execute(conversationId: string, messageId: string, input: unknown, actor: Actor): Promise<MessageRatingView> {
-    const { conversation } = await findOwnedConversation(this.deps, conversationId, actor);
+    const { conversation } = await findOwnedConversation(this.deps, conversationId, actor, 'read', 'read');
     const { rating } = await validate(schema, input);
     if (!isUuid(messageId)) throw new NotFoundError('Message');
     const result = await this.deps.ratings.rate(conversation.id, messageId, rating);

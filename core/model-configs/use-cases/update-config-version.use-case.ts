@@ -26,7 +26,7 @@ export class UpdateConfigVersionUseCase {
   constructor(private readonly deps: VersionDeps) {}
 
   async execute(configId: string, versionId: string, input: unknown, actor: Actor): Promise<ConfigVersionView> {
-    const { config, version } = await findOwnedVersion(this.deps, configId, versionId, actor);
+    const { config, version } = await findOwnedVersion(this.deps, configId, versionId, actor, 'write');
     const body = await validate(schema, input);
     if (body.applicationId !== undefined && body.applicationId !== config.applicationId) {
       throw ValidationError.field('applicationId', "applicationId must be the config's application");

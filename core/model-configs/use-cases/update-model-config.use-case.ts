@@ -1,3 +1,4 @@
+import type { TeamRoleLookup } from '../../access/access-policy';
 import * as yup from 'yup';
 import { validateSettingsPatch } from '../../ai/domain/model-settings';
 import type { Actor } from '../../shared/actor';
@@ -23,10 +24,10 @@ const schema = yup.object({
  * again against the (possibly new) provider and model; a new provider without a model takes its default.
  */
 export class UpdateModelConfigUseCase {
-  constructor(private readonly deps: { configs: ModelConfigRepository }) {}
+  constructor(private readonly deps: { configs: ModelConfigRepository; teams?: TeamRoleLookup }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ModelConfigView> {
-    const config = await findOwnedModelConfig(this.deps.configs, id, actor);
+    const config = await findOwnedModelConfig(this.deps.configs, id, actor, 'write', this.deps.teams ?? null);
     const body = await validate(schema, input);
     if (body.applicationId !== undefined && body.applicationId !== config.applicationId) {
       throw ValidationError.field('applicationId', 'A model config cannot move to another application');

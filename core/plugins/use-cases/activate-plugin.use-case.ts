@@ -15,7 +15,7 @@ export class ActivatePluginUseCase {
   constructor(private readonly deps: InstallationDeps & { runtime: PluginRuntime; scheduler: PluginScheduler }) {}
 
   async execute(appId: unknown, id: unknown, actor: Actor): Promise<InstallationView> {
-    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor);
+    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor, 'manage');
     nextState(installation.state, 'activate');
     await this.deps.runtime.forget(installation.applicationId, installation.id);
     let loaded;

@@ -9,7 +9,7 @@ export class DeactivatePluginUseCase {
   constructor(private readonly deps: InstallationDeps & { runtime: PluginRuntime }) {}
 
   async execute(appId: unknown, id: unknown, actor: Actor): Promise<InstallationView> {
-    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor);
+    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor, 'manage');
     nextState(installation.state, 'deactivate');
     const moved = await this.deps.installations.move(installation.id, ['activated'], 'deactivated', null);
     if (!moved) throw new ConflictError('The installation changed state meanwhile; read it again');

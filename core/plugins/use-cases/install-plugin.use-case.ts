@@ -20,7 +20,7 @@ export class InstallPluginUseCase {
 
   async execute(appId: unknown, input: unknown, actor: Actor): Promise<InstallationView> {
     const body = await validate(schema, input);
-    const application = await findOwnedApplication(this.deps.applications, appId, actor);
+    const application = await findOwnedApplication(this.deps.applications, appId, actor, 'manage');
     const plugin = await findVisiblePlugin(this.deps.plugins, body.pluginId, actor);
     const { plain, secrets } = checkSettings(plugin.manifest.settings, body.settings);
     const ref = { applicationId: application.id, pluginId: plugin.id };

@@ -1,5 +1,6 @@
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
+import type { AccessAction } from '../../access/roles';
 import type { Actor } from '../../shared/actor';
 import { NotFoundError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
@@ -19,8 +20,14 @@ export interface InstallationDeps {
  * The installation named in `/api/applications/:appId/plugins/:id` of one of the caller's applications:
  * `:id` is the installation's id or the installed plugin's id. Anything else is 404.
  */
-export async function findOwnedInstallation(deps: InstallationDeps, appId: unknown, id: unknown, actor: Actor): Promise<{ installation: Installation; plugin: Plugin }> {
-  const application = await findOwnedApplication(deps.applications, appId, actor);
+export async function findOwnedInstallation(
+  deps: InstallationDeps,
+  appId: unknown,
+  id: unknown,
+  actor: Actor,
+  action: AccessAction = 'delete',
+): Promise<{ installation: Installation; plugin: Plugin }> {
+  const application = await findOwnedApplication(deps.applications, appId, actor, action);
   if (!isUuid(id)) throw new NotFoundError('Plugin installation');
   const byId = await deps.installations.findById(id);
   const installation = byId?.applicationId === application.id ? byId : await deps.installations.findByPlugin(application.id, id);

@@ -8,7 +8,7 @@ export class ListAdminPagesUseCase {
   constructor(private readonly deps: InstallationDeps & { runtime: PluginRuntime }) {}
 
   async execute(appId: unknown, actor: Actor) {
-    const application = await findOwnedApplication(this.deps.applications, appId, actor);
+    const application = await findOwnedApplication(this.deps.applications, appId, actor, 'read');
     const pages = [];
     for (const installation of await this.deps.runtime.active(application.id)) {
       const loaded = await this.deps.runtime.load(installation).catch(() => null);

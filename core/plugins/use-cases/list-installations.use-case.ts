@@ -9,7 +9,7 @@ export class ListInstallationsUseCase {
   constructor(private readonly deps: InstallationDeps) {}
 
   async execute(appId: unknown, actor: Actor): Promise<InstallationView[]> {
-    const application = await findOwnedApplication(this.deps.applications, appId, actor);
+    const application = await findOwnedApplication(this.deps.applications, appId, actor, 'read');
     const installations = await this.deps.installations.listByApplication(application.id);
     const views: InstallationView[] = [];
     for (const i of installations) {
@@ -25,7 +25,7 @@ export class GetInstallationUseCase {
   constructor(private readonly deps: InstallationDeps) {}
 
   async execute(appId: unknown, id: unknown, actor: Actor): Promise<InstallationView & { runs: (Omit<PluginRun, 'at'> & { at: string })[] }> {
-    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor);
+    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor, 'read');
     const runs = await this.deps.installations.listRuns(installation.id, 50);
     return { ...toInstallationView(installation, plugin), runs: runs.map((r) => ({ ...r, at: r.at.toISOString() })) };
   }

@@ -10,7 +10,7 @@ export class UninstallPluginUseCase {
   constructor(private readonly deps: InstallationDeps & { runtime: PluginRuntime; scheduler: PluginScheduler }) {}
 
   async execute(appId: unknown, id: unknown, actor: Actor): Promise<void> {
-    const { installation } = await findOwnedInstallation(this.deps, appId, id, actor);
+    const { installation } = await findOwnedInstallation(this.deps, appId, id, actor, 'manage');
     nextState(installation.state, 'uninstall');
     if (!(await this.deps.installations.delete(installation.id, ['installed', 'deactivated']))) {
       throw new ConflictError('The installation changed state meanwhile; read it again');

@@ -14,7 +14,7 @@ export class UpdatePluginSettingsUseCase {
   constructor(private readonly deps: InstallationDeps & { secretBox: SecretBox; runtime: PluginRuntime }) {}
 
   async execute(appId: unknown, id: unknown, input: unknown, actor: Actor): Promise<InstallationView> {
-    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor);
+    const { installation, plugin } = await findOwnedInstallation(this.deps, appId, id, actor, 'manage');
     const body = (input ?? {}) as { settings?: unknown };
     if (body === null || typeof body !== 'object' || body.settings === null || typeof body.settings !== 'object' || Array.isArray(body.settings)) {
       throw ValidationError.field('settings', 'settings must be an object');

@@ -19,7 +19,8 @@ export interface PromptTemplateRepository {
   /** ConflictError when the application already holds MAX_TEMPLATES_PER_APPLICATION. */
   create(template: NewPromptTemplate): Promise<PromptTemplate>;
   /** The template with its application's owner, for ownership checks in one query. */
-  findWithOwner(id: string): Promise<{ template: PromptTemplate; ownerId: string } | null>;
+  /** With its application's owner and team (null or absent for a personal application). */
+  findWithOwner(id: string): Promise<{ template: PromptTemplate; ownerId: string; teamId?: string | null } | null>;
   listByApplication(applicationId: string, offset: number, limit: number): Promise<PromptTemplate[]>;
   findDefault(applicationId: string): Promise<PromptTemplate | null>;
   update(id: string, changes: PromptTemplateChanges): Promise<PromptTemplate>;

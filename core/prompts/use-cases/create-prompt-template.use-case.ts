@@ -21,7 +21,7 @@ export class CreatePromptTemplateUseCase {
 
   async execute(input: unknown, actor: Actor): Promise<PromptTemplateView> {
     const body = await validate(schema, input);
-    const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor);
+    const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'write');
     const template = await this.deps.templates.create({
       applicationId: application.id,
       name: body.name,

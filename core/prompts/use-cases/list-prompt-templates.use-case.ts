@@ -15,7 +15,7 @@ export class ListPromptTemplatesUseCase {
       throw ValidationError.field('applicationId', 'applicationId is required');
     }
     const page = parsePageRequest(query);
-    const application = await findOwnedApplication(this.deps.applications, query.applicationId, actor);
+    const application = await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read');
     const templates = await this.deps.templates.listByApplication(application.id, offsetOf(page), page.limit);
     return templates.map(toPromptTemplateView);
   }

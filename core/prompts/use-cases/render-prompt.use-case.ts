@@ -1,3 +1,4 @@
+import type { TeamRoleLookup } from '../../access/access-policy';
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
@@ -28,14 +29,14 @@ export interface RenderedPrompt {
  * its `{{name}}` placeholders: plain single-pass substitution, never evaluated.
  */
 export class RenderPromptUseCase {
-  constructor(private readonly deps: { templates: PromptTemplateRepository }) {}
+  constructor(private readonly deps: { templates: PromptTemplateRepository; teams?: TeamRoleLookup }) {}
 
   async execute(input: unknown, actor: Actor): Promise<RenderedPrompt> {
     const body = await validate(schema, input);
     if ((body.templateId === undefined) === (body.content === undefined)) {
       throw ValidationError.field('templateId', 'Give either templateId or content');
     }
-    const content = body.templateId !== undefined ? (await findOwnedTemplate(this.deps.templates, body.templateId, actor)).content : body.content!;
+    const content = body.templateId !== undefined ? (await findOwnedTemplate(this.deps.templates, body.templateId, actor, 'read', this.deps.teams ?? null)).content : body.content!;
     const values = readValues(body.variables ?? {});
     return { rendered: renderTemplate(content, values), variables: extractVariables(content) };
   }

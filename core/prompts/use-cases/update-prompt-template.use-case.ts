@@ -1,3 +1,4 @@
+import type { TeamRoleLookup } from '../../access/access-policy';
 import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
@@ -17,10 +18,10 @@ const schema = yup.object({
 
 /** Partial update of name and content (variables follow the content) and of the default flag. */
 export class UpdatePromptTemplateUseCase {
-  constructor(private readonly deps: { templates: PromptTemplateRepository }) {}
+  constructor(private readonly deps: { templates: PromptTemplateRepository; teams?: TeamRoleLookup }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<PromptTemplateView> {
-    const template = await findOwnedTemplate(this.deps.templates, id, actor);
+    const template = await findOwnedTemplate(this.deps.templates, id, actor, 'write', this.deps.teams ?? null);
     const body = await validate(schema, input);
     if (body.applicationId !== undefined && body.applicationId !== template.applicationId) {
       throw ValidationError.field('applicationId', 'A template cannot move to another application');

@@ -35,6 +35,8 @@ export interface TeamRepository extends TeamRoleLookup {
   update(id: string, changes: TeamChanges): Promise<Team>;
   /** Deletes the team, its members and invitations. ConflictError while applications still belong to it. */
   delete(id: string): Promise<void>;
+  /** The teams where `userId` is the Owner or an Admin (whose audit records they may read). */
+  teamsAdministeredBy(userId: string): Promise<string[]>;
   /** The user id of the team's Owner. */
   ownerOf(teamId: string): Promise<string | null>;
   listMembers(teamId: string): Promise<TeamMember[]>;
@@ -45,8 +47,9 @@ export interface TeamRepository extends TeamRoleLookup {
   /** Removes a non-Owner member; false when there was no such member. */
   removeMember(teamId: string, userId: string): Promise<boolean>;
   /**
-   * Makes `toUserId` (already a member) the Owner and the previous Owner an Admin, and the team's
-   * applications the new Owner's, in one transaction. False when `toUserId` is not a member.
+   * Makes `toUserId` (already a member) the Owner and the previous Owner an Admin, in one transaction
+   * (joining the caller's unit of work, where the applications' owner changes too: see
+   * ApplicationRepository.reassignTeam). False when `toUserId` is not a member.
    */
   transferOwnership(teamId: string, toUserId: string): Promise<boolean>;
 

@@ -22,7 +22,7 @@ export class CreateWebhookUseCase {
   async execute(input: unknown, actor: Actor): Promise<WebhookView & { secret: string }> {
     const body = await validate(schema, input);
     const url = await checkedUrl(this.deps.sender, body.url);
-    const applicationId = body.applicationId ? (await findOwnedApplication(this.deps.applications, body.applicationId, actor)).id : null;
+    const applicationId = body.applicationId ? (await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'manage')).id : null;
     const id = newId();
     const secret = this.deps.sender.newSecret();
     const webhook = await this.deps.webhooks.create({

@@ -1,3 +1,4 @@
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import * as yup from 'yup';
 import type { EventType } from '../../events/domain/domain-event';
 import type { Actor } from '../../shared/actor';
@@ -17,11 +18,11 @@ const schema = yup.object({
 
 /** Changes a webhook's URL, events, description or enabled flag; enabling again clears the failure run. */
 export class UpdateWebhookUseCase {
-  constructor(private readonly deps: Pick<WebhookDeps, 'webhooks' | 'sender' | 'clock'>) {}
+  constructor(private readonly deps: Pick<WebhookDeps, 'webhooks' | 'sender' | 'clock'> & { applications?: ApplicationRepository }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<WebhookView> {
     const body = await validate(schema, input);
-    const webhook = await findOwnedWebhook(this.deps.webhooks, id, actor);
+    const webhook = await findOwnedWebhook(this.deps.webhooks, id, actor, 'manage', this.deps.applications ?? null);
     if (body.url === undefined && body.events === undefined && body.enabled === undefined && body.description === undefined) {
       throw new ValidationError('Nothing to change: give url, events, enabled or description');
     }
