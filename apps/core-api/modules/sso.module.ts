@@ -6,7 +6,6 @@ import { guardedFetch } from '../../../adapters/identity/guarded-fetch';
 import { NodeSamlClient } from '../../../adapters/identity/node-saml.saml-client';
 import { OpenIdOidcClient } from '../../../adapters/identity/openid.oidc-client';
 import { TypeOrmSsoConfigRepository } from '../../../adapters/persistence/sso/type-orm-sso-config.repository';
-import { TypeOrmTeamRepository } from '../../../adapters/persistence/teams/type-orm-team.repository';
 import type { SsoConfigRepository } from '../../../core/sso/ports/sso-config-repository.port';
 import type { OidcClient, SamlClient } from '../../../core/sso/ports/sso-protocols.port';
 import { ManageSsoConfigUseCase, type SsoTeams } from '../../../core/sso/use-cases/manage-sso-config.use-case';
@@ -14,6 +13,7 @@ import { SsoLoginUseCase } from '../../../core/sso/use-cases/sso-login.use-case'
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 import { IDENTITY_TOKENS } from './identities.module';
+import { TEAM_TOKENS } from './teams.module';
 
 export const SSO_TOKENS = {
   Configs: token<SsoConfigRepository>('SsoConfigRepository'),
@@ -24,14 +24,15 @@ export const SSO_TOKENS = {
 
 /**
  * Single sign-on per team (OIDC and SAML): the connection's settings, the sign-in with provisioning, and the
- * enforcement password and OAuth logins consult. After the identities module; needs the teams tables.
+ * enforcement password and OAuth logins consult. Needs the identities and teams modules.
  */
 export const ssoModule: AppModule = {
   name: 'sso',
   bind(c: Container) {
     const config = (get: Getter) => get(TOKENS.Config);
     provide(c, SSO_TOKENS.Configs, (get) => new TypeOrmSsoConfigRepository(get(TOKENS.DataSource)));
-    if (!c.isBound(SSO_TOKENS.Teams)) provide(c, SSO_TOKENS.Teams, (get) => new TypeOrmTeamRepository(get(TOKENS.DataSource)));
+    // The teams module's repository: memberships and roles.
+    provide(c, SSO_TOKENS.Teams, (get) => get(TEAM_TOKENS.TeamRepository));
     provide(c, SSO_TOKENS.OidcClient, (get) =>
       new OpenIdOidcClient({
         fetch: guardedFetch({ allowHttp: config(get).sso.allowHttp, allowedPrivateCidrs: config(get).sso.allowedPrivateCidrs }) as never,
