@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { FakeOAuthProviders, type FakePerson } from '../../../support/fake-oauth-providers';
+import { addMember, makeTeam } from '../../../support/sso-teams';
 import { registerUser, startCoreApi, type TestStack } from '../../../support/test-stack';
 
 const SUCCESS_URL = 'https://app.example.test/oauth/done';
@@ -152,6 +153,18 @@ describe('core API: sign-in with GitHub and Google', () => {
     const other = await registerUser(stack.client);
     expect((await stack.client.delete(`/api/users/me/identities/${identities[1]!.id}`, { token: other.access_token })).status).toBe(404);
     expect((await stack.client.delete('/api/users/me/identities/not-an-id', { token })).status).toBe(404);
+  });
+
+  it('refuses members of a team that enforces SSO, naming the SSO sign-in', async () => {
+    const owner = await registerUser(stack.client);
+    const team = await makeTeam(stack, owner.user.id);
+    const member = await registerUser(stack.client);
+    await addMember(stack, team.id, member.user.id, 'member');
+    const sso = { protocol: 'oidc', enforced: true, oidc: { issuer: 'https://idp.example.test', clientId: 'c', clientSecret: 'a client secret' } };
+    expect((await stack.client.put(`/api/sso/${team.slug}/config`, sso, { token: owner.access_token })).status).toBe(200);
+    const { callback } = await signIn('github', person({ email: member.email }));
+    expect(callback.status).toBe(403);
+    expect(((await callback.json()) as { message: string }).message).toContain(`/api/sso/${team.slug}/login`);
   });
 
   it('answers 404 for a provider that is not configured', async () => {
