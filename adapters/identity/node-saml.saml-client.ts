@@ -1,4 +1,4 @@
-import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
+import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import type { SamlSettings } from '../../core/sso/domain/sso-config';
 import type { SamlAssertion, SamlClient, SamlRequest } from '../../core/sso/ports/sso-protocols.port';
@@ -106,6 +106,15 @@ export class NodeSamlClient implements SamlClient {
       nameId: typeof profile.nameID === 'string' ? profile.nameID : '',
       attributes: { ...attributes },
     };
+  }
+
+  serviceProviderMetadata(spEntityId: string, acsUrl: string): string {
+    return generateServiceProviderMetadata({
+      issuer: spEntityId,
+      callbackUrl: acsUrl,
+      wantAssertionsSigned: true,
+      identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    });
   }
 
   readMetadata(xml: string): SamlSettings {

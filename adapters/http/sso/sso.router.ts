@@ -19,6 +19,10 @@ export function ssoRouter(d: { auth: Middleware; addressLimit: Middleware; manag
       ctx.redirect(await d.login.completeSaml(ctx.request.body, `${d.urls.baseUrl(ctx)}${path}`, d.urls.successUrl(ctx)));
     });
   }
+  r.get('/api/sso/saml/metadata', (ctx) => {
+    ctx.type = 'application/samlmetadata+xml';
+    ctx.body = d.login.samlMetadata(d.urls.baseUrl(ctx));
+  });
   r.get('/api/sso/:teamSlug/login', d.addressLimit, async (ctx) => {
     ctx.redirect(await d.login.start(ctx.params.teamSlug!, d.urls.baseUrl(ctx)));
   });

@@ -49,6 +49,8 @@ export interface SamlClient {
    * (signature, wrapping), issuer, audience, recipient, time conditions, InResponseTo. UnauthorizedError otherwise.
    */
   verify(settings: SamlSettings, samlResponse: string, request: SamlRequest): Promise<SamlAssertion>;
+  /** The platform's service provider metadata XML (entity id, ACS URL, signed assertions wanted). */
+  serviceProviderMetadata(spEntityId: string, acsUrl: string): string;
   /** The entity id, SSO URL (HTTP-Redirect) and signing certificate of IdP metadata XML; ValidationError when unusable. */
   readMetadata(xml: string): SamlSettings;
 }

@@ -53,6 +53,12 @@ export class SsoLoginUseCase {
     return url;
   }
 
+  /** The platform's SAML service provider metadata, for identity providers that import it. */
+  samlMetadata(baseUrl: string): string {
+    const endpoints = ssoEndpoints(baseUrl, '');
+    return this.deps.saml.serviceProviderMetadata(endpoints.samlEntityId, endpoints.samlAcsUrl);
+  }
+
   async completeOidc(query: Record<string, unknown>, successUrl: string): Promise<string> {
     if (typeof query.error === 'string') throw new UnauthorizedError('The sign-in was cancelled or refused at the identity provider');
     const state = query.state;

@@ -74,6 +74,16 @@ describe('core API: SAML single sign-on', () => {
     });
   });
 
+  it('publishes the service provider metadata with the entity id and ACS URL', async () => {
+    const res = await fetch(`${base()}/api/sso/saml/metadata`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${base()}/api/sso/saml/metadata"`);
+    expect(xml).toContain(`Location="${base()}/api/sso/saml/callback"`);
+    expect(xml).toContain('WantAssertionsSigned="true"');
+  });
+
   it('signs in with a good response: provisions the account and the membership with the mapped role', async () => {
     const request = await begin();
     expect(request.acsUrl).toBe(`${base()}/api/sso/saml/callback`);
