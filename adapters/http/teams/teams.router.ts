@@ -5,6 +5,7 @@ import type { ChangeMemberRoleUseCase, ListTeamMembersUseCase, RemoveMemberUseCa
 import type { DeleteTeamProviderKeyUseCase, ListTeamProviderKeysUseCase, SaveTeamProviderKeyUseCase } from '../../../core/teams/use-cases/team-provider-keys.use-cases';
 import type { CreateTeamUseCase, DeleteTeamUseCase, GetTeamUseCase, ListTeamsUseCase, UpdateTeamUseCase } from '../../../core/teams/use-cases/teams.use-cases';
 import { actorOf } from '../shared/auth.middleware';
+import { respondWithPage } from '../shared/paged-response';
 
 /** Teams, their members, invitations and provider keys. */
 export function teamsRouter(d: {
@@ -29,7 +30,7 @@ export function teamsRouter(d: {
   const r = new Router({ prefix: '/api/teams' });
   r.use(d.auth);
   r.get('/', async (ctx) => {
-    ctx.body = await d.list.execute(actorOf(ctx));
+    respondWithPage(ctx, await d.list.execute(ctx.query, actorOf(ctx)));
   });
   r.post('/', async (ctx) => {
     ctx.status = 201;
@@ -50,7 +51,7 @@ export function teamsRouter(d: {
     ctx.status = 204;
   });
   r.get('/:id/members', async (ctx) => {
-    ctx.body = await d.members.execute(ctx.params.id, actorOf(ctx));
+    respondWithPage(ctx, await d.members.execute(ctx.params.id, ctx.query, actorOf(ctx)));
   });
   r.put('/:id/members/:userId', async (ctx) => {
     ctx.body = await d.changeRole.execute(ctx.params.id, ctx.params.userId, ctx.request.body, actorOf(ctx));
@@ -68,7 +69,7 @@ export function teamsRouter(d: {
     ctx.body = await d.transfer.execute(ctx.params.id, ctx.request.body, actorOf(ctx));
   });
   r.get('/:id/invitations', async (ctx) => {
-    ctx.body = await d.invitations.execute(ctx.params.id, actorOf(ctx));
+    respondWithPage(ctx, await d.invitations.execute(ctx.params.id, ctx.query, actorOf(ctx)));
   });
   r.post('/:id/invitations', async (ctx) => {
     ctx.status = 201;

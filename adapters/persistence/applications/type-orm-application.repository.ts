@@ -111,13 +111,30 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
   }
 
   async moveTo(id: string, holder: ApplicationHolder): Promise<Application> {
-    const row = await one<Row>(this.db, `UPDATE applications SET team_id = $2, owner_id = $3, updated_at = now() WHERE id = $1 RETURNING *`, [id, holder.teamId, holder.ownerId]);
+    // What belongs to the application and records an owner of its own moves with it, in the same statement.
+    const row = await one<Row>(
+      this.db,
+      `WITH moved AS (UPDATE applications SET team_id = $2, owner_id = $3, updated_at = now() WHERE id = $1 RETURNING *),
+            keys AS (UPDATE api_keys SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
+            domains AS (UPDATE custom_domains SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
+            hooks AS (UPDATE webhooks SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved))
+       SELECT * FROM moved`,
+      [id, holder.teamId, holder.ownerId],
+    );
     if (!row) throw new NotFoundError('Application');
     return toApp(row);
   }
 
   async reassignTeam(teamId: string, ownerId: string): Promise<void> {
-    await affected(this.db, `UPDATE applications SET owner_id = $2, updated_at = now() WHERE team_id = $1`, [teamId, ownerId]);
+    await rows(
+      this.db,
+      `WITH apps AS (UPDATE applications SET owner_id = $2, updated_at = now() WHERE team_id = $1 RETURNING id),
+            keys AS (UPDATE api_keys SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
+            domains AS (UPDATE custom_domains SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
+            hooks AS (UPDATE webhooks SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps))
+       SELECT count(*)::int AS n FROM apps`,
+      [teamId, ownerId],
+    );
   }
 
   async countByOwner(ownerId: string): Promise<number> {

@@ -37,10 +37,12 @@ export class CreateApiKeyUseCase {
   async execute(input: unknown, actor: Actor): Promise<CreatedApiKeyView> {
     const body = await validate(schema, input);
     const application = body.applicationId ? await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'manage') : null;
-    const limit = (await this.deps.guard?.(actor)) ?? null;
+    // A key of an application belongs to the application's owner (a team's Owner): their plan counts it.
+    const ownerId = application?.ownerId ?? actor.userId;
+    const limit = (await this.deps.guard?.({ ...actor, userId: ownerId })) ?? null;
     const raw = generateRawApiKey();
     const key = await this.deps.keys.create({
-      ownerId: actor.userId,
+      ownerId,
       applicationId: application?.id ?? null,
       name: body.name ?? 'API key',
       keyHash: this.deps.hasher.hash(raw),

@@ -15,6 +15,6 @@ export class SendMessageUseCase {
   async execute(id: string, body: unknown, actor: Actor, signal?: AbortSignal): Promise<ChatAnswer> {
     const request = await parseMessageRequest(body);
     const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'turn', 'read');
-    return this.deps.runner.send({ ownerId: actor.userId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
+    return this.deps.runner.send({ ownerId: application.ownerId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
   }
 }

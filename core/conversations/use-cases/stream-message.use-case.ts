@@ -11,6 +11,6 @@ export class StreamMessageUseCase {
   async execute(id: string, body: unknown, actor: Actor, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
     const request = await parseMessageRequest(body);
     const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'turn', 'read');
-    return this.deps.runner.stream({ ownerId: actor.userId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
+    return this.deps.runner.stream({ ownerId: application.ownerId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
   }
 }

@@ -13,7 +13,8 @@ import { normalizeEmail } from '../../users/domain/user';
 import type { UserRepository } from '../../users/ports/user-repository.port';
 import { INVITATION_TTL_MS, toTeamInvitationView, toTeamView, type TeamInvitationView, type TeamView } from '../domain/team';
 import type { TeamRepository } from '../ports/team-repository.port';
-import { assertMayAssign, findTeamAs } from './team-access';
+import { assertMayAssign, findTeamAs, pageOf } from './team-access';
+import type { Page } from '../../shared/pagination';
 
 const INVITABLE = ['admin', 'member', 'viewer'] as const;
 
@@ -84,9 +85,9 @@ export class InviteMemberUseCase {
 export class ListInvitationsUseCase {
   constructor(private readonly deps: { teams: TeamRepository }) {}
 
-  async execute(id: unknown, actor: Actor): Promise<{ data: TeamInvitationView[] }> {
+  async execute(id: unknown, query: { page?: unknown; limit?: unknown }, actor: Actor): Promise<Page<TeamInvitationView>> {
     const { team } = await findTeamAs(this.deps.teams, id, actor, 'manage');
-    return { data: (await this.deps.teams.listInvitations(team.id)).map(toTeamInvitationView) };
+    return pageOf((await this.deps.teams.listInvitations(team.id)).map(toTeamInvitationView), query);
   }
 }
 

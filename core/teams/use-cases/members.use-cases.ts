@@ -8,15 +8,16 @@ import type { UnitOfWork } from '../../shared/unit-of-work.port';
 import { str, uuidField, validate } from '../../shared/validation';
 import { toTeamMemberView, toTeamView, type TeamMemberView, type TeamView } from '../domain/team';
 import type { TeamRepository } from '../ports/team-repository.port';
-import { assertMayAssign, findTeamAs, teamMemberNotFound } from './team-access';
+import { assertMayAssign, findTeamAs, pageOf, teamMemberNotFound } from './team-access';
+import type { Page } from '../../shared/pagination';
 
 /** Every member of a team the caller belongs to, the Owner first. */
 export class ListTeamMembersUseCase {
   constructor(private readonly deps: { teams: TeamRepository }) {}
 
-  async execute(id: unknown, actor: Actor): Promise<{ data: TeamMemberView[] }> {
+  async execute(id: unknown, query: { page?: unknown; limit?: unknown }, actor: Actor): Promise<Page<TeamMemberView>> {
     const { team } = await findTeamAs(this.deps.teams, id, actor, 'read');
-    return { data: (await this.deps.teams.listMembers(team.id)).map(toTeamMemberView) };
+    return pageOf((await this.deps.teams.listMembers(team.id)).map(toTeamMemberView), query);
   }
 }
 

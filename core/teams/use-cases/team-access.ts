@@ -3,6 +3,7 @@ import { atLeast, type AccessAction, type TeamRole } from '../../access/roles';
 import type { Actor } from '../../shared/actor';
 import { ForbiddenError, NotFoundError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
+import { offsetOf, parsePageRequest, type Page } from '../../shared/pagination';
 import type { Team } from '../domain/team';
 import type { TeamRepository } from '../ports/team-repository.port';
 
@@ -32,3 +33,10 @@ export function assertMayAssign(actorRole: TeamRole, target: TeamRole): void {
 }
 
 export const teamMemberNotFound = () => new NotFoundError('Team member');
+
+/** One page (`?page=&limit=`) of a team's short list (members, invitations, keys: bounded by the team's size). */
+export function pageOf<T>(items: T[], query: { page?: unknown; limit?: unknown }): Page<T> {
+  const request = parsePageRequest(query);
+  const from = offsetOf(request);
+  return { data: items.slice(from, from + request.limit), total: items.length, page: request.page, limit: request.limit };
+}

@@ -44,9 +44,9 @@ export class SaveTeamProviderKeyUseCase {
 export class ListTeamProviderKeysUseCase {
   constructor(private readonly deps: Pick<Deps, 'teams' | 'keys'>) {}
 
-  async execute(id: unknown, actor: Actor): Promise<{ data: TeamProviderKeyView[] }> {
+  async execute(id: unknown, actor: Actor): Promise<TeamProviderKeyView[]> {
     const { team } = await findTeamAs(this.deps.teams, id, actor, 'manage');
-    return { data: (await this.deps.keys.list(team.id)).map(toView) };
+    return (await this.deps.keys.list(team.id)).map(toView);
   }
 }
 

@@ -6,7 +6,8 @@ import { validate } from '../../shared/validation';
 import { toTeamView, type TeamView } from '../domain/team';
 import { teamDescriptionField, teamNameField, teamSettingsField, teamSlugField } from '../domain/team-fields';
 import type { TeamChanges, TeamRepository } from '../ports/team-repository.port';
-import { findTeamAs } from './team-access';
+import { findTeamAs, pageOf } from './team-access';
+import type { Page } from '../../shared/pagination';
 
 const createSchema = yup.object({
   name: teamNameField().required('name is required'),
@@ -42,8 +43,8 @@ export class CreateTeamUseCase {
 export class ListTeamsUseCase {
   constructor(private readonly deps: { teams: TeamRepository }) {}
 
-  async execute(actor: Actor): Promise<{ data: TeamView[] }> {
-    return { data: (await this.deps.teams.listForUser(actor.userId)).map(({ team, role }) => toTeamView(team, role)) };
+  async execute(query: { page?: unknown; limit?: unknown }, actor: Actor): Promise<Page<TeamView>> {
+    return pageOf((await this.deps.teams.listForUser(actor.userId)).map(({ team, role }) => toTeamView(team, role)), query);
   }
 }
 

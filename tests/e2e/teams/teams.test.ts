@@ -22,12 +22,12 @@ describe('teams: CRUD, members, invitations, ownership', () => {
     const taken = await stack.client.post('/api/teams', { name: 'Another', slug: 'support-crew' }, { token: (await session(stack)).token });
     expect(taken.status).toBe(409);
     const list = await stack.client.get('/api/teams', { token: owner.token });
-    expect(list.body.data.map((t: { id: string }) => t.id)).toEqual([created.body.id]);
+    expect(list.body.map((t: { id: string }) => t.id)).toEqual([created.body.id]);
     const updated = await stack.client.put(`/api/teams/${created.body.id}`, { name: 'Support Team', settings: { defaultProvider: 'provider_b' } }, { token: owner.token });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Support Team', slug: 'support-crew', settings: { defaultProvider: 'provider_b', membersMayInvite: true } });
     const members = await stack.client.get(`/api/teams/${created.body.id}/members`, { token: owner.token });
-    expect(members.body.data).toEqual([expect.objectContaining({ userId: owner.user.id, email: owner.email, role: 'owner' })]);
+    expect(members.body).toEqual([expect.objectContaining({ userId: owner.user.id, email: owner.email, role: 'owner' })]);
   });
 
   it('refuses bad input with 400 and writes nothing', async () => {
@@ -36,7 +36,7 @@ describe('teams: CRUD, members, invitations, ownership', () => {
       const res = await stack.client.post('/api/teams', body, { token: owner.token });
       expect(res.status).toBe(400);
     }
-    expect((await stack.client.get('/api/teams', { token: owner.token })).body.data).toEqual([]);
+    expect((await stack.client.get('/api/teams', { token: owner.token })).body).toEqual([]);
   });
 
   describe('invitations', () => {
@@ -58,7 +58,7 @@ describe('teams: CRUD, members, invitations, ownership', () => {
       const again = await stack.client.post('/api/teams/invitations/accept', { token }, { token: invitee.token });
       expect(again.status).toBe(409);
       const members = await stack.client.get(`/api/teams/${team.id}/members`, { token: invitee.token });
-      expect(members.body.data.map((m: { role: string }) => m.role)).toEqual(['owner', 'viewer']);
+      expect(members.body.map((m: { role: string }) => m.role)).toEqual(['owner', 'viewer']);
     });
 
     it('refuses an expired invitation, a wrong e-mail, an unknown token, and an invitation of a member', async () => {
@@ -94,7 +94,7 @@ describe('teams: CRUD, members, invitations, ownership', () => {
       expect((await stack.client.post(`/api/teams/${world.teamId}/invitations`, { email }, { token: viewer.token })).status).toBe(403);
       // Withdrawing an invitation makes its token useless.
       const pending = await stack.client.get(`/api/teams/${world.teamId}/invitations`, { token: admin.token });
-      const last = pending.body.data[0];
+      const last = pending.body[0];
       expect((await stack.client.delete(`/api/teams/${world.teamId}/invitations/${last.id}`, { token: member.token })).status).toBe(403);
       expect((await stack.client.delete(`/api/teams/${world.teamId}/invitations/${last.id}`, { token: admin.token })).status).toBe(204);
       expect((await stack.client.delete(`/api/teams/${world.teamId}/invitations/${last.id}`, { token: admin.token })).status).toBe(404);
@@ -117,7 +117,7 @@ describe('teams: CRUD, members, invitations, ownership', () => {
       expect((await stack.client.post(`/api/teams/${id}/transfer`, { userId: admin.user.id }, { token: admin.token })).status).toBe(403);
       const moved = await stack.client.post(`/api/teams/${id}/transfer`, { userId: admin.user.id }, { token: owner.token });
       expect(moved.status).toBe(200);
-      const roles = (await stack.client.get(`/api/teams/${id}/members`, { token: admin.token })).body.data;
+      const roles = (await stack.client.get(`/api/teams/${id}/members`, { token: admin.token })).body;
       expect(roles.filter((m: { role: string }) => m.role === 'owner')).toEqual([expect.objectContaining({ userId: admin.user.id })]);
       expect(roles.find((m: { userId: string }) => m.userId === owner.user.id).role).toBe('admin');
       expect((await stack.client.post(`/api/teams/${id}/leave`, {}, { token: owner.token })).status).toBe(204);
