@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Identity, IdentityProvider } from '../../../core/auth/domain/external-identity';
 import type { IdentityRepository, NewIdentity } from '../../../core/auth/ports/identity-repository.port';
 import type { LoginFlowStore } from '../../../core/auth/ports/login-flow-store.port';
-import { affected, one, rows, uniquely } from '../sql';
+import { one, rows, uniquely } from '../sql';
 
 interface IdentityRow {
   id: string;
@@ -60,8 +60,16 @@ export class TypeOrmIdentityRepository implements IdentityRepository {
     return (await rows<IdentityRow>(this.db, `SELECT * FROM user_identities WHERE user_id = $1 ORDER BY created_at, id`, [userId])).map(toIdentity);
   }
 
-  async delete(userId: string, id: string): Promise<boolean> {
-    return (await affected(this.db, `DELETE FROM user_identities WHERE id = $1 AND user_id = $2`, [id, userId])) > 0;
+  async deleteUnlessLast(userId: string, id: string): Promise<'deleted' | 'missing' | 'last'> {
+    return this.db.transaction(async (tx) => {
+      const user = await one<{ has_password: boolean }>(tx, `SELECT password_hash <> '' AS has_password FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+      if (!user) return 'missing';
+      const mine = await rows<{ id: string }>(tx, `SELECT id FROM user_identities WHERE user_id = $1`, [userId]);
+      if (!mine.some((i) => i.id === id)) return 'missing';
+      if (!user.has_password && mine.length <= 1) return 'last';
+      await tx.query(`DELETE FROM user_identities WHERE id = $1 AND user_id = $2`, [id, userId]);
+      return 'deleted';
+    });
   }
 }
 

@@ -16,6 +16,9 @@ export interface IdentityRepository {
   /** Records a login through the identity and the e-mail the provider gave this time. */
   touch(id: string, email: string | null, at: Date): Promise<void>;
   listForUser(userId: string): Promise<Identity[]>;
-  /** Removes the user's identity; false when the user has no such identity. */
-  delete(userId: string, id: string): Promise<boolean>;
+  /**
+   * Removes the user's identity unless it is their last way to sign in (no password, no other identity),
+   * deciding and deleting under a lock on the user, so two removals at once cannot take both of the last two.
+   */
+  deleteUnlessLast(userId: string, id: string): Promise<'deleted' | 'missing' | 'last'>;
 }

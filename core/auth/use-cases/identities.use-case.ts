@@ -17,12 +17,10 @@ export class IdentitiesUseCase {
 
   async remove(id: string, actor: Actor): Promise<void> {
     if (!isUuid(id)) throw new NotFoundError('Identity');
-    const identities = await this.deps.identities.listForUser(actor.userId);
-    if (!identities.some((i) => i.id === id)) throw new NotFoundError('Identity');
-    const user = await this.deps.users.findById(actor.userId);
-    if (!user?.passwordHash && identities.length <= 1) {
+    const outcome = await this.deps.identities.deleteUnlessLast(actor.userId, id);
+    if (outcome === 'missing') throw new NotFoundError('Identity');
+    if (outcome === 'last') {
       throw new ConflictError('This is your only way to sign in; set a password (password reset) or link another identity first');
     }
-    if (!(await this.deps.identities.delete(actor.userId, id))) throw new NotFoundError('Identity');
   }
 }

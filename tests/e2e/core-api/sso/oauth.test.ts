@@ -155,6 +155,17 @@ describe('core API: sign-in with GitHub and Google', () => {
     expect((await stack.client.delete('/api/users/me/identities/not-an-id', { token })).status).toBe(404);
   });
 
+  it('unlinking both of the last two identities at once leaves one', async () => {
+    const who = person();
+    const session = await exchange((await signIn('github', who)).callback);
+    await exchange((await signIn('google', person({ email: who.email }))).callback);
+    const token = session.body.access_token as string;
+    const { identities } = (await stack.client.get('/api/users/me/identities', { token })).body as { identities: { id: string }[] };
+    const answers = await Promise.all(identities.map((i) => stack.client.delete(`/api/users/me/identities/${i.id}`, { token })));
+    expect(answers.map((a) => a.status).sort()).toEqual([204, 409]);
+    expect((await stack.client.get('/api/users/me/identities', { token })).body.identities).toHaveLength(1);
+  });
+
   it('refuses members of a team that enforces SSO, naming the SSO sign-in', async () => {
     const owner = await registerUser(stack.client);
     const team = await makeTeam(stack, owner.user.id);
