@@ -43,7 +43,7 @@ export class SsoLoginUseCase {
       const request = { redirectUri: endpoints.oidcRedirectUri, state: randomKey(), codeVerifier: randomKey(), nonce: randomKey() };
       const url = await this.deps.oidc.authorizationUrl(this.connection(config), request);
       const { state, ...secrets } = request;
-      await this.deps.flows.put(`sso-oidc:${state}`, { configId: config.id, updatedAt: config.updatedAt.toISOString(), ...secrets }, expiresAt);
+      await this.deps.flows.put(`sso-oidc:${state}`, { configId: config.id, ...secrets }, expiresAt);
       return url;
     }
     const request = { requestId: `_${randomBytes(20).toString('hex')}`, relayState: randomKey(), acsUrl: endpoints.samlAcsUrl, spEntityId: endpoints.samlEntityId };
