@@ -10,9 +10,11 @@ module.exports = {
     '^.+/node_modules/(inversify|@inversifyjs|request-filtering-agent)/.+\\.js$': swc,
     // htmlparser2 12 and its helpers (document parsing) are ESM-only too.
     '^.+/node_modules/(htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities)/.+\\.js$': swc,
+    // openid-client 6, oauth4webapi, jose and oidc-provider 9 (sign-in with OAuth, OIDC and the test identity provider).
+    '^.+/node_modules/(openid-client|oauth4webapi|jose|oidc-provider)/.+\\.js$': swc,
     '^.+/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/tests/support/jest-builtin-import.transform.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite|request-filtering-agent|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite|request-filtering-agent|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities|openid-client|oauth4webapi|jose|oidc-provider)/)'],
   setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],
   // Starting a stack opens an embedded database (several seconds of WebAssembly start-up) and hashes
   // passwords; on a loaded two-core machine a beforeAll has been seen to need more than 30 s.

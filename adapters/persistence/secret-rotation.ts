@@ -10,6 +10,7 @@ import { secretAad } from '../../core/plugins/use-cases/plugin-runtime';
 import { providerKeyAssociatedData } from '../../core/provider-keys/domain/provider-key';
 import { secretAssociatedData } from '../../core/webhooks/domain/webhook';
 import { teamProviderKeyAssociatedData } from '../../core/teams/domain/team';
+import { oidcSecretAssociatedData } from '../../core/sso/domain/sso-config';
 import { rows } from './sql';
 
 /** One column of sealed secrets: where it is, how its rows are named, and the associated data each was sealed with. */
@@ -21,7 +22,7 @@ export interface SealedColumn {
   associatedData(row: Record<string, unknown>): string;
 }
 
-/** Every stored secret of the platform. An area that stores one adds its column here. */
+/** Every stored secret of the platform. An area that stores one adds its column here (NULLs, where the column allows them, are skipped). */
 export const SEALED_COLUMNS: SealedColumn[] = [
   {
     name: 'provider keys',
@@ -43,6 +44,13 @@ export const SEALED_COLUMNS: SealedColumn[] = [
     idColumns: ['team_id', 'provider'],
     sealedColumn: 'sealed_key',
     associatedData: (row) => teamProviderKeyAssociatedData(String(row.team_id), row.provider as ProviderId),
+  },
+  {
+    name: 'SSO OIDC client secrets',
+    table: 'sso_configurations',
+    idColumns: ['id'],
+    sealedColumn: 'oidc_client_secret_sealed',
+    associatedData: (row) => oidcSecretAssociatedData(String(row.id)),
   },
 ];
 
@@ -117,7 +125,7 @@ export async function rotateStoredSecrets(
     for (const col of columns) {
       result.resealed[col.name] = 0;
       const ids = col.idColumns.join(', ');
-      const found = await rows<Record<string, unknown>>(tx, `SELECT ${ids}, ${col.sealedColumn} AS sealed FROM ${col.table} ORDER BY ${ids} FOR UPDATE`);
+      const found = await rows<Record<string, unknown>>(tx, `SELECT ${ids}, ${col.sealedColumn} AS sealed FROM ${col.table} WHERE ${col.sealedColumn} IS NOT NULL ORDER BY ${ids} FOR UPDATE`);
       for (const row of found) {
         const resealed = reseal(String(row.sealed), col.associatedData(row), col.table, col.idColumns.map((c) => `${c}=${String(row[c])}`).join(', '));
         if (resealed === null) continue;

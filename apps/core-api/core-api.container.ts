@@ -5,6 +5,8 @@ import type { Infrastructure } from '../shared/infrastructure';
 import { healthModule } from '../shared/modules/health.module';
 import { infrastructureModule, type InfrastructureModuleOptions } from '../shared/modules/infrastructure.module';
 import { accountsModule } from './modules/accounts.module';
+import { identitiesModule } from './modules/identities.module';
+import { ssoModule } from './modules/sso.module';
 import { apiKeysModule } from './modules/api-keys.module';
 import { applicationsModule } from './modules/applications.module';
 import { billingModule, keysAndQuotaPolicy } from './modules/billing.module';
@@ -61,8 +63,10 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
   return [
     infrastructureModule(infra, options),
     accountsModule,
+    identitiesModule,
     applicationsModule,
     teamsModule,
+    ssoModule,
     themesModule,
     apiKeysModule,
     chatEngineModule(engine),

@@ -64,6 +64,10 @@ export interface AppConfig {
   analyticsFlushMs: number;
   /** Payments through Stripe (STRIPE_*); unset without STRIPE_SECRET_KEY: payment endpoints answer 503. */
   stripe?: StripeConfig;
+  /** Sign-in with GitHub and Google (each offered when its client id and secret are set) and where it lands. */
+  oauth: OAuthConfig;
+  /** Team SSO: `http:` OIDC issuers (SSO_ALLOW_HTTP, development only) and private ranges issuers may be in. */
+  sso: { allowHttp: boolean; allowedPrivateCidrs: string[] };
 }
 
 /** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, the prices of the plans and of overage, the meter, STRIPE_API_BASE. */
@@ -74,6 +78,17 @@ export interface StripeConfig {
   overagePrices: { starter?: string; pro?: string };
   meterEventName: string;
   apiBase?: { protocol: 'http' | 'https'; host: string; port: number };
+}
+
+export interface OAuthConfig {
+  github?: { clientId: string; clientSecret: string };
+  google?: { clientId: string; clientSecret: string };
+  /** GITHUB_BASE_URL, GITHUB_API_URL, GOOGLE_ISSUER_URL: the providers' addresses (tests point them at fakes). */
+  githubBaseUrl: string;
+  githubApiUrl: string;
+  googleIssuer: string;
+  /** OAUTH_SUCCESS_URL: where a finished OAuth or SSO login sends the browser with its one-time code. */
+  successUrl?: string;
 }
 
 /** A bad environment value: the process stops with this one line. */
@@ -167,7 +182,28 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     modelPrices: pricesFrom(env.MODEL_PRICES_FILE),
     analyticsFlushMs: positiveInt('ANALYTICS_FLUSH_MS', env.ANALYTICS_FLUSH_MS, 5000),
+    oauth: {
+      github: oauthClient(env, 'GITHUB'),
+      google: oauthClient(env, 'GOOGLE'),
+      githubBaseUrl: env.GITHUB_BASE_URL ? url('GITHUB_BASE_URL', env.GITHUB_BASE_URL) : 'https://github.com',
+      githubApiUrl: env.GITHUB_API_URL ? url('GITHUB_API_URL', env.GITHUB_API_URL) : 'https://api.github.com',
+      googleIssuer: env.GOOGLE_ISSUER_URL ? url('GOOGLE_ISSUER_URL', env.GOOGLE_ISSUER_URL) : 'https://accounts.google.com',
+      successUrl: env.OAUTH_SUCCESS_URL ? url('OAUTH_SUCCESS_URL', env.OAUTH_SUCCESS_URL) : undefined,
+    },
+    sso: {
+      allowHttp: onOff('SSO_ALLOW_HTTP', env.SSO_ALLOW_HTTP, false),
+      allowedPrivateCidrs: cidrs('SSO_ALLOWED_PRIVATE_CIDRS', env.SSO_ALLOWED_PRIVATE_CIDRS),
+    },
   };
+}
+
+/** `<PREFIX>_CLIENT_ID` and `_CLIENT_SECRET`: both (the provider is offered) or neither. */
+function oauthClient(env: Env, prefix: string): { clientId: string; clientSecret: string } | undefined {
+  const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`]?.trim();
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+  return { clientId, clientSecret };
 }
 
 /** PLANS_FILE: a JSON file of plans (`core/billing/domain/plan-settings.ts`); unset = the default plans. */

@@ -43,6 +43,13 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'POST', path: /^\/api\/teams(?:\/([^/]+).*)?$/, action: 'team.change', resourceType: 'team' },
   { method: 'PUT', path: /^\/api\/teams\/([^/]+).*$/, action: 'team.change', resourceType: 'team' },
   { method: 'DELETE', path: /^\/api\/teams\/([^/]+).*$/, action: 'team.remove', resourceType: 'team' },
+  // External sign-in: the callbacks (refusals included) and the code exchange, which is the login itself.
+  { method: 'GET', path: /^\/api\/auth\/(?:github|google)\/callback$/, action: 'auth.oauth_callback', resourceType: 'user' },
+  { method: 'POST', path: /^\/api\/auth\/oauth\/exchange$/, action: 'auth.login', resourceType: 'user' },
+  { method: 'GET', path: /^\/api\/sso\/oidc\/callback$/, action: 'auth.sso_callback', resourceType: 'user' },
+  { method: 'POST', path: /^\/(?:api\/)?sso\/saml\/callback$/, action: 'auth.sso_callback', resourceType: 'user' },
+  { method: 'DELETE', path: /^\/api\/users\/me\/identities\/([^/]+)$/, action: 'user.identity_unlink', resourceType: 'identity' },
+  { method: 'DELETE', path: /^\/api\/sso\/([^/]+)\/config$/, action: 'sso.remove', resourceType: 'sso' },
   { method: 'PUT', path: /^\/api\/sso(?:\/.*)?$/, action: 'sso.configure', resourceType: 'sso' },
   { method: 'POST', path: /^\/api\/sso(?:\/.*)?$/, action: 'sso.configure', resourceType: 'sso' },
   { method: 'POST', path: /^\/api\/(?:data-)?export(?:\/.*)?$/, action: 'data.export', resourceType: 'user' },

@@ -13,6 +13,8 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function jsonBodyMiddleware(limitBytes = 1024 * 1024) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (!METHODS_WITH_BODY.has(ctx.method) || ctx.is('multipart/form-data')) return next();
+    // A body read before by a route's own reader (the SAML form post) is left as it is.
+    if ((ctx.request as { body?: unknown }).body !== undefined) return next();
     const length = Number(ctx.get('Content-Length') || 0);
     const chunked = ctx.get('Transfer-Encoding') !== '';
     if (length === 0 && !chunked) {

@@ -22,6 +22,8 @@ import { AnalyticsRollup1764400400000 } from './1764400400000-analytics-rollup';
 import { DataExport1764400500000 } from './1764400500000-data-export';
 import { Workflows1764400700000 } from './1764400700000-workflows';
 import { Teams1764400300000 } from './1764400300000-teams';
+import { Identities1764400600000 } from './1764400600000-identities';
+import { Sso1764400610000 } from './1764400610000-sso';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -47,5 +49,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Teams1764400300000,
   AnalyticsRollup1764400400000,
   DataExport1764400500000,
+  Identities1764400600000,
+  Sso1764400610000,
   Workflows1764400700000,
 ];

@@ -25,6 +25,8 @@ import { UpdateProfileUseCase } from '../../../core/users/use-cases/update-profi
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve } from '../../shared/tokens';
 import { BRANDING_TOKENS } from './branding.module';
+import { IDENTITY_TOKENS } from './identities.module';
+import { listOAuthProviders } from '../../../core/auth/use-cases/oauth-login.use-case';
 import { storedFilesCleanup } from './stored-files';
 import { CachedUserRepository } from '../../../adapters/cache/cached-repositories';
 
@@ -51,7 +53,13 @@ export const accountsModule: AppModule = {
       hasher: get(TOKENS.PasswordHasher),
     });
     provide(c, RegisterUseCase, (get) => new RegisterUseCase(session(get)));
-    provide(c, LoginUseCase, (get) => new LoginUseCase({ ...session(get), limiter: get(TOKENS.RateLimiter) }));
+    provide(c, LoginUseCase, (get) =>
+      new LoginUseCase({
+        ...session(get),
+        limiter: get(TOKENS.RateLimiter),
+        enforcement: c.isBound(IDENTITY_TOKENS.SsoEnforcement) ? get(IDENTITY_TOKENS.SsoEnforcement) : undefined,
+      }),
+    );
     provide(c, RefreshSessionUseCase, (get) => new RefreshSessionUseCase(session(get)));
     provide(c, AuthenticateUseCase, (get) => new AuthenticateUseCase(session(get)));
     provide(c, ChangePasswordUseCase, (get) => new ChangePasswordUseCase(session(get)));
@@ -99,7 +107,7 @@ export const accountsModule: AppModule = {
       changePassword: resolve(c, ChangePasswordUseCase),
       requestReset: resolve(c, RequestPasswordResetUseCase),
       confirmReset: resolve(c, ConfirmPasswordResetUseCase),
-      oauthProviders: () => [],
+      oauthProviders: c.isBound(IDENTITY_TOKENS.OAuthProviders) ? () => listOAuthProviders(resolve(c, IDENTITY_TOKENS.OAuthProviders)) : () => [],
     }),
     usersRouter({
       auth: resolve(c, TOKENS.AuthMiddleware),

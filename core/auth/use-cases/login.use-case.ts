@@ -6,6 +6,7 @@ import { str, validate } from '../../shared/validation';
 import { normalizeEmail } from '../../users/domain/user';
 import type { UserRepository } from '../../users/ports/user-repository.port';
 import type { PasswordHasher } from '../ports/password-hasher.port';
+import { ssoRequiredError, type SsoEnforcement } from '../../sso/ports/sso-enforcement.port';
 import { issueSession, type Session, type SessionDeps } from './issue-session';
 
 const schema = yup.object({
@@ -22,7 +23,9 @@ export class LoginUseCase {
   /** Verified against when the e-mail is unknown, so both failures cost the same time. */
   private dummyHash?: Promise<string>;
 
-  constructor(private readonly deps: SessionDeps & { users: UserRepository; hasher: PasswordHasher; limiter: RateLimiter }) {}
+  constructor(
+    private readonly deps: SessionDeps & { users: UserRepository; hasher: PasswordHasher; limiter: RateLimiter; enforcement?: SsoEnforcement },
+  ) {}
 
   async execute(input: unknown): Promise<Session> {
     const { email: rawEmail, password } = await validate(schema, input);
@@ -40,6 +43,9 @@ export class LoginUseCase {
       throw new UnauthorizedError('Invalid e-mail or password');
     }
     await this.deps.limiter.reset(key);
+    // Only once the password is proven: a stranger learns nothing about team membership.
+    const team = await this.deps.enforcement?.enforcingTeamOf(user.id);
+    if (team) throw ssoRequiredError(team);
     return issueSession(this.deps, user);
   }
 }

@@ -8,17 +8,23 @@ import type { DataSource } from 'typeorm';
 import { AesGcmSecretBox } from '../../../adapters/crypto/aes-gcm.secret-box';
 import { openDatabase } from '../../../adapters/persistence/data-source';
 import { TypeOrmProviderKeyRepository } from '../../../adapters/persistence/provider-keys/type-orm-provider-key.repository';
-import { rotateStoredSecrets, UnreadableSecretError } from '../../../adapters/persistence/secret-rotation';
+import { rotateStoredSecrets, SEALED_COLUMNS, SEALED_MAP_COLUMNS, UnreadableSecretError } from '../../../adapters/persistence/secret-rotation';
+import { oidcSecretAssociatedData } from '../../../core/sso/domain/sso-config';
 import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
 import { secretAad } from '../../../core/plugins/use-cases/plugin-runtime';
 import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
 import { secretAssociatedData } from '../../../core/webhooks/domain/webhook';
-import { workflowSecretAad } from '../../../core/workflows/domain/secrets';
 import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
 import { systemClock } from '../../../core/shared/clock.port';
 import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
 
 const hexKey = () => randomBytes(32).toString('hex');
+
+/** Re-sealed counts of every kind of stored secret: `given`, and 0 for the others (areas add kinds). */
+const resealed = (given: Record<string, number>) => ({
+  ...Object.fromEntries([...SEALED_COLUMNS, ...SEALED_MAP_COLUMNS].map((c) => [c.name, 0])),
+  ...given,
+});
 const RAW_KEYS = ['sk-rotate-first-1111', 'sk-rotate-second-2222', 'sk-rotate-third-3333'];
 
 /** Three users with a provider_a key each, sealed with `oldKey`; answers user ids by raw key. */
@@ -53,7 +59,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       const [oldKey, newKey] = [hexKey(), hexKey()];
       const owners = await seed(db.dataSource, oldKey);
       const result = await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 3, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'team provider keys': 0, 'workflow secrets': 0 }, alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: resealed({ 'provider keys': 3 }), alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const onlyOld = new AesGcmSecretBox({ key: oldKey });
       const rows = await sealedRows(db.dataSource);
@@ -64,7 +70,7 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       }
       // A second run finds nothing left to do.
       expect(await rotateStoredSecrets(db.dataSource, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }))).toEqual({
-        resealed: { 'provider keys': 0, 'webhook signing secrets': 0, 'plugin secret settings': 0, 'team provider keys': 0, 'workflow secrets': 0 },
+        resealed: resealed({}),
         alreadyCurrent: 3,
       });
     } finally {
@@ -95,18 +101,8 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
         JSON.stringify(sealed),
       ]);
 
-      const workflowId = randomUUID();
-      await ds.query(`INSERT INTO workflows (id, owner_id, application_id, name, definition, secrets_sealed) VALUES ($1, $2, $3, 'w', '{}', $4::jsonb)`, [
-        workflowId,
-        user.id,
-        app.id,
-        JSON.stringify({ CRM_TOKEN: old.seal('crm-3', workflowSecretAad(workflowId, 'CRM_TOKEN')) }),
-      ]);
-
       const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: { 'provider keys': 0, 'webhook signing secrets': 1, 'plugin secret settings': 2, 'team provider keys': 0, 'workflow secrets': 1 }, alreadyCurrent: 0 });
-      const [workflow] = await ds.query(`SELECT secrets_sealed FROM workflows WHERE id = $1`, [workflowId]);
-      expect(new AesGcmSecretBox({ key: newKey }).open(workflow.secrets_sealed.CRM_TOKEN, workflowSecretAad(workflowId, 'CRM_TOKEN'))).toBe('crm-3');
+      expect(result).toEqual({ resealed: resealed({ 'webhook signing secrets': 1, 'plugin secret settings': 2 }), alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const [webhook] = await ds.query(`SELECT secret_sealed FROM webhooks WHERE id = $1`, [webhookId]);
       expect(onlyNew.open(webhook.secret_sealed, secretAssociatedData(webhookId))).toBe('whsec_old');
@@ -114,6 +110,35 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       expect(onlyNew.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toBe('tok-1');
       expect(onlyNew.open(installation.sealed_secrets.password, secretAad(ref, 'password'))).toBe('pw-2');
       expect(() => old.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toThrow();
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("re-seals teams' SSO client secrets, passing over SAML connections that have none", async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const ds = db.dataSource;
+      const [oldKey, newKey] = [hexKey(), hexKey()];
+      const old = new AesGcmSecretBox({ key: oldKey });
+      const teams: { id: string }[] = [];
+      for (let i = 0; i < 2; i++) [teams[i]] = await ds.query(`INSERT INTO teams (name, slug) VALUES ('T', $1) RETURNING id`, [`t-${randomUUID()}`]);
+      const oidcId = randomUUID();
+      await ds.query(
+        `INSERT INTO sso_configurations (id, team_id, protocol, oidc_issuer, oidc_client_id, oidc_client_secret_sealed, attribute_mapping)
+         VALUES ($1, $2, 'oidc', 'https://idp.example.com', 'c', $3, '{}'::jsonb)`,
+        [oidcId, teams[0]!.id, old.seal('oidc-secret-1', oidcSecretAssociatedData(oidcId))],
+      );
+      await ds.query(
+        `INSERT INTO sso_configurations (team_id, protocol, saml_entity_id, saml_sso_url, saml_certificate, attribute_mapping)
+         VALUES ($1, 'saml', 'https://idp.example.com/saml', 'https://idp.example.com/sso', 'cert', '{}'::jsonb)`,
+        [teams[1]!.id],
+      );
+      const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
+      expect(result).toEqual({ resealed: resealed({ 'SSO OIDC client secrets': 1 }), alreadyCurrent: 0 });
+      const [row] = await ds.query(`SELECT oidc_client_secret_sealed AS sealed FROM sso_configurations WHERE id = $1`, [oidcId]);
+      expect(new AesGcmSecretBox({ key: newKey }).open(row.sealed, oidcSecretAssociatedData(oidcId))).toBe('oidc-secret-1');
+      expect(() => old.open(row.sealed, oidcSecretAssociatedData(oidcId))).toThrow();
     } finally {
       await db.close();
     }
@@ -165,7 +190,8 @@ describe('npm run keys:rotate', () => {
 
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: oldKey, NEW_ENCRYPTION_KEY: newKey };
     const { stdout, stderr } = await rotateScript(env);
-    expect(stdout).toMatch(/Re-sealed 3 stored secrets with the new key \(provider keys: 3, webhook signing secrets: 0, team provider keys: 0, plugin secret settings: 0, workflow secrets: 0\); 0 already used it/);
+    const counts = Object.entries(resealed({ 'provider keys': 3 })).map(([name, n]) => `${name}: ${n}`).join(', ');
+    expect(stdout).toContain(`Re-sealed 3 stored secrets with the new key (${counts}); 0 already used it`);
     expect(stdout).toMatch(/Set ENCRYPTION_KEY to the new key/);
     for (const secret of [oldKey, newKey, ...RAW_KEYS]) expect(stdout + stderr).not.toContain(secret);
 
