@@ -117,7 +117,8 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
       `WITH moved AS (UPDATE applications SET team_id = $2, owner_id = $3, updated_at = now() WHERE id = $1 RETURNING *),
             keys AS (UPDATE api_keys SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
             domains AS (UPDATE custom_domains SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
-            hooks AS (UPDATE webhooks SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved))
+            hooks AS (UPDATE webhooks SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
+            flows AS (UPDATE workflows SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved))
        SELECT * FROM moved`,
       [id, holder.teamId, holder.ownerId],
     );
@@ -131,7 +132,8 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
       `WITH apps AS (UPDATE applications SET owner_id = $2, updated_at = now() WHERE team_id = $1 RETURNING id),
             keys AS (UPDATE api_keys SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
             domains AS (UPDATE custom_domains SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
-            hooks AS (UPDATE webhooks SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps))
+            hooks AS (UPDATE webhooks SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
+            flows AS (UPDATE workflows SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps))
        SELECT count(*)::int AS n FROM apps`,
       [teamId, ownerId],
     );

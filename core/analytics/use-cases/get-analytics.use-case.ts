@@ -190,7 +190,7 @@ export class GetAnalyticsUseCase {
     let applicationIds: string[];
     let applicationId: string | null = null;
     if (q.applicationId !== undefined) {
-      const app = await findOwnedApplication(this.deps.applications, q.applicationId, actor);
+      const app = await findOwnedApplication(this.deps.applications, q.applicationId, actor, 'read');
       applicationIds = [app.id];
       applicationId = app.id;
     } else {

@@ -36,7 +36,7 @@ export class InstallFromMarketplaceUseCase {
 
   async execute(appId: unknown, input: unknown, actor: Actor): Promise<MarketplaceInstallationView> {
     const body = await validate(schema, input);
-    const application = await findOwnedApplication(this.deps.applications, appId, actor);
+    const application = await findOwnedApplication(this.deps.applications, appId, actor, 'manage');
     if (await this.deps.links.findByItem(application.id, body.marketplacePluginId)) {
       throw new ConflictError('This marketplace plugin is already installed in the application; upgrade it instead');
     }

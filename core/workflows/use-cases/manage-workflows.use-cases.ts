@@ -51,7 +51,7 @@ export class CreateWorkflowUseCase {
 
   async execute(input: unknown, actor: Actor): Promise<WorkflowView> {
     const body = await validate(createSchema, input);
-    const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor);
+    const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'write');
     const secrets = parseSecrets(body.secrets, false);
     const definition = parseDefinition(body, Object.keys(secrets.set));
     checkServices(this.deps, definition);
@@ -79,7 +79,7 @@ export class ListWorkflowsUseCase {
     const { page, limit } = parsePageRequest(query);
     if (query.applicationId !== undefined && !isUuid(query.applicationId)) throw ValidationError.field('applicationId', 'applicationId must be an application id');
     // One application's workflows for whoever may use it; without one, the caller's own.
-    const application = query.applicationId !== undefined ? await findOwnedApplication(this.deps.applications, query.applicationId, actor) : null;
+    const application = query.applicationId !== undefined ? await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read') : null;
     const found = await this.deps.workflows.listByOwner(application?.ownerId ?? actor.userId, application?.id, (page - 1) * limit, limit);
     return { data: found.items.map(toWorkflowView), total: found.total, page, limit };
   }
@@ -89,7 +89,7 @@ export class GetWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, actor: Actor): Promise<WorkflowView> {
-    return toWorkflowView(await findOwnedWorkflow(this.deps, id, actor));
+    return toWorkflowView(await findOwnedWorkflow(this.deps, id, actor, 'read'));
   }
 }
 
@@ -98,7 +98,7 @@ export class UpdateWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<WorkflowView> {
-    const current = await findOwnedWorkflow(this.deps, id, actor);
+    const current = await findOwnedWorkflow(this.deps, id, actor, 'write');
     const body = await validate(updateSchema, input);
     const secrets = parseSecrets(body.secrets, true);
     const secretsChanged = body.secrets !== undefined;
@@ -122,7 +122,7 @@ export class UpdateWorkflowUseCase {
       checkServices(this.deps, definition);
     }
     const updated = await this.deps.workflows.update(current.id, { name: body.name, description: body.description, definition: graphChanged ? definition : undefined, secretsSealed });
-    if (!updated) return toWorkflowView(await findOwnedWorkflow(this.deps, id, actor));
+    if (!updated) return toWorkflowView(await findOwnedWorkflow(this.deps, id, actor, 'write'));
     if (graphChanged) {
       try {
         await syncSchedule(this.deps.scheduler, updated);
@@ -140,7 +140,7 @@ export class DeleteWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, actor: Actor): Promise<void> {
-    const workflow = await findOwnedWorkflow(this.deps, id, actor);
+    const workflow = await findOwnedWorkflow(this.deps, id, actor, 'write');
     if (workflow.definition.trigger.schedule) await this.deps.scheduler.unschedule(workflow.id);
     await this.deps.workflows.delete(workflow.id);
   }

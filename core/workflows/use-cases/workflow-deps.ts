@@ -1,4 +1,5 @@
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import type { AccessAction } from '../../access/roles';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
 import { NotFoundError, ValidationError } from '../../shared/errors';
@@ -19,10 +20,13 @@ export interface WorkflowDeps {
   secretBox: SecretBox;
 }
 
-/** Whether the actor may use the application (the applications area decides: its owner, and whoever it admits). */
-async function mayUse(applications: ApplicationRepository, applicationId: string, actor: Actor): Promise<boolean> {
+/**
+ * Whether the actor may see the application (core/access decides: its owner, and its team's members). A
+ * member who sees it but whose role does not allow `action` gets the policy's 403.
+ */
+async function mayUse(applications: ApplicationRepository, applicationId: string, actor: Actor, action: AccessAction): Promise<boolean> {
   try {
-    await findOwnedApplication(applications, applicationId, actor);
+    await findOwnedApplication(applications, applicationId, actor, action);
     return true;
   } catch (error) {
     if (error instanceof NotFoundError) return false;
@@ -30,18 +34,21 @@ async function mayUse(applications: ApplicationRepository, applicationId: string
   }
 }
 
-/** A workflow of an application the caller may use, or a 404 that does not tell "not yours" from "does not exist". */
-export async function findOwnedWorkflow(deps: Pick<WorkflowDeps, 'workflows' | 'applications'>, id: unknown, actor: Actor): Promise<Workflow> {
+/**
+ * A workflow of an application the caller may see, or a 404 that does not tell "not yours" from "does not exist".
+ * Reading needs `read` (Viewer); changing, running, pausing or deleting a workflow needs `write` (Member).
+ */
+export async function findOwnedWorkflow(deps: Pick<WorkflowDeps, 'workflows' | 'applications'>, id: unknown, actor: Actor, action: AccessAction): Promise<Workflow> {
   if (!isUuid(id)) throw new NotFoundError('Workflow');
   const workflow = await deps.workflows.findById(id);
-  if (!workflow || !(await mayUse(deps.applications, workflow.applicationId, actor))) throw new NotFoundError('Workflow');
+  if (!workflow || !(await mayUse(deps.applications, workflow.applicationId, actor, action))) throw new NotFoundError('Workflow');
   return workflow;
 }
 
-export async function findOwnedRun(deps: Pick<WorkflowDeps, 'workflows' | 'applications'>, id: unknown, actor: Actor): Promise<WorkflowRun> {
+export async function findOwnedRun(deps: Pick<WorkflowDeps, 'workflows' | 'applications'>, id: unknown, actor: Actor, action: AccessAction): Promise<WorkflowRun> {
   if (!isUuid(id)) throw new NotFoundError('Workflow run');
   const run = await deps.workflows.findRun(id);
-  if (!run || !(await mayUse(deps.applications, run.applicationId, actor))) throw new NotFoundError('Workflow run');
+  if (!run || !(await mayUse(deps.applications, run.applicationId, actor, action))) throw new NotFoundError('Workflow run');
   return run;
 }
 

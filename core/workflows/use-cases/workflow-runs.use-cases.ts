@@ -50,7 +50,7 @@ export class TriggerWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps & { runs: StartRuns }) {}
 
   async execute(id: string, body: unknown, actor: Actor): Promise<{ runId: string; status: string }> {
-    const workflow = await findOwnedWorkflow(this.deps, id, actor);
+    const workflow = await findOwnedWorkflow(this.deps, id, actor, 'write');
     const run = await this.deps.runs.start(workflow, 'manual', readInput(body));
     return { runId: run.id, status: run.status };
   }
@@ -96,7 +96,7 @@ export class ListRunsUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, query: { page?: unknown; limit?: unknown }, actor: Actor): Promise<Page<RunView>> {
-    const workflow = await findOwnedWorkflow(this.deps, id, actor);
+    const workflow = await findOwnedWorkflow(this.deps, id, actor, 'read');
     const { page, limit } = parsePageRequest(query);
     const found = await this.deps.workflows.listRuns(workflow.id, (page - 1) * limit, limit);
     return { data: found.items.map(toRunView), total: found.total, page, limit };
@@ -108,7 +108,7 @@ export class GetRunUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(runId: string, actor: Actor): Promise<RunView & { steps: ReturnType<typeof toStepView>[] }> {
-    const run = await findOwnedRun(this.deps, runId, actor);
+    const run = await findOwnedRun(this.deps, runId, actor, 'read');
     const steps = await this.deps.workflows.steps(run.id);
     return { ...toRunView(run), steps: steps.map(toStepView) };
   }
@@ -118,7 +118,7 @@ export class CancelRunUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(runId: string, actor: Actor): Promise<RunView> {
-    const run = await findOwnedRun(this.deps, runId, actor);
+    const run = await findOwnedRun(this.deps, runId, actor, 'write');
     if (!['queued', 'running'].includes(run.status)) throw new ConflictError(`The run has already ended (${run.status})`);
     const cancelled = await this.deps.workflows.cancel(run.id);
     return toRunView(cancelled ?? run);
@@ -129,7 +129,7 @@ export class PauseWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
   async execute(id: string, actor: Actor): Promise<WorkflowView> {
-    const workflow = await findOwnedWorkflow(this.deps, id, actor);
+    const workflow = await findOwnedWorkflow(this.deps, id, actor, 'write');
     return toWorkflowView((await this.deps.workflows.setPaused(workflow.id, true)) ?? workflow);
   }
 }
@@ -139,7 +139,7 @@ export class ResumeWorkflowUseCase {
   constructor(private readonly deps: WorkflowDeps & { runs: StartRuns }) {}
 
   async execute(id: string, actor: Actor): Promise<WorkflowView & { released: number }> {
-    const workflow = await findOwnedWorkflow(this.deps, id, actor);
+    const workflow = await findOwnedWorkflow(this.deps, id, actor, 'write');
     const resumed = (await this.deps.workflows.setPaused(workflow.id, false)) ?? workflow;
     const released = await this.deps.workflows.releaseQueued(workflow.id);
     for (const runId of released) await this.deps.runs.wake(runId);

@@ -42,6 +42,8 @@ describe('teams: one access policy for every resource of a team application', ()
   const newPrompt = async () => ok(await stack.client.post('/api/prompts', { applicationId: app.id, name: 'P', content: 'Hello {{name}}' }, { token: owner() }), 'prompt').id as string;
   const newApiKey = async () => ok(await stack.client.post('/api/api-keys', { name: 'K', applicationId: app.id }, { token: owner() }), 'api key').id as string;
   let domains = 0;
+  const newWorkflow = async () =>
+    ok(await stack.client.post('/api/workflows', { applicationId: app.id, name: 'Flow', steps: [{ id: 'a', kind: 'template', text: 'hello' }] }, { token: owner() }), 'workflow').id as string;
 
   const ACTIONS: Action[] = [
     { name: 'read the application', least: 'viewer', call: (token) => stack.client.get(`/api/applications/${app.id}`, { token }) },
@@ -83,6 +85,23 @@ describe('teams: one access policy for every resource of a team application', ()
       least: 'admin',
       call: (token) => stack.client.post('/api/custom-domains', { applicationId: app.id, domain: `chat${++domains}.team-example.com` }, { token }),
     },
+    { name: 'list workflows', least: 'viewer', call: (token) => stack.client.get(`/api/workflows?applicationId=${app.id}`, { token }) },
+    { name: 'read a workflow', least: 'viewer', prepare: newWorkflow, call: (token, id) => stack.client.get(`/api/workflows/${id}`, { token }) },
+    {
+      name: 'create a workflow',
+      least: 'member',
+      call: (token) => stack.client.post('/api/workflows', { applicationId: app.id, name: 'Mine', steps: [{ id: 'a', kind: 'template', text: 'x' }] }, { token }),
+    },
+    {
+      name: 'edit a workflow',
+      least: 'member',
+      prepare: newWorkflow,
+      call: (token, id) => stack.client.put(`/api/workflows/${id}`, { steps: [{ id: 'a', kind: 'template', text: 'bye' }] }, { token }),
+    },
+    { name: 'run a workflow', least: 'member', prepare: newWorkflow, call: (token, id) => stack.client.post(`/api/workflows/${id}/trigger`, { input: {} }, { token }) },
+    { name: 'list the runs of a workflow', least: 'viewer', prepare: newWorkflow, call: (token, id) => stack.client.get(`/api/workflows/${id}/runs`, { token }) },
+    { name: 'read the analytics of the application', least: 'viewer', call: (token) => stack.client.get(`/api/analytics/overview?applicationId=${app.id}`, { token }) },
+    { name: 'read the costs of the application', least: 'viewer', call: (token) => stack.client.get(`/api/analytics/costs?applicationId=${app.id}`, { token }) },
     { name: 'read the team', least: 'viewer', call: (token) => stack.client.get(`/api/teams/${world.teamId}`, { token }) },
     { name: 'list the members', least: 'viewer', call: (token) => stack.client.get(`/api/teams/${world.teamId}/members`, { token }) },
     { name: 'change the team settings', least: 'admin', call: (token) => stack.client.put(`/api/teams/${world.teamId}`, { description: 'updated' }, { token }) },
