@@ -1,63 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { TestClient } from '../../support/http-client';
-import { freePort, spawnService, waitUntilUp, type Service } from '../../support/spawn-service';
 import { waitFor } from '../../support/wait-for';
 import { WebhookReceiver } from '../../support/webhook-receiver';
+import { KillableCoreApi } from '../../support/killable-core-api';
 
 const BASE_URL = process.env.TEST_DATABASE_URL;
 
 // Two processes must share one database: PGlite serves one process only, so this needs PostgreSQL.
 (BASE_URL ? describe : describe.skip)('a webhook delivery survives a SIGKILL of the core API (PostgreSQL; skipped without TEST_DATABASE_URL)', () => {
-  const dbName = `kill_${randomBytes(5).toString('hex')}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'platform-kill-'));
-  let databaseUrl = '';
+  const processes = new KillableCoreApi(BASE_URL!, 'kill');
   let receiver: WebhookReceiver;
-  const services: Service[] = [];
-
-  const admin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
-    const c = new Client({ connectionString: BASE_URL });
-    await c.connect();
-    try {
-      return await fn(c);
-    } finally {
-      await c.end();
-    }
-  };
 
   beforeAll(async () => {
-    await admin((c) => c.query(`CREATE DATABASE "${dbName}"`));
-    const url = new URL(BASE_URL!);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    await processes.open();
     receiver = await WebhookReceiver.start();
   });
   afterAll(async () => {
-    for (const s of services) await s.stop('SIGKILL');
     await receiver?.close();
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
-    rmSync(dataDir, { recursive: true, force: true });
+    await processes.close();
   });
 
-  const start = async (): Promise<{ service: Service; client: TestClient }> => {
-    const port = await freePort();
-    const service = spawnService('apps/core-api/main.ts', {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: '',
-      WEBHOOKS_ALLOW_HTTP: 'true',
-      WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32',
-      LOG_LEVEL: 'warn',
-    });
-    services.push(service);
-    const client = new TestClient(`http://127.0.0.1:${port}`);
-    await waitUntilUp(`${client.baseUrl}/api/health`, service);
-    return { service, client };
-  };
+  const start = () => processes.start();
 
   it('delivers the committed event after restart, same event id, exactly once successfully', async () => {
     const answered: number[] = [];

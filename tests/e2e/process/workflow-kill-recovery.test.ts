@@ -1,42 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { TestClient } from '../../support/http-client';
-import { freePort, spawnService, waitUntilUp, type Service } from '../../support/spawn-service';
 import { waitFor } from '../../support/wait-for';
+import { KillableCoreApi } from '../../support/killable-core-api';
 
 const BASE_URL = process.env.TEST_DATABASE_URL;
 
 // Two processes must share one database: PGlite serves one process only, so this needs PostgreSQL.
 (BASE_URL ? describe : describe.skip)('a workflow run survives a SIGKILL of the core API (PostgreSQL; skipped without TEST_DATABASE_URL)', () => {
-  const dbName = `wfkill_${randomBytes(5).toString('hex')}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'platform-wfkill-'));
-  let databaseUrl = '';
+  const processes = new KillableCoreApi(BASE_URL!, 'wfkill');
   let server: Server;
   let port = 0;
   const calls: string[] = [];
   let holdFirst = true;
-  const services: Service[] = [];
-
-  const admin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
-    const c = new Client({ connectionString: BASE_URL });
-    await c.connect();
-    try {
-      return await fn(c);
-    } finally {
-      await c.end();
-    }
-  };
 
   beforeAll(async () => {
-    await admin((c) => c.query(`CREATE DATABASE "${dbName}"`));
-    const url = new URL(BASE_URL!);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    await processes.open();
     // `/first` answers at once; `/second` never answers the first time (the process is killed meanwhile).
     server = createServer((req, res) => {
       calls.push(req.url!);
@@ -51,29 +29,12 @@ const BASE_URL = process.env.TEST_DATABASE_URL;
     port = (server.address() as AddressInfo).port;
   });
   afterAll(async () => {
-    for (const s of services) await s.stop('SIGKILL');
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
-    rmSync(dataDir, { recursive: true, force: true });
+    await processes.close();
   });
 
-  const start = async (): Promise<{ service: Service; client: TestClient }> => {
-    const listenOn = await freePort();
-    const service = spawnService('apps/core-api/main.ts', {
-      DATA_DIR: dataDir,
-      PORT: String(listenOn),
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: '',
-      WEBHOOKS_ALLOW_HTTP: 'true',
-      WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32',
-      LOG_LEVEL: 'warn',
-    });
-    services.push(service);
-    const client = new TestClient(`http://127.0.0.1:${listenOn}`);
-    await waitUntilUp(`${client.baseUrl}/api/health`, service);
-    return { service, client };
-  };
+  const start = () => processes.start();
 
   it('continues from the last completed step after a restart, not running completed steps again', async () => {
     const first = await start();
