@@ -1,26 +1,10 @@
 import type { BrowseSort, Item, ItemKind, ItemStatus, License, Review, Version } from '../domain/item';
 
-export interface NewItem {
-  kind: ItemKind;
-  name: string;
-  slug: string;
-  displayName: string;
-  description: string;
-  category: string;
-  authorId: string;
-  authorName: string;
-  authorUrl: string | null;
-  homepage: string | null;
-  repositoryUrl: string | null;
-  iconUrl: string | null;
-  previewUrl: string | null;
-  screenshots: string[];
-  isPaid: boolean;
-  price: number | null;
-  manifest: Record<string, unknown>;
-  defaultStyles: Record<string, unknown> | null;
-  version: string;
-}
+/** What a submission stores: the item without what the marketplace keeps itself (id, review state, counts, times). */
+export type NewItem = Omit<
+  Item,
+  'id' | 'status' | 'rejectionReason' | 'reviewedAt' | 'featured' | 'downloadCount' | 'ratingStats' | 'createdAt' | 'updatedAt' | 'publishedAt'
+>;
 
 export interface NewVersion {
   version: string;
