@@ -3,7 +3,7 @@ import { DATABASE_KINDS } from '../../support/test-database';
 import { FakeMarketplace, sha256, type SeenRequest } from '../../support/fake-marketplace';
 import { startCore, startMarketplaceStack, type MarketplaceStack } from '../../support/core-marketplace-stack';
 import { zipOf } from '../../support/plugins/plugin-examples';
-import { registerUser, userWithApplication } from '../../support/test-stack';
+import { registerUser, startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
 import { createInfrastructure } from '../../../apps/shared/infrastructure';
 import { createLogger } from '../../../adapters/logging/logger';
 
@@ -259,5 +259,29 @@ describe('core API: a marketplace that refuses connections (pglite)', () => {
     }
     const owner = await userWithApplication(stack.client);
     expect((await stack.client.post(`/api/applications/${owner.app.id}/plugins`, { marketplacePluginId: ITEM }, { token: owner.token })).status).toBe(503);
+  });
+});
+
+describe('core API: chat keeps working while the marketplace is down (pglite)', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    const closed = await FakeMarketplace.start();
+    const url = closed.url;
+    await closed.close();
+    stack = await startCoreApi({ providers: true, env: { MARKETPLACE_URL: url } });
+  });
+  afterAll(() => stack.close());
+
+  it('answers a chat turn on the platform key while the catalog answers 503', async () => {
+    const owner = await userWithApplication(stack.client);
+    await stack.setPlan(owner.user.id, 'pro');
+    expect((await stack.client.get('/api/marketplace/browse', { token: owner.token })).status).toBe(503);
+    const conversation = await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token });
+    expect(conversation.status).toBe(201);
+    const turn = await stack.client.post(`/api/conversations/${conversation.body.id}/messages`, { content: 'Still there?', provider: 'provider_a', model: 'gpt-4o-mini' }, { token: owner.token });
+    expect(turn.status).toBe(200);
+    expect(turn.body.message.content).toMatch(/Still there\?/);
+    // Update entries are the core's own records: they stay readable too.
+    expect((await stack.client.get('/api/marketplace/updates/count', { token: owner.token })).body).toEqual({ count: 0 });
   });
 });
