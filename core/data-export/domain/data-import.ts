@@ -10,6 +10,7 @@ import { MAX_TEMPLATES_PER_APPLICATION } from '../../prompts/domain/prompt-templ
 import { templateContentField, templateDefaultField, templateNameField } from '../../prompts/domain/template-fields';
 import { ValidationError } from '../../shared/errors';
 import { num, str, validate } from '../../shared/validation';
+import type { ExportedMessage } from './data-export';
 
 /** Applications one import request may hold (the 1 MB body limit usually comes first). */
 export const MAX_IMPORT_RECORDS = 500;
@@ -80,20 +81,8 @@ const applicationSchema = yup.object({
   conversations: yup.array().of(conversationSchema).max(MAX_CONVERSATIONS, `an application holds at most ${MAX_CONVERSATIONS} conversations per import`),
 });
 
-export interface ImportedMessage {
-  role: 'user' | 'assistant';
-  content: string;
-  status: 'complete' | 'interrupted' | 'failed';
-  provider: string | null;
-  model: string | null;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  totalTokens: number | null;
-  latencyMs: number | null;
-  rating: number | null;
-  sources: unknown;
-  createdAt: Date | null;
-}
+/** A message as imported: the exported record's fields, its time optional (null: the time of the import). */
+export type ImportedMessage = Omit<ExportedMessage, 'createdAt'> & { createdAt: Date | null };
 
 /** One application of an import, checked by the rules its own endpoints apply. */
 export interface ImportedApplication {
