@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { StepKind, WorkflowDefinition } from '../../../core/workflows/domain/definition';
 import type { RunStatus, RunTrigger, StepRecord, Workflow, WorkflowRun } from '../../../core/workflows/domain/workflow';
 import type { NewWorkflow, StepCommit, WorkflowRepository } from '../../../core/workflows/ports/workflow-repository.port';
+import { visibleApplicationIds } from '../teams/visibility';
 import { affected, one, rows } from '../sql';
 
 interface WorkflowRow {
@@ -141,6 +142,18 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     const total = (
       await one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM workflows WHERE owner_id = $1 AND ($2::uuid IS NULL OR application_id = $2::uuid)`, [ownerId, applicationId ?? null])
     )?.n ?? 0;
+    return { items: items.map(toWorkflow), total };
+  }
+
+  async listVisible(userId: string, teamId: string | null | undefined, offset: number, limit: number): Promise<{ items: Workflow[]; total: number }> {
+    const team = teamId ? [teamId] : [];
+    const items = await rows<WorkflowRow>(
+      this.db,
+      `SELECT * FROM workflows WHERE application_id IN (${visibleApplicationIds(teamId, '$1', '$4')}) ORDER BY created_at, id LIMIT $2 OFFSET $3`,
+      [userId, limit, offset, ...team],
+    );
+    const total =
+      (await one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM workflows WHERE application_id IN (${visibleApplicationIds(teamId, '$1', '$2')})`, [userId, ...team]))?.n ?? 0;
     return { items: items.map(toWorkflow), total };
   }
 

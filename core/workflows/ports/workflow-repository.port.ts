@@ -33,6 +33,11 @@ export interface WorkflowRepository {
   create(workflow: NewWorkflow): Promise<Workflow>;
   findById(id: string): Promise<Workflow | null>;
   listByOwner(ownerId: string, applicationId: string | undefined, offset: number, limit: number): Promise<{ items: Workflow[]; total: number }>;
+  /**
+   * The workflows of the applications `userId` may see: their personal ones and their teams' (`teamId`: undefined
+   * both, null personal only, an id that team's only), oldest first.
+   */
+  listVisible(userId: string, teamId: string | null | undefined, offset: number, limit: number): Promise<{ items: Workflow[]; total: number }>;
   /** Replaces fields and raises the version when the graph changes. */
   update(id: string, changes: Partial<Pick<Workflow, 'name' | 'description' | 'definition' | 'secretsSealed'>>): Promise<Workflow | null>;
   delete(id: string): Promise<boolean>;

@@ -1,5 +1,6 @@
 import * as yup from 'yup';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
+import { parseTeamFilter } from '../../applications/use-cases/list-applications.use-case';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
@@ -75,12 +76,20 @@ export class CreateWorkflowUseCase {
 export class ListWorkflowsUseCase {
   constructor(private readonly deps: WorkflowDeps) {}
 
-  async execute(query: { page?: unknown; limit?: unknown; applicationId?: unknown }, actor: Actor): Promise<Page<WorkflowView>> {
+  async execute(query: { page?: unknown; limit?: unknown; applicationId?: unknown; teamId?: unknown }, actor: Actor): Promise<Page<WorkflowView>> {
     const { page, limit } = parsePageRequest(query);
     if (query.applicationId !== undefined && !isUuid(query.applicationId)) throw ValidationError.field('applicationId', 'applicationId must be an application id');
-    // One application's workflows for whoever may use it; without one, the caller's own.
-    const application = query.applicationId !== undefined ? await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read') : null;
-    const found = await this.deps.workflows.listByOwner(application?.ownerId ?? actor.userId, application?.id, (page - 1) * limit, limit);
+    const teamId = parseTeamFilter(query.teamId);
+    // One application's workflows for whoever may see it; without one, those of every application the caller sees.
+    const found =
+      query.applicationId !== undefined
+        ? await this.deps.workflows.listByOwner(
+            (await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read')).ownerId,
+            query.applicationId,
+            (page - 1) * limit,
+            limit,
+          )
+        : await this.deps.workflows.listVisible(actor.userId, teamId, (page - 1) * limit, limit);
     return { data: found.items.map(toWorkflowView), total: found.total, page, limit };
   }
 }

@@ -145,6 +145,13 @@ describe('teams: one access policy for every resource of a team application', ()
     expect((await ids(`/api/custom-domains?teamId=${world.teamId}`)).length).toBeGreaterThan(0);
     expect(await ids(`/api/custom-domains?teamId=${world.teamId}`, outsider.token)).toEqual([]);
     expect((await stack.client.get('/api/webhooks?teamId=nonsense', { token: viewer.token })).status).toBe(400);
+    const flow = await newWorkflow();
+    const flows = ids;
+    expect(await flows('/api/workflows?limit=100')).toContain(flow);
+    expect(await flows(`/api/workflows?limit=100&teamId=${world.teamId}`)).toContain(flow);
+    expect(await flows('/api/workflows?limit=100&teamId=personal')).not.toContain(flow);
+    expect(await flows('/api/workflows?limit=100', outsider.token)).not.toContain(flow);
+    expect(await flows(`/api/workflows?limit=100&teamId=${world.teamId}`, outsider.token)).toEqual([]);
   });
 
   describe('a sweep of every route with a path id: another team\'s member and a member just removed get 404 and change nothing', () => {
