@@ -3,6 +3,7 @@ import type { AnalyticsScope, ConversationCount, ConversationSlice, RatingCount,
 import type { AnalyticsStore } from '../../../core/analytics/ports/analytics-store.port';
 import type { ConversationSource } from '../../../core/conversations/domain/conversation';
 import { rows } from '../sql';
+import { visibleApplicationIds } from '../teams/visibility';
 
 const COUNTERS = ['messages_sent', 'messages_received', 'prompt_tokens', 'completion_tokens', 'errors', 'api_calls', 'widget_loads'] as const;
 
@@ -124,8 +125,8 @@ export class TypeOrmAnalyticsStore implements AnalyticsStore {
     return found.map((r) => ({ rating: Number(r.rating), count: n(r.count) }));
   }
 
-  async applicationsOf(ownerId: string): Promise<string[]> {
-    return (await rows<{ id: string }>(this.db, `SELECT id FROM applications WHERE owner_id = $1`, [ownerId])).map((r) => r.id);
+  async applicationsOf(userId: string, teamId?: string | null): Promise<string[]> {
+    return (await rows<{ id: string }>(this.db, visibleApplicationIds(teamId, '$1', '$2'), [userId, ...(teamId ? [teamId] : [])])).map((r) => r.id);
   }
 }
 

@@ -12,6 +12,6 @@ export interface AnalyticsStore {
   conversationSlices(scope: AnalyticsScope): Promise<ConversationSlice[]>;
   /** Ratings given to answers of the conversations opened in the scope. */
   ratings(scope: AnalyticsScope): Promise<RatingCount[]>;
-  /** The ids of the applications a user owns. */
-  applicationsOf(ownerId: string): Promise<string[]>;
+  /** The ids of the applications a user sees: personal and their teams' (`teamId`: undefined both, null personal, an id that team's). */
+  applicationsOf(userId: string, teamId?: string | null): Promise<string[]>;
 }

@@ -3,6 +3,7 @@ import type { PriceTable } from '../../ai/domain/model-catalog';
 import { MODEL_PRICES_AS_OF } from '../../ai/domain/model-catalog';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
+import { parseTeamFilter } from '../../applications/use-cases/list-applications.use-case';
 import type { ConversationSource } from '../../conversations/domain/conversation';
 import type { Actor } from '../../shared/actor';
 import type { Clock } from '../../shared/clock.port';
@@ -176,7 +177,10 @@ export class GetAnalyticsUseCase {
     };
   }
 
-  /** Validates the query, checks the application is the caller's and writes this process's pending counts. */
+  /**
+   * Validates the query, checks the caller may read the application (or takes every application they see: their own
+   * and their teams', narrowed by `teamId`) and writes this process's pending counts.
+   */
   private async scopeOf(input: Record<string, unknown>, actor: Actor): Promise<{ period: Period; scope: AnalyticsScope }> {
     const one = (v: unknown) => (Array.isArray(v) ? v[0] : v === '' ? undefined : v);
     const q = await validate(query, { applicationId: one(input.applicationId), from: one(input.from), to: one(input.to) });
@@ -194,7 +198,7 @@ export class GetAnalyticsUseCase {
       applicationIds = [app.id];
       applicationId = app.id;
     } else {
-      applicationIds = await this.deps.store.applicationsOf(actor.userId);
+      applicationIds = await this.deps.store.applicationsOf(actor.userId, parseTeamFilter(one(input.teamId)));
     }
     // This process's counts are written first, so a caller sees the turns it just had.
     await this.deps.recorder.flush().catch(() => undefined);

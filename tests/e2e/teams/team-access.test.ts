@@ -152,6 +152,13 @@ describe('teams: one access policy for every resource of a team application', ()
     expect(await flows('/api/workflows?limit=100&teamId=personal')).not.toContain(flow);
     expect(await flows('/api/workflows?limit=100', outsider.token)).not.toContain(flow);
     expect(await flows(`/api/workflows?limit=100&teamId=${world.teamId}`, outsider.token)).toEqual([]);
+    // Analytics without an application cover every application the caller sees, narrowed the same way.
+    const opened = async (query: string, token = viewer.token) => (await stack.client.get(`/api/analytics/overview${query}`, { token })).body.totals.conversations as number;
+    const all = await opened('');
+    expect(all).toBeGreaterThan(0);
+    expect(await opened(`?teamId=${world.teamId}`)).toBe(all);
+    expect(await opened('?teamId=personal')).toBe(0);
+    expect(await opened('', outsider.token)).toBe(0);
   });
 
   describe('a sweep of every route with a path id: another team\'s member and a member just removed get 404 and change nothing', () => {
