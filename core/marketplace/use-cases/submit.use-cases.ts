@@ -11,7 +11,7 @@ import { isWebUrl } from '../domain/links';
 import { checksumOf } from '../domain/package';
 import { isSemVer } from '../domain/semver';
 import { toItemDetailView, type ItemDetailView } from '../domain/views';
-import type { CatalogRepository, NewItem } from '../ports/marketplace-repository.port';
+import type { CatalogRepository, NewItem, NewVersion } from '../ports/marketplace-repository.port';
 import { signedIn } from './marketplace-access';
 import { decodePackage, validatedPluginZip } from './package-input';
 import { compatibilitySchema } from './versions.use-cases';
@@ -57,6 +57,21 @@ const submissionSchema = (kind: ItemKind) =>
 
 type Submission = yup.InferType<ReturnType<typeof submissionSchema>>;
 
+/** The submitted version, its package stored by the marketplace, sized and checksummed. */
+function firstVersion(input: Submission, bytes: Buffer, author: Actor): NewVersion {
+  return {
+    version: input.version,
+    changelog: input.changelog ?? '',
+    minPlatformVersion: input.compatibility?.minPlatformVersion ?? null,
+    maxPlatformVersion: input.compatibility?.maxPlatformVersion ?? null,
+    externalUrl: null,
+    package: bytes,
+    fileSize: bytes.length,
+    checksum: checksumOf(bytes),
+    publishedBy: author.userId,
+  };
+}
+
 function common(kind: ItemKind, input: Submission, author: Actor): Omit<NewItem, 'displayName' | 'description' | 'manifest' | 'defaultStyles'> {
   if (input.isPaid && input.price === undefined) throw ValidationError.field('price', 'price is required when isPaid is true');
   return {
@@ -93,7 +108,6 @@ export class SubmitPluginUseCase {
     if (input.package === undefined) throw ValidationError.field('package', 'package is required: the plugin ZIP, base64-encoded');
     const bytes = decodePackage(input.package);
     const manifest = await validatedPluginZip(this.deps.packages, bytes, { name: input.name, version: input.version });
-    const checksum = checksumOf(bytes);
     const item = await this.deps.catalog.createWithVersion(
       {
         ...common('plugin', input, author),
@@ -102,19 +116,9 @@ export class SubmitPluginUseCase {
         manifest: manifest as unknown as Record<string, unknown>,
         defaultStyles: null,
       },
-      {
-        version: input.version,
-        changelog: input.changelog ?? '',
-        minPlatformVersion: input.compatibility?.minPlatformVersion ?? null,
-        maxPlatformVersion: input.compatibility?.maxPlatformVersion ?? null,
-        externalUrl: null,
-        package: bytes,
-        fileSize: bytes.length,
-        checksum,
-        publishedBy: author.userId,
-      },
+      firstVersion(input, bytes, author),
     );
-    return { ...toItemDetailView(item, []), fileSize: bytes.length, checksum };
+    return { ...toItemDetailView(item, []), fileSize: bytes.length, checksum: checksumOf(bytes) };
   }
 }
 
@@ -137,7 +141,6 @@ export class SubmitThemeUseCase {
     const definition = validateDefinition(mergeTheme(base.definition, overrides), 'defaultStyles.');
     const manifest = { ...(input.manifest ?? {}), extend };
     const bytes = Buffer.from(JSON.stringify({ name: input.name, version: input.version, extend, defaultStyles: overrides, definition }));
-    const checksum = checksumOf(bytes);
     const item = await this.deps.catalog.createWithVersion(
       {
         ...common('theme', input, author),
@@ -146,18 +149,8 @@ export class SubmitThemeUseCase {
         manifest,
         defaultStyles: overrides as Record<string, unknown>,
       },
-      {
-        version: input.version,
-        changelog: input.changelog ?? '',
-        minPlatformVersion: input.compatibility?.minPlatformVersion ?? null,
-        maxPlatformVersion: input.compatibility?.maxPlatformVersion ?? null,
-        externalUrl: null,
-        package: bytes,
-        fileSize: bytes.length,
-        checksum,
-        publishedBy: author.userId,
-      },
+      firstVersion(input, bytes, author),
     );
-    return { ...toItemDetailView(item, []), fileSize: bytes.length, checksum };
+    return { ...toItemDetailView(item, []), fileSize: bytes.length, checksum: checksumOf(bytes) };
   }
 }
