@@ -50,8 +50,9 @@ export const isPrerelease = (version: string): boolean => (parseSemVer(version)?
 /** Newest first, by SemVer precedence (not string order: 1.10.0 before 1.9.0). */
 export const newestFirst = <T extends { version: string }>(items: readonly T[]): T[] => [...items].sort((a, b) => compareSemVer(b.version, a.version));
 
-/** Whether `platform` lies within the (inclusive, optional) bounds. */
+/** Whether `platform` lies within the (inclusive, optional) bounds; a bound that is not SemVer admits no platform. */
 export function withinBounds(platform: string, bounds: { minPlatformVersion: string | null; maxPlatformVersion: string | null }): boolean {
+  if ([bounds.minPlatformVersion, bounds.maxPlatformVersion].some((b) => b && !isSemVer(b))) return false;
   if (bounds.minPlatformVersion && compareSemVer(platform, bounds.minPlatformVersion) < 0) return false;
   if (bounds.maxPlatformVersion && compareSemVer(platform, bounds.maxPlatformVersion) > 0) return false;
   return true;

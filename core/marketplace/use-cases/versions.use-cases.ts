@@ -21,14 +21,18 @@ export const versionUrlOf = (packageUrl: PackageUrl, v: Version): string | null 
 const semverField = (name: string) =>
   yup.string().strict().typeError(`${name} must be a SemVer version such as 1.2.0`).test('semver', `${name} must be a SemVer version such as 1.2.0 (no leading zeros, three numbers)`, (v) => v === undefined || isSemVer(v));
 
+const isSemVerText = (v: unknown): v is string => typeof v === 'string' && isSemVer(v);
+
 export const compatibilitySchema = yup
   .object({
     minPlatformVersion: semverField('compatibility.minPlatformVersion').nullable(),
     maxPlatformVersion: semverField('compatibility.maxPlatformVersion').nullable(),
   })
   .default(undefined)
+  // yup runs this beside the fields' own tests, so a bound that is not SemVer reaches it too: that one is the
+  // field's error, and the order is checked only between two versions.
   .test('bounds', 'compatibility.minPlatformVersion must not be above compatibility.maxPlatformVersion', (c) =>
-    !c?.minPlatformVersion || !c.maxPlatformVersion || compareSemVer(c.minPlatformVersion, c.maxPlatformVersion) <= 0,
+    !isSemVerText(c?.minPlatformVersion) || !isSemVerText(c?.maxPlatformVersion) || compareSemVer(c.minPlatformVersion, c.maxPlatformVersion) <= 0,
   );
 
 const publishSchema = yup.object({

@@ -51,7 +51,12 @@ const settingSchema = yup
 const schema = yup.object({
   name: yup.string().strict().required('manifest.name is required').matches(SLUG, 'manifest.name must be a slug (lower-case letters, digits and dashes, at most 64)'),
   displayName: yup.string().strict().max(100, 'manifest.displayName must be at most 100 characters'),
-  version: yup.string().strict().required('manifest.version is required').matches(SEMVER, 'manifest.version must be a SemVer version such as 1.2.0'),
+  version: yup
+    .string()
+    .strict()
+    .required('manifest.version is required')
+    .matches(SEMVER, 'manifest.version must be a SemVer version such as 1.2.0')
+    .test('size', 'manifest.version must be a SemVer version such as 1.2.0 (numbers up to 9007199254740991)', (v) => v === undefined || !SEMVER.test(v) || SEMVER.exec(v)!.slice(1, 4).every((n) => Number.isSafeInteger(Number(n)))),
   description: yup.string().strict().max(2000, 'manifest.description must be at most 2000 characters'),
   main: yup.string().strict().required('manifest.main is required').matches(MAIN_FILE, 'manifest.main must name a .js file'),
   permissions: yup

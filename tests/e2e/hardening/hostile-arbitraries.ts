@@ -45,6 +45,8 @@ const nested = (depth: number, leaf: unknown = 1): unknown => {
 /** Strings no handler should choke on: NUL, lone surrogates, control and bidi characters, huge, id look-alikes. */
 const hostileString = fc.oneof(
   fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\udc00x', 'x\ud800', '\ud83d', '\u202e\u2066', '\r\n\t', '%00', '%E0%A4%A', '../../etc/passwd', "'; DROP TABLE users; --", '<script>alert(1)</script>', '{{name}}', 'null', '1e309', '-1'),
+  // Near misses of the formats fields hold (versions, ranges, dates, times), where a parser may throw past its validation.
+  fc.constantFrom('x', '1.0', '01.0.0', '1.0.0-', '99999999999999999999.0.0', '>=1.0.0', '^1.2', '1.x', '2026-02-30', '25:61', '* * *'),
   fc.constantFrom(...PROTOTYPE_NAMES),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -64,9 +66,10 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 8 }), hostileString, { maxKeys: 4 }),
 );
 
-/** A plausible value for a field, from its name and type, using the owner's real ids. */
+/** A plausible value for a field, from its name and type, using the owner's real ids; an object gets its properties. */
 function plausible(name: string, shape: Shape, owned: Owned): unknown {
   if (shape.enum?.length) return shape.enum[0];
+  if (shape.properties && typeOf(shape) === 'object') return Object.fromEntries(Object.entries(shape.properties).map(([n, s]) => [n, plausible(n, s, owned)]));
   const ids: Record<string, string> = {
     applicationId: owned.ids.application,
     templateId: owned.ids.prompt,
@@ -82,8 +85,7 @@ function plausible(name: string, shape: Shape, owned: Owned): unknown {
   // Never the owner's real password: a hostile request must not be able to change or delete the account.
   if (/password/i.test(name)) return 'not the password 123';
   if (/^(content|message)$/.test(name)) return 'hello';
-  const type = Array.isArray(shape.type) ? shape.type.find((t) => t !== 'null') : shape.type;
-  switch (type) {
+  switch (typeOf(shape)) {
     case 'integer':
     case 'number':
       return 50;
@@ -98,12 +100,34 @@ function plausible(name: string, shape: Shape, owned: Owned): unknown {
   }
 }
 
+const typeOf = (shape: Shape): string | undefined => (Array.isArray(shape.type) ? shape.type.find((t) => t !== 'null') : shape.type);
+
+/**
+ * The fields of a body as paths: each declared field, and each property of a declared object field (one level
+ * down, e.g. `compatibility.minPlatformVersion`), where a validation that reads two fields together can still throw.
+ */
+function nestedPaths(shape: Shape): string[][] {
+  return Object.entries(shape.properties ?? {}).flatMap(([name, field]) =>
+    field.properties && typeOf(field) === 'object' ? Object.keys(field.properties).map((inner) => [name, inner]) : [],
+  );
+}
+
+/** A copy of `body` with `value` at `path` (the objects on the way copied, created when missing). */
+function withValueAt(body: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (!rest.length) return { ...body, [head!]: value };
+  const inner = body[head!];
+  return { ...body, [head!]: withValueAt(inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {}, rest, value) };
+}
+
 /** A valid-looking body for the shape, then one hostile change to it (or a hostile body outright). */
 export function mutateBody(body: NonNullable<Operation['body']>, owned: Owned): fc.Arbitrary<unknown> {
   const properties = body.shape.properties ?? {};
   const names = Object.keys(properties);
   const base = (): Record<string, unknown> => Object.fromEntries(names.map((n) => [n, plausible(n, properties[n]!, owned)]));
   const fieldName = names.length ? fc.oneof(fc.constantFrom(...names), fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 });
+  const nested = nestedPaths(body.shape);
+  const fieldPath = nested.length ? fc.oneof(fieldName.map((name) => [name]), fc.constantFrom(...nested)) : fieldName.map((name) => [name]);
   if (body.kind === 'form') {
     return fc
       .record({ name: fc.oneof(fieldName, fc.constant('applicationId')), value: fc.oneof(hostileString, fc.constant(owned.ids.application.toUpperCase())) })
@@ -111,7 +135,7 @@ export function mutateBody(body: NonNullable<Operation['body']>, owned: Owned): 
   }
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant(null).map(() => base()) },
-    { weight: 5, arbitrary: fc.tuple(fieldName, hostileValue).map(([name, value]) => ({ ...base(), [name]: value })) },
+    { weight: 5, arbitrary: fc.tuple(fieldPath, hostileValue).map(([path, value]) => withValueAt(base(), path, value)) },
     { weight: 2, arbitrary: names.length ? fc.constantFrom(...names).map((name) => ({ ...base(), [name]: undefined })) : fc.constant({}) },
     {
       // A prototype-named key one level down, written as text (a JS object literal would not keep `__proto__`).
@@ -207,10 +231,12 @@ export function queryFor(op: Operation, owned: Owned): fc.Arbitrary<string> {
 
 /** Values of the wrong type (or refused text) that every declared field receives once, in turn. */
 const WRONG_FOR_EVERY_FIELD: unknown[] = [0, true, null, [], { a: 1 }, 'a\u0000b', '\udc00x'];
+/** Fewer for the properties of object fields (there are many), text that is no format among them. */
+const WRONG_FOR_EVERY_NESTED_FIELD: unknown[] = [0, null, { a: 1 }, 'x'];
 
 /**
- * The systematic part next to the random one: each declared field of the body, in turn, set to each
- * wrong value above while the rest of the body stays plausible.
+ * The systematic part next to the random one: each declared field of the body (and each property of an
+ * object field), in turn, set to each wrong value above while the rest of the body stays plausible.
  */
 export function everyFieldWrong(body: NonNullable<Operation['body']>, owned: Owned): unknown[] {
   const properties = body.shape.properties ?? {};
@@ -219,7 +245,10 @@ export function everyFieldWrong(body: NonNullable<Operation['body']>, owned: Own
   if (body.kind === 'form') {
     return names.flatMap((name) => ['a\u0000b', '\udc00x', owned.ids.application.toUpperCase()].map((value) => ({ form: { ...stringValues(base()), [name]: value } })));
   }
-  return names.flatMap((name) => WRONG_FOR_EVERY_FIELD.map((value) => ({ ...base(), [name]: value })));
+  return [
+    ...names.flatMap((name) => WRONG_FOR_EVERY_FIELD.map((value) => ({ ...base(), [name]: value }))),
+    ...nestedPaths(body.shape).flatMap((path) => WRONG_FOR_EVERY_NESTED_FIELD.map((value) => withValueAt(base(), path, value))),
+  ];
 }
 
 const stringValues = (o: Record<string, unknown>): Record<string, string> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));

@@ -183,6 +183,20 @@ describe.each(DATABASE_KINDS)('the marketplace the whole way, through the core A
     expect(css.text).toContain('#3355ff');
   });
 
+  it('passes on the marketplace’s 400 naming a compatibility bound that is not SemVer, not a 502', async () => {
+    const id = await submitAndApprove('bounded-counter');
+    for (const [compatibility, path] of [
+      [{ minPlatformVersion: 'x', maxPlatformVersion: '2.0.0' }, 'compatibility.minPlatformVersion'],
+      [{ minPlatformVersion: '0.1.0', maxPlatformVersion: 'x' }, 'compatibility.maxPlatformVersion'],
+    ] as const) {
+      const res = await stack.client.post(`/api/marketplace/plugins/${id}/versions`, { version: '1.0.1', package: await packageOf('bounded-counter', '1.0.1'), compatibility }, as(author.access_token));
+      expect([res.status, res.body.error, res.body.details?.map((d: { path: string }) => d.path)]).toEqual([400, 'Bad Request', [path]]);
+      const submitted = await stack.client.post('/api/marketplace/submit/plugin', { name: 'bounded-two', slug: 'bounded-two', version: '1.0.0', package: await packageOf('bounded-two', '1.0.0'), compatibility }, as(author.access_token));
+      expect([submitted.status, submitted.body.details?.map((d: { path: string }) => d.path)]).toEqual([400, [path]]);
+    }
+    expect((await stack.client.get(`/api/marketplace/plugins/${id}/versions`)).body.map((v: { version: string }) => v.version)).toEqual(['1.0.0']);
+  });
+
   it('binds the platform version the compatibility checks use', () => {
     expect(resolve(stack.core.app.container, CORE_MARKETPLACE_TOKENS.PlatformVersion)).toMatch(/^\d+\.\d+\.\d+/);
   });

@@ -118,6 +118,26 @@ describe.each(DATABASE_KINDS)('marketplace service: reviews, versions, licenses 
       });
     });
 
+    it('answers 400 naming the bound when a compatibility bound is not SemVer, also beside a valid one (submission, publish, latest)', async () => {
+      const bounds = [
+        [{ minPlatformVersion: 'x', maxPlatformVersion: '2.0.0' }, 'compatibility.minPlatformVersion'],
+        [{ minPlatformVersion: '1.0.0', maxPlatformVersion: 'x' }, 'compatibility.maxPlatformVersion'],
+        [{ minPlatformVersion: 5, maxPlatformVersion: '2.0.0' }, 'compatibility.minPlatformVersion'],
+        [{ minPlatformVersion: '1.0.0', maxPlatformVersion: ['2.0.0'] }, 'compatibility.maxPlatformVersion'],
+        [{ minPlatformVersion: '99999999999999999999.0.0', maxPlatformVersion: '1.0.0' }, 'compatibility.minPlatformVersion'],
+      ] as const;
+      for (const [compatibility, path] of bounds) {
+        const published = await publish('4.0.0', { compatibility });
+        expect([compatibility, published.status, published.body.details?.map((d: { path: string }) => d.path)]).toEqual([compatibility, 400, [path]]);
+        expect(published.body.message).toMatch(new RegExp(`^${path.replace('.', '\\.')} must be a SemVer version`));
+        const submitted = await c().post('/marketplace/submit/plugin', { ...(await pluginSubmission('bounded-plugin', '1.0.0')), compatibility }, author);
+        expect([compatibility, submitted.status, submitted.body.details?.map((d: { path: string }) => d.path)]).toEqual([compatibility, 400, [path]]);
+      }
+      expect((await c().get(`/marketplace/plugins/${pluginId}/versions/4.0.0`)).status).toBe(404);
+      const latest = await c().post('/marketplace/versions/latest', { pluginIds: [pluginId], platformVersion: '1.0' });
+      expect([latest.status, latest.body.details?.[0]?.path]).toEqual([400, 'platformVersion']);
+    });
+
     it('takes an external https downloadUrl with its size and checksum, never a private address', async () => {
       const base = { fileSize: 1234, checksum: `sha256:${'a'.repeat(64)}` };
       for (const url of ['https://127.0.0.1/p.zip', 'https://10.1.2.3/p.zip', 'https://[::1]/p.zip', 'https://localhost/p.zip', 'https://169.254.169.254/latest', 'http://cdn.example.com/p.zip', 'https://intranet/p.zip', 'https://user:pw@cdn.example.com/p.zip', 'https://[::ffff:127.0.0.1]/p.zip']) {

@@ -37,6 +37,9 @@ describe('SemVer in the marketplace', () => {
     expect(withinBounds('1.4.0', { minPlatformVersion: '1.4.1', maxPlatformVersion: null })).toBe(false);
     expect(withinBounds('1.4.0', { minPlatformVersion: null, maxPlatformVersion: '1.3.9' })).toBe(false);
     expect(withinBounds('1.4.0', { minPlatformVersion: null, maxPlatformVersion: null })).toBe(true);
+    // A stored bound that is not SemVer (written before it was checked) makes the version incompatible, never a throw.
+    expect(withinBounds('1.4.0', { minPlatformVersion: 'x', maxPlatformVersion: null })).toBe(false);
+    expect(withinBounds('1.4.0', { minPlatformVersion: null, maxPlatformVersion: '2.0' })).toBe(false);
   });
 });
 

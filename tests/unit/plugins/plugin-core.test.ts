@@ -22,6 +22,8 @@ describe('plugin manifest', () => {
   it.each([
     [{ version: '1.0.0', main: 'index.js' }, 'manifest.name'],
     [{ name: 'x', version: 'v1', main: 'index.js' }, 'manifest.version'],
+    // SemVer by the pattern, but a number past what a comparison can hold: the marketplace refuses it as well.
+    [{ name: 'x', version: '99999999999999999999.0.0', main: 'index.js' }, 'manifest.version'],
     [{ name: 'x', version: '1.0.0', main: '../index.js' }, 'manifest.main'],
     [{ name: 'x', version: '1.0.0', main: 'index.js', permissions: { hosts: ['localhost:8080'] } }, 'manifest.permissions.hosts[0]'],
     [{ name: 'x', version: '1.0.0', main: 'index.js', permissions: { events: ['nope'] } }, 'manifest.permissions.events[0]'],
