@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
-import type { CallPluginEndpointUseCase } from '../../../core/plugins/use-cases/call-plugin-endpoint.use-case';
+import type { CallPluginEndpointUseCase, EndpointCaller } from '../../../core/plugins/use-cases/call-plugin-endpoint.use-case';
 import type { CreatePluginUseCase } from '../../../core/plugins/use-cases/create-plugin.use-case';
 import type { GetPluginUseCase } from '../../../core/plugins/use-cases/get-plugin.use-case';
 import type { ListPluginsUseCase } from '../../../core/plugins/use-cases/list-plugins.use-case';
 import type { PublishPluginUseCase } from '../../../core/plugins/use-cases/publish-plugin.use-case';
 import type { Actor } from '../../../core/shared/actor';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '../../../core/shared/errors';
+import { ValidationError } from '../../../core/shared/errors';
 import { actorOf } from '../shared/auth.middleware';
 import { formOf, multipartForm } from '../uploads/multipart';
 
@@ -59,8 +59,8 @@ export function pluginsRouter(d: {
       body: ctx.request.body,
     };
     const resolved = await d.endpoint.resolve(request);
-    const user = resolved.auth ? await callerFor(ctx, d, resolved.ownerId, resolved.installation.applicationId) : null;
-    const response = await d.endpoint.execute(resolved, request, user);
+    const caller = resolved.auth ? await callerOf(ctx, d) : null;
+    const response = await d.endpoint.execute(resolved, request, caller);
     ctx.set(response.headers);
     ctx.status = response.status;
     ctx.body = response.body;
@@ -71,18 +71,15 @@ export function pluginsRouter(d: {
   return r;
 }
 
-/** `auth: true`: a bearer token of the application's owner, or an X-API-Key of the owner valid for this application. */
-async function callerFor(ctx: Context, d: { auth: Middleware; apiKeys: AuthenticateApiKeyUseCase }, ownerId: string, applicationId: string): Promise<{ id: string }> {
+/** `auth: true`: the caller of a bearer token or an X-API-Key (the use case decides whether it may call). */
+async function callerOf(ctx: Context, d: { auth: Middleware; apiKeys: AuthenticateApiKeyUseCase }): Promise<EndpointCaller | null> {
   if (ctx.get('Authorization')) {
     await d.auth(ctx, async () => undefined);
-    const actor = ctx.state.actor as Actor;
-    if (actor.userId !== ownerId) throw new ForbiddenError('This endpoint is open to the application owner only');
-    return { id: actor.userId };
+    return { userId: (ctx.state.actor as Actor).userId };
   }
   if (ctx.get('X-API-Key')) {
     const { key } = await d.apiKeys.execute(ctx.get('X-API-Key'));
-    if (key.ownerId !== ownerId || (key.applicationId !== null && key.applicationId !== applicationId)) throw new ForbiddenError('This API key is not valid for this application');
-    return { id: key.ownerId };
+    return { userId: key.ownerId, keyApplicationId: key.applicationId };
   }
-  throw new UnauthorizedError('This endpoint needs a bearer token of the application owner or an API key of the application');
+  return null;
 }

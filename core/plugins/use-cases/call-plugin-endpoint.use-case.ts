@@ -26,6 +26,9 @@ export interface ResolvedEndpoint {
   params: Record<string, string>;
 }
 
+/** Who calls a private endpoint: a signed-in user, or an API key of its owner (limited to one application, or not). */
+export type EndpointCaller = { userId: string; keyApplicationId?: undefined } | { userId: string; keyApplicationId: string | null };
+
 export interface EndpointResponse {
   status: number;
   headers: Record<string, string>;
@@ -55,8 +58,14 @@ export class CallPluginEndpointUseCase {
     return { installation, ownerId: installation.ownerId, auth: match.auth, params: match.params };
   }
 
-  async execute(resolved: ResolvedEndpoint, req: EndpointRequest, user: { id: string } | null): Promise<EndpointResponse> {
-    if (resolved.auth && !user) throw new UnauthorizedError('This endpoint needs a bearer token of the application owner or an API key of the application');
+  /**
+   * A private endpoint (`auth: true`) is the application owner's, by bearer token or by an API key valid for the
+   * application; to anyone else it answers 404 exactly as a missing one, so its existence is not confirmed.
+   */
+  async execute(resolved: ResolvedEndpoint, req: EndpointRequest, caller: EndpointCaller | null): Promise<EndpointResponse> {
+    if (resolved.auth && !caller) throw new UnauthorizedError('This endpoint needs a bearer token of the application owner or an API key of the application');
+    if (resolved.auth && !mayCall(caller!, resolved)) throw new NotFoundError('Plugin endpoint');
+    const user = resolved.auth ? { id: caller!.userId } : null;
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HIDDEN_HEADERS.has(k.toLowerCase())));
     const arg = { method: req.method, path: req.path, params: resolved.params, query: req.query, headers, body: req.body ?? null, ...(user ? { user } : {}) };
     const started = Date.now();
@@ -80,6 +89,11 @@ export class CallPluginEndpointUseCase {
     void installations.recordRun({ installationId: id, kind: 'endpoint', name: `${req.method} ${req.path}`, ok: true, error: null, durationMs: Date.now() - started }).catch(() => undefined);
     return response;
   }
+}
+
+function mayCall(caller: EndpointCaller, resolved: ResolvedEndpoint): boolean {
+  if (caller.userId !== resolved.ownerId) return false;
+  return caller.keyApplicationId === undefined || caller.keyApplicationId === null || caller.keyApplicationId === resolved.installation.applicationId;
 }
 
 function checkResponse(result: unknown): EndpointResponse {

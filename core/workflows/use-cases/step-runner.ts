@@ -161,7 +161,7 @@ export class StepRunner {
         const path = renderText(step.path, scope);
         const body = step.body === undefined ? null : renderValue(step.body, scope);
         const resolved = await s.plugins.resolve({ pluginId: step.pluginId, applicationId: run.applicationId, method: step.method, path });
-        const answer = await s.plugins.execute(resolved, { pluginId: step.pluginId, applicationId: run.applicationId, method: step.method, path, query: {}, headers: {}, body }, { id: run.ownerId });
+        const answer = await s.plugins.execute(resolved, { pluginId: step.pluginId, applicationId: run.applicationId, method: step.method, path, query: {}, headers: {}, body }, { userId: run.ownerId });
         if (answer.status >= 500) throw new Error(`the plugin answered ${answer.status}${isObject(answer.body) && typeof answer.body.message === 'string' ? `: ${answer.body.message}` : ''}`);
         return { input: { pluginId: step.pluginId, method: step.method, path, body }, output: { status: answer.status, body: answer.body }, tokens: 0 };
       }

@@ -118,7 +118,7 @@ describe.each(DATABASE_KINDS)('example plugins from docs/plugins.md (%s)', (data
 
       expect((await stats({})).status).toBe(401);
       const stranger = await registerUser(stack.client);
-      expect((await stats({ Authorization: `Bearer ${stranger.access_token}` })).status).toBe(403);
+      expect((await stats({ Authorization: `Bearer ${stranger.access_token}` })).status).toBe(404);
       expect((await stats({ Authorization: `Bearer ${owner.token}` }, '')).status).toBe(404);
       expect((await stack.client.get(`/api/plugins/${counter.pluginId}/endpoints/nope?applicationId=${owner.app.id}`, { token: owner.token })).status).toBe(404);
       expect((await stack.client.post(`/api/plugins/${counter.pluginId}/endpoints/stats?applicationId=${owner.app.id}`, {}, { token: owner.token })).status).toBe(404);
