@@ -48,6 +48,7 @@ export class CallPluginEndpointUseCase {
   constructor(private readonly deps: { installations: InstallationRepository; runtime: PluginRuntime }) {}
 
   async resolve(req: Pick<EndpointRequest, 'pluginId' | 'applicationId' | 'method' | 'path'>): Promise<ResolvedEndpoint> {
+    if (!req.applicationId) throw new NotFoundError('Plugin endpoint', 'Plugin endpoint not found: name the application it is active in with ?applicationId= or the X-Application-Id header');
     if (!isUuid(req.pluginId) || !isUuid(req.applicationId)) throw new NotFoundError('Plugin endpoint');
     const installation = (await this.deps.runtime.active(req.applicationId)).find((i) => i.pluginId === req.pluginId);
     if (!installation) throw new NotFoundError('Plugin endpoint');

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
 import type { TestResponse } from '../../support/http-client';
@@ -9,7 +11,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const SOURCE = `definePlugin({ endpoints: [${METHODS.map((m) => `{ method: '${m}', path: '/private', auth: true, handler: (req) => ({ status: 200, body: { method: '${m}', user: req.user } }) }`).join(', ')}] })`;
 
 /** Plugin endpoints (`/api/plugins/:pluginId/endpoints/...`) answer what the caller may not see exactly as what does not exist. */
-describe('plugin endpoints: no existence oracle', () => {
+describe('plugin endpoints: no existence oracle, and a 404 that names the missing application', () => {
   let stack: TestStack;
   let owner: Awaited<ReturnType<typeof anOwnerWithKey>>;
   let stranger: Awaited<ReturnType<typeof anOwnerWithKey>>;
@@ -64,5 +66,19 @@ describe('plugin endpoints: no existence oracle', () => {
     expect((await call('GET', pluginId, { Authorization: 'Bearer nonsense' })).status).toBe(401);
     const unregistered = await registerUser(stack.client);
     expect((await call('GET', pluginId, { Authorization: `Bearer ${unregistered.access_token}` })).status).toBe(404);
+  });
+
+  it('answers a call without the application with a 404 naming ?applicationId= and X-Application-Id', async () => {
+    for (const plugin of [pluginId, randomUUID()]) {
+      const res = await call('GET', plugin, { Authorization: `Bearer ${owner.token}` }, '');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, message: expect.stringContaining('?applicationId='), error: 'Not Found' });
+      expect(res.body.message).toContain('X-Application-Id');
+      // docs/plugins.md shows this answer as it is.
+      expect(readFileSync(join(__dirname, '../../../docs/plugins.md'), 'utf8').replace(/\s+/g, ' ')).toContain(`404 "${res.body.message}"`);
+    }
+    // Named either way, it answers.
+    expect((await call('GET', pluginId, { Authorization: `Bearer ${owner.token}`, 'X-Application-Id': owner.app.id }, '')).status).toBe(200);
+    expect((await call('GET', pluginId, { Authorization: `Bearer ${owner.token}` })).status).toBe(200);
   });
 });
