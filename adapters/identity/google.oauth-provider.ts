@@ -11,7 +11,7 @@ export interface GoogleOptions {
   timeoutMs: number;
 }
 
-/** Sign-in with Google through OpenID Connect discovery (openid-client): authorization code, PKCE, nonce, id token. */
+/** Sign-in with Google through OpenID Connect discovery (openid-client): authorization code, PKCE, nonce, id token (its signature checked). */
 export class GoogleOAuthProvider implements OAuthProvider {
   readonly id = 'google' as const;
   private config?: Promise<oidc.Configuration>;
@@ -23,7 +23,9 @@ export class GoogleOAuthProvider implements OAuthProvider {
     this.config ??= oidc
       .discovery(new URL(issuer), clientId, clientSecret, undefined, {
         timeout: Math.ceil(timeoutMs / 1000),
-        execute: new URL(issuer).protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
+        // The id token's signature is checked against Google's published keys too (openid-client leaves it to TLS
+        // by default): a token signed by anyone else fails like an expired one, with a 401.
+        execute: [oidc.enableNonRepudiationChecks, ...(new URL(issuer).protocol === 'http:' ? [oidc.allowInsecureRequests] : [])],
       })
       .catch((error: unknown) => {
         this.config = undefined; // try discovery again on the next sign-in

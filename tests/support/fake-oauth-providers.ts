@@ -3,6 +3,25 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 
+/**
+ * What the fake Google's token endpoint answers instead of a proper id token, once set: id tokens that fail
+ * verification (expired, not yet valid, signed with another key, by a key the JWKS does not hold, with the
+ * wrong audience, issuer or nonce), or a provider that is down or answers garbage.
+ */
+export type GoogleFault =
+  | 'expired'
+  | 'not-yet-valid'
+  | 'bad-signature'
+  | 'unknown-key'
+  | 'wrong-audience'
+  | 'wrong-issuer'
+  | 'wrong-nonce'
+  | 'server-error'
+  | 'unavailable-json'
+  | 'html'
+  | 'no-access-token'
+  | 'connection-reset';
+
 /** A person as the fake provider knows them. */
 export interface FakePerson {
   id: string;
@@ -42,6 +61,10 @@ export class FakeOAuthProviders {
   private readonly codes = new Map<string, IssuedCode>();
   private readonly tokens = new Map<string, FakePerson>();
   private key!: { privateKey: CryptoKey; jwk: Record<string, unknown> };
+  /** A key the JWKS does not publish, for forged id tokens. */
+  private otherKey!: CryptoKey;
+  /** How the next Google token requests fail (undefined: they succeed). */
+  googleFault?: GoogleFault;
   url = '';
   readonly clients = { github: { id: 'gh-client', secret: 'gh-secret' }, google: { id: 'google-client', secret: 'google-secret' } };
 
@@ -49,6 +72,7 @@ export class FakeOAuthProviders {
     const fake = new FakeOAuthProviders();
     const { privateKey, publicKey } = await generateKeyPair('RS256');
     fake.key = { privateKey, jwk: { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' } };
+    fake.otherKey = (await generateKeyPair('RS256')).privateKey;
     fake.server = createServer((req, res) => {
       void fake.handle(req, res).catch((error: unknown) => json(res, 500, { error: String(error) }));
     });
@@ -113,15 +137,31 @@ export class FakeOAuthProviders {
         return json(res, 200, { keys: [this.key.jwk] });
       case 'POST /google/token': {
         const grant = this.redeem(req, new URLSearchParams(await readBody(req)), 'google');
+        const fault = this.googleFault;
+        if (fault === 'connection-reset') return void req.socket.destroy();
+        if (fault === 'server-error') return json(res, 500, { message: 'internal error' });
+        if (fault === 'unavailable-json') return json(res, 503, { error: 'temporarily_unavailable' });
+        if (fault === 'html') {
+          res.writeHead(200, { 'Content-Type': 'text/html' });
+          return void res.end('<html><body>Sign-in is down for maintenance</body></html>');
+        }
         if (typeof grant === 'string') return json(res, 400, { error: 'invalid_grant', error_description: grant });
-        const idToken = await new SignJWT({ email: grant.person.email, email_verified: grant.person.verified, name: grant.person.name, nonce: grant.nonce })
-          .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-          .setIssuer(google)
-          .setAudience(this.clients.google.id)
+        if (fault === 'no-access-token') return json(res, 200, { token_type: 'Bearer', expires_in: 3600 });
+        const now = Math.floor(Date.now() / 1000);
+        const idToken = await new SignJWT({
+          email: grant.person.email,
+          email_verified: grant.person.verified,
+          name: grant.person.name,
+          nonce: fault === 'wrong-nonce' ? 'another-nonce' : grant.nonce,
+          ...(fault === 'not-yet-valid' ? { nbf: now + 600 } : {}),
+        })
+          .setProtectedHeader({ alg: 'RS256', kid: fault === 'unknown-key' ? 'k2' : 'k1' })
+          .setIssuer(fault === 'wrong-issuer' ? `${this.url}/elsewhere` : google)
+          .setAudience(fault === 'wrong-audience' ? 'another-client' : this.clients.google.id)
           .setSubject(grant.person.id)
-          .setIssuedAt()
-          .setExpirationTime('5m')
-          .sign(this.key.privateKey);
+          .setIssuedAt(fault === 'expired' ? now - 3600 : now)
+          .setExpirationTime(fault === 'expired' ? now - 1800 : now + 300)
+          .sign(fault === 'bad-signature' || fault === 'unknown-key' ? this.otherKey : this.key.privateKey);
         return json(res, 200, { access_token: this.token(grant.person), token_type: 'Bearer', expires_in: 3600, id_token: idToken });
       }
       case 'POST /github/login/oauth/access_token': {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { FakeOAuthProviders, type FakePerson } from '../../../support/fake-oauth-providers';
+import { FakeOAuthProviders, type FakePerson, type GoogleFault } from '../../../support/fake-oauth-providers';
 import { addMember, makeTeam } from '../../../support/sso-teams';
 import { registerUser, startCoreApi, type TestStack } from '../../../support/test-stack';
 
@@ -176,6 +176,37 @@ describe('core API: sign-in with GitHub and Google', () => {
     const { callback } = await signIn('github', person({ email: member.email }));
     expect(callback.status).toBe(403);
     expect(((await callback.json()) as { message: string }).message).toContain(`/api/sso/${team.slug}/login`);
+  });
+
+  describe('Google: an answer that fails verification is a 401, a provider down or answering garbage a 502', () => {
+    afterEach(() => {
+      fake.googleFault = undefined;
+    });
+
+    /** Signs in with the fault set: the callback's status and error body, and whether the person got an account. */
+    async function faultySignIn(fault: GoogleFault) {
+      fake.googleFault = fault;
+      const who = person();
+      const { callback } = await signIn('google', who);
+      const body = (await callback.json()) as { statusCode: number; message: string; error: string };
+      fake.googleFault = undefined;
+      // Nothing was made for the person: a clean sign-in afterwards is their first (a new account, one identity).
+      const session = await exchange((await signIn('google', who)).callback);
+      const identities = (await stack.client.get('/api/users/me/identities', { token: session.body.access_token })).body.identities;
+      return { status: callback.status, body, identities };
+    }
+
+    it.each(['expired', 'not-yet-valid', 'bad-signature', 'unknown-key', 'wrong-audience', 'wrong-issuer', 'wrong-nonce'] as const)('%s id token: 401, nothing made', async (fault) => {
+      const { status, body, identities } = await faultySignIn(fault);
+      expect([fault, status, body]).toEqual([fault, 401, { statusCode: 401, message: 'Google refused the sign-in or its answer failed verification; start the sign-in again', error: 'Unauthorized' }]);
+      expect(identities).toHaveLength(1);
+    });
+
+    it.each(['server-error', 'unavailable-json', 'html', 'no-access-token', 'connection-reset'] as const)('%s: 502, nothing made', async (fault) => {
+      const { status, body, identities } = await faultySignIn(fault);
+      expect([fault, status, body]).toEqual([fault, 502, { statusCode: 502, message: 'Google could not be reached or gave an unusable answer', error: 'Bad Gateway' }]);
+      expect(identities).toHaveLength(1);
+    });
   });
 
   it('answers 404 for a provider that is not configured', async () => {
