@@ -149,7 +149,7 @@ describe('hostile requests to every documented operation (property-based)', () =
         { seed: SEED + index++, numRuns: RUNS_PER_OPERATION + examples.length, examples, endOnFailure: true },
       );
     }
-  }, 240_000);
+  }, 600_000);
 });
 
 function isErrorBody(body: unknown, status: number): boolean {
