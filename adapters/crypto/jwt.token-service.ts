@@ -24,6 +24,8 @@ const DEFAULT_ISSUER = 'ai-app-platform';
 const DEFAULT_AUDIENCE = 'ai-app-platform:api';
 const MAX_TOKEN_LENGTH = 8192;
 const INVALID = 'Invalid or expired token';
+/** Only for a genuine access token past its expiry: what happened and what to do (anything else gets INVALID). */
+const EXPIRED_ACCESS = 'The access token has expired; get a new one from POST /api/auth/refresh with your refresh token';
 /** Verified access tokens remembered (see `verifyAccessToken`). */
 const VERIFIED_MAX = 10_000;
 
@@ -97,25 +99,44 @@ export class JwtTokenService implements TokenService {
     return { token: jwt.sign(payload, this.#secret, { algorithm: ALGORITHM }), expiresAt: new Date(exp * 1000) };
   }
 
-  /** Signature, algorithm, issuer, audience, expiry and kind; every failure is the same 401. */
+  /**
+   * Signature, algorithm, issuer, audience, expiry and kind; every failure is the same 401, except an access
+   * token that passes everything but its expiry, which says it expired and points to the refresh.
+   */
   private verify(token: string, typ: TokenType): Record<string, unknown> & { sub: string; exp: number } {
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw new UnauthorizedError(INVALID);
-    let payload: unknown;
+    let claims: Record<string, unknown> & { sub: string; exp: number };
     try {
-      payload = jwt.verify(token, this.#secret, {
-        algorithms: [ALGORITHM],
-        issuer: this.#issuer,
-        audience: this.#audience,
-        clockTimestamp: Math.floor(this.#clock.now().getTime() / 1000),
-      });
-    } catch {
+      claims = this.genuine(token, typ, false);
+    } catch (error) {
+      if (typ === 'access' && error instanceof jwt.TokenExpiredError && this.isGenuineIgnoringExpiry(token)) throw new UnauthorizedError(EXPIRED_ACCESS);
       throw new UnauthorizedError(INVALID);
     }
+    return claims;
+  }
+
+  private genuine(token: string, typ: TokenType, ignoreExpiration: boolean): Record<string, unknown> & { sub: string; exp: number } {
+    const payload: unknown = jwt.verify(token, this.#secret, {
+      algorithms: [ALGORITHM],
+      issuer: this.#issuer,
+      audience: this.#audience,
+      clockTimestamp: Math.floor(this.#clock.now().getTime() / 1000),
+      ignoreExpiration,
+    });
     if (typeof payload !== 'object' || payload === null) throw new UnauthorizedError(INVALID);
     const claims = payload as Record<string, unknown>;
     // jsonwebtoken accepts a token without `exp`; ours always carry one.
     if (claims.typ !== typ || !nonEmpty(claims.sub) || typeof claims.exp !== 'number') throw new UnauthorizedError(INVALID);
     return claims as Record<string, unknown> & { sub: string; exp: number };
+  }
+
+  /** jsonwebtoken checks the expiry before the issuer and audience: the rest is checked again without it. */
+  private isGenuineIgnoringExpiry(token: string): boolean {
+    try {
+      return isRole(this.genuine(token, 'access', true).role);
+    } catch {
+      return false;
+    }
   }
 }
 

@@ -16,7 +16,8 @@ export interface RefreshClaims {
 
 /**
  * Signs and verifies the bearer tokens of SPEC 5. Access and refresh tokens are never interchangeable;
- * `verify*` throw `UnauthorizedError('Invalid or expired token')` for anything not genuine, current and of the right kind.
+ * `verify*` throw `UnauthorizedError('Invalid or expired token')` for anything not genuine, current and of the right kind,
+ * except a genuine access token past its expiry, whose message says so and names `POST /api/auth/refresh`.
  */
 export interface TokenService {
   issueAccessToken(claims: AccessClaims): string;

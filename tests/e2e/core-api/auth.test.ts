@@ -85,14 +85,17 @@ describe('core API: authentication', () => {
       const user = await registerUser(api());
       const decoded = jwt.decode(user.access_token) as Record<string, unknown>;
       const expired = jwt.sign({ ...decoded, iat: 1, exp: 2 }, stack.config.jwtSecret, { algorithm: 'HS256' });
-      expect((await api().get('/api/auth/me', { token: expired })).status).toBe(401);
+      const res = await api().get('/api/auth/me', { token: expired });
+      // It says what happened and what to do; garbage keeps the generic answer (below).
+      expect(res.body).toEqual({ statusCode: 401, message: 'The access token has expired; get a new one from POST /api/auth/refresh with your refresh token', error: 'Unauthorized' });
     });
     it('a refresh token used as an access token', async () => {
       const user = await registerUser(api());
       expect((await api().get('/api/auth/me', { token: user.refresh_token })).status).toBe(401);
     });
     it('garbage', async () => {
-      expect((await api().get('/api/auth/me', { token: 'abc.def.ghi' })).status).toBe(401);
+      const res = await api().get('/api/auth/me', { token: 'abc.def.ghi' });
+      expect(res.body).toEqual({ statusCode: 401, message: 'Invalid or expired token', error: 'Unauthorized' });
     });
   });
 

@@ -20,7 +20,9 @@ function handMade(header: object, payload: object, sign: (input: string) => stri
   return `${input}.${sign(input)}`;
 }
 
-function expectRefused(verify: () => unknown): void {
+const EXPIRED = 'The access token has expired; get a new one from POST /api/auth/refresh with your refresh token';
+
+function expectRefused(verify: () => unknown, message = 'Invalid or expired token'): void {
   let thrown: unknown;
   try {
     verify();
@@ -28,7 +30,7 @@ function expectRefused(verify: () => unknown): void {
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(UnauthorizedError);
-  expect((thrown as Error).message).toBe('Invalid or expired token');
+  expect((thrown as Error).message).toBe(message);
 }
 
 describe('JwtTokenService', () => {
@@ -76,10 +78,24 @@ describe('JwtTokenService', () => {
     local.advanceSeconds(59);
     expect(service.verifyAccessToken(access).userId).toBe('user-1');
     local.advanceSeconds(1);
-    expectRefused(() => service.verifyAccessToken(access));
+    // An expired access token says so and names the refresh; one remembered as verified too.
+    expectRefused(() => service.verifyAccessToken(access), EXPIRED);
     expect(service.verifyRefreshToken(refresh).tokenId).toBe('token-1');
     local.advanceSeconds(60);
     expectRefused(() => service.verifyRefreshToken(refresh));
+    // An expired refresh token presented as an access token is no access token: the generic answer.
+    expectRefused(() => service.verifyAccessToken(refresh));
+  });
+
+  it('says an access token expired only when it is otherwise genuine (ours, of our issuer and audience)', () => {
+    const decoded = jwt.decode(tokens.issueAccessToken({ userId: 'user-1', role: 'user' })) as jwt.JwtPayload;
+    const past = { iat: nowSeconds() - 3600, exp: nowSeconds() - 1800 };
+    expectRefused(() => tokens.verifyAccessToken(jwt.sign({ ...decoded, ...past }, SECRET, { algorithm: 'HS256' })), EXPIRED);
+    expectRefused(() => tokens.verifyAccessToken(jwt.sign({ ...decoded, ...past }, 'another-secret-another-secret-1234', { algorithm: 'HS256' })));
+    expectRefused(() => tokens.verifyAccessToken(jwt.sign({ ...decoded, ...past, aud: 'someone-else' }, SECRET, { algorithm: 'HS256' })));
+    expectRefused(() => tokens.verifyAccessToken(jwt.sign({ ...decoded, ...past, iss: 'someone-else' }, SECRET, { algorithm: 'HS256' })));
+    expectRefused(() => tokens.verifyAccessToken(jwt.sign({ ...decoded, ...past, role: 'emperor' }, SECRET, { algorithm: 'HS256' })));
+    expectRefused(() => tokens.verifyAccessToken('abc.def.ghi'));
   });
 
   it('answers a token it verified before from memory, and still refuses its forgeries and its kind swap', () => {
@@ -95,7 +111,7 @@ describe('JwtTokenService', () => {
   it('refuses a token re-signed by hand with an expiry in the past', () => {
     const decoded = jwt.decode(tokens.issueAccessToken({ userId: 'user-1', role: 'user' })) as jwt.JwtPayload;
     const expired = jwt.sign({ ...decoded, iat: 1, exp: 2 }, SECRET, { algorithm: 'HS256' });
-    expectRefused(() => tokens.verifyAccessToken(expired));
+    expectRefused(() => tokens.verifyAccessToken(expired), EXPIRED);
   });
 
   it('refuses a token signed with another secret', () => {
