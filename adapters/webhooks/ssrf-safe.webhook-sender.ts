@@ -8,6 +8,10 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
 import { Webhook } from 'standardwebhooks';
 import type { SendResult, SignedMessage, WebhookSender } from '../../core/webhooks/ports/webhook-sender.port';
 
+
+/** The setting that lets an operator allow a private range (an internal receiver, development). */
+const PRIVATE_HINT = '(an operator may allow a private range with WEBHOOKS_ALLOWED_PRIVATE_CIDRS, e.g. 10.1.0.0/16)';
+
 /** `dns.lookup`'s shape; tests give one that asks a local DNS server. */
 export type LookupFunction = typeof systemLookup;
 
@@ -65,7 +69,8 @@ export class SsrfSafeWebhookSender implements WebhookSender {
       return 'url must be an absolute URL';
     }
     if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && this.options.allowHttp)) {
-      return this.options.allowHttp ? 'url must use http or https' : 'url must use https';
+      if (this.options.allowHttp) return 'url must use http or https';
+      return parsed.protocol === 'http:' ? 'url must use https (set WEBHOOKS_ALLOW_HTTP=true to allow http: URLs, for development)' : 'url must use https';
     }
     const host = hostOf(parsed);
     let addresses: string[];
@@ -79,7 +84,7 @@ export class SsrfSafeWebhookSender implements WebhookSender {
       }
     }
     const refused = addresses.find((a) => !this.isAllowedAddress(a));
-    return refused ? `url's host resolves to a private or reserved address, which webhooks may not reach` : null;
+    return refused ? `url's host resolves to a private or reserved address, which webhooks may not reach ${PRIVATE_HINT}` : null;
   }
 
   async send(message: SignedMessage): Promise<SendResult> {
@@ -122,7 +127,7 @@ export class SsrfSafeWebhookSender implements WebhookSender {
       }, timeoutMs);
       request.on('error', (error: Error) => {
         const refused = /is not allowed/.test(error.message);
-        finish({ outcome: refused ? 'refused' : 'failed', statusCode: null, error: refused ? 'The host resolves to a private or reserved address' : describe(error) });
+        finish({ outcome: refused ? 'refused' : 'failed', statusCode: null, error: refused ? `The host resolves to a private or reserved address ${PRIVATE_HINT}` : describe(error) });
       });
       request.end(message.body);
     });
