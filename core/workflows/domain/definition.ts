@@ -313,7 +313,7 @@ function strings(value: unknown): string[] {
 }
 
 /** Every string of a step that may hold `{{…}}` references, and whether it may read secrets (http headers only). */
-function templatedTexts(step: Step): Array<{ text: string; secrets: boolean }> {
+export function templatedTexts(step: Step): Array<{ text: string; secrets: boolean }> {
   const plain = (...values: unknown[]) => strings(values).map((text) => ({ text, secrets: false }));
   switch (step.kind) {
     case 'llm':

@@ -61,6 +61,9 @@ function lookup(scope: RunScope, ref: Reference): unknown {
   return value;
 }
 
+/** Whether the reference has a value in this scope (rendering it would not fail). */
+export const hasValue = (scope: RunScope, ref: Reference): boolean => lookup(scope, ref) !== MISSING;
+
 const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Renders one text; a reference without a value (a step that did not run on this path) is an error naming it. */

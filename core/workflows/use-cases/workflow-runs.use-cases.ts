@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../shared/erro
 import { isUuid } from '../../shared/ids';
 import { parsePageRequest, type Page } from '../../shared/pagination';
 import { bool, num, validate } from '../../shared/validation';
+import { missingInput } from '../domain/required-input';
 import { toRunView, toStepView, toWorkflowView, type RunTrigger, type RunView, type Workflow, type WorkflowView } from '../domain/workflow';
 import { RUN_WORKFLOW_JOB, type RunWorkflowJob } from './workflow-engine';
 import { findOwnedRun, findOwnedWorkflow, type WorkflowDeps } from './workflow-deps';
@@ -14,10 +15,14 @@ import { findOwnedRun, findOwnedWorkflow, type WorkflowDeps } from './workflow-d
 /** The largest run input, as JSON. */
 export const MAX_INPUT_CHARS = 100_000;
 
-function readInput(body: unknown): unknown {
-  const input = typeof body === 'object' && body !== null && Object.hasOwn(body, 'input') ? (body as Record<string, unknown>).input : {};
-  if (JSON.stringify(input ?? null).length > MAX_INPUT_CHARS) throw ValidationError.field('input', `input must be at most ${MAX_INPUT_CHARS} characters as JSON`);
-  return input === undefined ? {} : input;
+/** The run's input from the body: within its size, and holding what the steps every run reaches read (else 400 naming it). */
+function readInput(body: unknown, workflow: Workflow): unknown {
+  const raw = typeof body === 'object' && body !== null && Object.hasOwn(body, 'input') ? (body as Record<string, unknown>).input : {};
+  if (JSON.stringify(raw ?? null).length > MAX_INPUT_CHARS) throw ValidationError.field('input', `input must be at most ${MAX_INPUT_CHARS} characters as JSON`);
+  const input = raw === undefined ? {} : raw;
+  const missing = missingInput(workflow.definition, input);
+  if (missing) throw ValidationError.field(missing.path, missing.message);
+  return input;
 }
 
 /**
@@ -51,7 +56,7 @@ export class TriggerWorkflowUseCase {
 
   async execute(id: string, body: unknown, actor: Actor): Promise<{ runId: string; status: string }> {
     const workflow = await findOwnedWorkflow(this.deps, id, actor, 'write');
-    const run = await this.deps.runs.start(workflow, 'manual', readInput(body));
+    const run = await this.deps.runs.start(workflow, 'manual', readInput(body, workflow));
     return { runId: run.id, status: run.status };
   }
 }
@@ -76,7 +81,7 @@ export class RunWorkflowByApiUseCase {
       throw new NotFoundError('Workflow');
     }
     const parsed = await validate(publicRunSchema, body);
-    const run = await this.deps.runs.start(workflow, 'api', readInput(body));
+    const run = await this.deps.runs.start(workflow, 'api', readInput(body, workflow));
     if (!parsed.wait) return { finished: false, run };
     const deadline = Date.now() + (parsed.timeoutMs ?? 30_000);
     const sleep = this.deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));

@@ -50,6 +50,9 @@ describe('application templates', () => {
     const res = await stack.client.post(`/api/templates/${id}/deploy`, {}, { token: owner.token });
     expect(res.status).toBe(201);
     const [workflow] = res.body.workflows;
+    // Without the input its first step reads, the trigger is refused naming it (docs/workflows.md shows the summariser's).
+    const bare = await stack.client.post(`/api/workflows/${workflow.id}/trigger`, { input: {} }, { token: owner.token });
+    expect([bare.status, bare.body.message]).toEqual([400, id === 'lead-qualifier' ? 'input.company is required: step "score" reads {{input.company}}' : 'input.text is required: step "summarise" reads {{input.text}}']);
     const started = await stack.client.post(`/api/workflows/${workflow.id}/trigger`, { input: res.body.exampleInput }, { token: owner.token });
     expect(started.status).toBe(202);
     let run: any;

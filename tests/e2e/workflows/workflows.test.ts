@@ -195,6 +195,21 @@ describe.each(DATABASE_KINDS)('workflows (%s)', (database) => {
       expect(small.output).toEqual({ text: 'small 5' });
     });
 
+    it('refuses a trigger without the input its steps read, with a 400 naming the field, and starts no run', async () => {
+      const wf = (await create({ steps: [{ id: 'greet', kind: 'template', text: 'Hello {{input.customer.name}}' }] })).body;
+      for (const input of [{}, { customer: {} }, { customer: 'Ada' }]) {
+        const res = await trigger(wf.id, input);
+        expect([input, res.status, res.body.details]).toEqual([input, 400, [{ path: 'input.customer.name', message: 'input.customer.name is required: step "greet" reads {{input.customer.name}}' }]]);
+      }
+      const bare = await stack.client.post(`/api/workflows/${wf.id}/trigger`, {}, { token: owner.token });
+      expect([bare.status, bare.body.details?.[0]?.path]).toEqual([400, 'input.customer.name']);
+      const key = await createKey(stack.client, owner.token, { applicationId: owner.app.id });
+      const byApi = await stack.client.post(`/api/v1/workflows/${wf.id}/run`, { input: { customer: {} }, wait: true }, withKey(key.key));
+      expect([byApi.status, byApi.body.details?.[0]?.path]).toEqual([400, 'input.customer.name']);
+      expect((await stack.client.get(`/api/workflows/${wf.id}/runs`, { token: owner.token })).body).toHaveLength(0);
+      expect((await finished((await trigger(wf.id, { customer: { name: 'Ada' } })).body.runId)).output).toEqual({ text: 'Hello Ada' });
+    });
+
     it('fails a run past its limits with the reason', async () => {
       const loop = [
         { id: 'tick', kind: 'template', text: 'tick' },

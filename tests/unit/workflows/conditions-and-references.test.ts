@@ -1,6 +1,7 @@
 import { JsonataConditionEvaluator } from '../../../adapters/workflows/jsonata.condition-evaluator';
 import { parseDefinition } from '../../../core/workflows/domain/definition';
 import { ReferenceError, renderText, renderValue } from '../../../core/workflows/domain/references';
+import { missingInput } from '../../../core/workflows/domain/required-input';
 
 describe('condition expressions (JSONata, checked before use)', () => {
   const conditions = new JsonataConditionEvaluator();
@@ -67,5 +68,64 @@ describe('references', () => {
         ],
       }),
     ).not.toThrow();
+  });
+});
+
+describe('the input every run reads (checked at trigger)', () => {
+  const graph = (steps: unknown[]) => parseDefinition({ steps, allowedHosts: ['api.example.com'] });
+
+  it('names the first input field a step every run reaches reads and the input lacks', () => {
+    const wf = graph([
+      { id: 'greet', kind: 'template', text: 'Hello {{ input.name }}' },
+      { id: 'call', kind: 'http', method: 'POST', url: 'https://api.example.com/x', body: { email: '{{input.customer.email}}', first: '{{input.items.0}}' } },
+    ]);
+    expect(missingInput(wf, {})).toEqual({ path: 'input.name', message: 'input.name is required: step "greet" reads {{input.name}}' });
+    expect(missingInput(wf, { name: 'Ada' })?.path).toBe('input.customer.email');
+    expect(missingInput(wf, { name: 'Ada', customer: 'text' })?.path).toBe('input.customer.email');
+    expect(missingInput(wf, { name: 'Ada', customer: { email: 'a@b.c' }, items: [] })?.path).toBe('input.items.0');
+    // A value, null and false included, is a value: the run renders it.
+    expect(missingInput(wf, { name: null, customer: { email: false }, items: [0] })).toBeNull();
+    expect(missingInput(wf, null)?.path).toBe('input.name');
+  });
+
+  it.each(['llm', 'knowledge', 'plugin', 'webhook'])('reads the references of a %s step', (kind) => {
+    const step = {
+      llm: { id: 's', kind: 'llm', prompt: 'Sum up {{input.text}}' },
+      knowledge: { id: 's', kind: 'knowledge', query: '{{input.text}}' },
+      plugin: { id: 's', kind: 'plugin', pluginId: '0f8c2a4e-5b1d-4c3e-9a7f-2d6b8e1c4a90', method: 'POST', path: '/x', body: { t: '{{input.text}}' } },
+      webhook: { id: 's', kind: 'webhook', data: { t: '{{input.text}}' } },
+    }[kind];
+    expect(missingInput(graph([step]), {})?.path).toBe('input.text');
+    expect(missingInput(graph([step]), { text: 'x' })).toBeNull();
+  });
+
+  it('requires nothing a run may not reach: steps after a condition, steps no link leads to', () => {
+    const branched = graph([
+      { id: 'check', kind: 'condition', expression: 'input.amount > 100', then: 'big', else: 'small' },
+      { id: 'big', kind: 'template', text: 'big {{input.amount}} {{input.note}}', next: null },
+      { id: 'small', kind: 'template', text: 'small {{input.amount}}' },
+    ]);
+    expect(missingInput(branched, {})).toBeNull();
+    const skipped = graph([
+      { id: 'a', kind: 'template', text: 'a', next: 'c' },
+      { id: 'b', kind: 'template', text: '{{input.skipped}}' },
+      { id: 'c', kind: 'template', text: '{{input.needed}} {{steps.a.output.text}}' },
+    ]);
+    expect(missingInput(skipped, {})?.path).toBe('input.needed');
+    const ended = graph([
+      { id: 'a', kind: 'wait', ms: 1, next: null },
+      { id: 'b', kind: 'template', text: '{{input.never}}' },
+    ]);
+    expect(missingInput(ended, {})).toBeNull();
+    // Before the condition, the steps are still required.
+    const gated = graph([
+      { id: 'first', kind: 'template', text: '{{input.first}}' },
+      { id: 'gate', kind: 'condition', expression: 'true', then: null, else: null },
+    ]);
+    expect(missingInput(gated, {})?.path).toBe('input.first');
+  });
+
+  it('reads the whole input as present', () => {
+    expect(missingInput(graph([{ id: 'a', kind: 'webhook', data: { all: '{{input}}' } }]), {})).toBeNull();
   });
 });
