@@ -90,6 +90,7 @@ function toWire(request: Omit<ChatMessageRequest, 'apiKey'>): Record<string, unk
     configVersionId: request.configVersionId,
     sources: request.sources,
     startConversation: request.startConversation,
+    announce: request.announce,
   };
 }
 

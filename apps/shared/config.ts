@@ -30,6 +30,11 @@ export interface AppConfig {
   providerKeys: Partial<Record<ProviderId, string>>;
   providerBaseUrls: Partial<Record<ProviderId, string>>;
   providerTimeoutMs: number;
+  /**
+   * USAGE_HOLD_LEASE_MS: how long a token reservation outlives the process holding it (renewed every
+   * third of it while the process runs; another instance gives it back once it has run out).
+   */
+  usageHoldLeaseMs: number;
   adminEmails: string[];
   logLevel: string;
   smtpUrl?: string;
@@ -155,6 +160,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     providerKeys,
     providerBaseUrls,
     providerTimeoutMs: positiveInt('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 60_000),
+    usageHoldLeaseMs: atLeast('USAGE_HOLD_LEASE_MS', positiveInt('USAGE_HOLD_LEASE_MS', env.USAGE_HOLD_LEASE_MS, 30_000), 1_000),
     adminEmails: (env.ADMIN_EMAILS ?? '')
       .split(',')
       .map((e) => e.trim().toLowerCase())
@@ -315,6 +321,11 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive whole number`);
+  return value;
+}
+
+function atLeast(name: string, value: number, minimum: number): number {
+  if (value < minimum) throw new ConfigError(`${name} must be at least ${minimum}`);
   return value;
 }
 

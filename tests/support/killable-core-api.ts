@@ -33,8 +33,11 @@ export class KillableCoreApi {
     this.databaseUrl = url.toString();
   }
 
-  /** Starts one more core API process on the shared database and waits until it answers its health. */
-  async start(): Promise<{ service: Service; client: TestClient }> {
+  /**
+   * Starts one more core API process on the shared database and waits until it answers its health;
+   * `env` adds to or overrides its environment (providers, Redis, lease settings).
+   */
+  async start(env: Record<string, string> = {}): Promise<{ service: Service; client: TestClient }> {
     const port = await freePort();
     const service = spawnService('apps/core-api/main.ts', {
       DATA_DIR: this.dataDir,
@@ -44,6 +47,7 @@ export class KillableCoreApi {
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32',
       LOG_LEVEL: 'warn',
+      ...env,
     });
     this.services.push(service);
     const client = new TestClient(`http://127.0.0.1:${port}`);

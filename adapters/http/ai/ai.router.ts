@@ -30,6 +30,10 @@ const internalSchema = yup.object({
     .default(undefined),
   // A first message that opens its conversation under the id in the path.
   startConversation: createSchema.default(undefined),
+  // Whose turn it is: its events are written with its messages.
+  announce: yup
+    .object({ ownerId: uuidField('announce.ownerId').required('announce.ownerId is required'), source: str().oneOf(['dashboard', 'api', 'widget']).required('announce.source is required') })
+    .default(undefined),
 });
 
 async function readMessage(body: unknown, providerKey: string): Promise<ChatMessageRequest> {
@@ -42,6 +46,7 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
     configVersionId: internal.configVersionId,
     sources: internal.sources as ChatMessageRequest['sources'],
     ...(internal.startConversation ? { startConversation: internal.startConversation as ChatMessageRequest['startConversation'] } : {}),
+    ...(internal.announce ? { announce: internal.announce as ChatMessageRequest['announce'] } : {}),
     apiKey: providerKey || undefined,
   };
 }

@@ -1,10 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { BillingPeriod } from '../../../core/billing/domain/billing-period';
 import { NO_USAGE, type UsageCounters } from '../../../core/billing/domain/subscription';
 import type { ReservationResult, UsageLedger, UsageReservation, UsageSettlement } from '../../../core/billing/ports/usage-ledger.port';
 
-/** Usage counters in a map, with the same rules as the SQL ledger (each call is atomic in one event-loop turn). */
+/**
+ * Usage counters in a map, with the same rules as the SQL ledger (each call is atomic in one event-loop turn).
+ * Its holds live and die with the process, so they need no lease; a hold is given back once.
+ */
 export class InMemoryUsageLedger implements UsageLedger {
   readonly counters = new Map<string, UsageCounters>();
+  private readonly holds = new Map<string, number>();
 
   async current(userId: string, period: BillingPeriod): Promise<UsageCounters> {
     return { ...(this.counters.get(id(userId, period)) ?? NO_USAGE) };
@@ -16,14 +21,19 @@ export class InMemoryUsageLedger implements UsageLedger {
     if (r.tokenLimit !== null && c.tokensUsed + c.tokensReserved >= r.tokenLimit) return { ok: false, exceeded: 'tokens', usage: { ...c } };
     c.messagesUsed += r.messages ?? 1;
     c.tokensReserved += r.tokens;
-    return { ok: true };
+    if (r.tokens <= 0) return { ok: true };
+    const holdId = randomUUID();
+    this.holds.set(holdId, r.tokens);
+    return { ok: true, holdId };
   }
 
   async settle(s: UsageSettlement): Promise<void> {
     const c = this.counters.get(id(s.userId, s.period));
     if (!c) return;
     const used = Math.max(0, Math.round(s.usedTokens));
-    c.tokensReserved = Math.max(0, c.tokensReserved - s.reservedTokens);
+    const reserved = s.holdId === undefined ? s.reservedTokens : (this.holds.get(s.holdId) ?? 0);
+    if (s.holdId !== undefined) this.holds.delete(s.holdId);
+    c.tokensReserved = Math.max(0, c.tokensReserved - reserved);
     if (s.ownKey) c.ownKeyTokens += used;
     else {
       if (s.includedTokens !== null) c.overageTokens += Math.max(0, Math.min(used, c.tokensUsed + used - s.includedTokens));

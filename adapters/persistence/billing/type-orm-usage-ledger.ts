@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { BillingPeriod } from '../../../core/billing/domain/billing-period';
 import { NO_USAGE, type UsageCounters } from '../../../core/billing/domain/subscription';
 import type { ReservationResult, UsageLedger, UsageReservation, UsageSettlement } from '../../../core/billing/ports/usage-ledger.port';
+import type { Clock } from '../../../core/shared/clock.port';
 import { CoalescingLanes } from '../coalescing-lanes';
-import { one } from '../sql';
+import { affected, one, rows } from '../sql';
 
 interface Row {
   tokens_used: string | number;
@@ -34,12 +36,57 @@ const COUNTERS = 'tokens_used, tokens_reserved, overage_tokens, own_key_tokens, 
  * settlements and admits the reservations. A batch of reservations is admitted whole only when each of
  * them would have been admitted in turn; otherwise they are taken one by one, so a batch decides exactly
  * what the same calls would decide one after the other (its settlements first: they all overlapped).
+ *
+ * Tokens held are also rows of `usage_holds`, written by the statement that reserves them and deleted by
+ * the one that settles them, each naming this process (`holder`). The process keeps a lease on its name
+ * (`usage_holders`), renewed every third of `leaseMs` (`renew`); `releaseExpired`, run by every instance,
+ * gives back the holds whose holder's lease has run out, as a settlement with nothing used. A reservation
+ * therefore outlives a killed process by at most the lease plus one sweep.
  */
 export class TypeOrmUsageLedger implements UsageLedger {
   // No retry one by one: a batch that failed may already have applied its settlements.
   private readonly writes = new CoalescingLanes<Write, ReservationResult | undefined>((_, batch) => this.write(batch), { retryAlone: false });
+  /** This process's name on its holds. */
+  readonly holder = randomUUID();
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly lease: { leaseMs: number; clock: Clock } = { leaseMs: 30_000, clock: { now: () => new Date() } },
+  ) {}
+
+  /** Takes or extends this process's lease on its holds (at start, then every third of the lease). */
+  async renew(): Promise<void> {
+    await affected(
+      this.db,
+      `INSERT INTO usage_holders (holder, expires_at) VALUES ($1, $2) ON CONFLICT (holder) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+      [this.holder, new Date(this.lease.clock.now().getTime() + this.lease.leaseMs)],
+    );
+  }
+
+  /**
+   * Gives back the holds whose holder's lease has run out (a hold whose holder never took one: a lease
+   * after it was made), each as a settlement with nothing used: the tokens leave `tokens_reserved`, the
+   * turn's message stays counted. Then forgets expired holders that hold nothing. Answers how many.
+   */
+  async releaseExpired(limit = 500): Promise<number> {
+    const now = this.lease.clock.now();
+    const expired = await rows<{ id: string; user_id: string; period_start: Date }>(
+      this.db,
+      `SELECT h.id, h.user_id, h.period_start FROM usage_holds h LEFT JOIN usage_holders l ON l.holder = h.holder
+        WHERE coalesce(l.expires_at, h.held_at + $2 * interval '1 millisecond') < $1
+        ORDER BY h.held_at LIMIT $3`,
+      [now, this.lease.leaseMs, limit],
+    );
+    await Promise.all(
+      expired.map((h) => {
+        const start = new Date(h.period_start);
+        const settlement: UsageSettlement = { userId: h.user_id, period: { start, end: start }, reservedTokens: 0, holdId: h.id, usedTokens: 0, ok: true, ownKey: false, includedTokens: null, messages: 0 };
+        return this.writes.submit(rowKey(settlement), { settle: settlement });
+      }),
+    );
+    await affected(this.db, `DELETE FROM usage_holders l WHERE l.expires_at < $1 AND NOT EXISTS (SELECT 1 FROM usage_holds h WHERE h.holder = l.holder)`, [now]);
+    return expired.length;
+  }
 
   async current(userId: string, period: BillingPeriod): Promise<UsageCounters> {
     const row = await one<Row>(this.db, `SELECT ${COUNTERS} FROM usage_counters WHERE user_id = $1 AND period_start = $2`, [userId, period.start]);
@@ -57,13 +104,14 @@ export class TypeOrmUsageLedger implements UsageLedger {
   /** One batch of one row's writes, answered in order: reservations get their result, settlements nothing. */
   private async write(batch: Write[]): Promise<Array<ReservationResult | undefined>> {
     const reservations = batch.flatMap((w) => ('reserve' in w ? [w.reserve] : []));
+    const holdIds = reservations.map((r) => (r.tokens > 0 ? randomUUID() : null));
     const runs = runsOf(batch.flatMap((w) => ('settle' in w ? [w.settle] : [])));
     // Settlements under another allowance than the last ones (a plan changed meanwhile) go first, apart.
-    for (const run of runs.slice(0, -1)) await this.apply(run, []);
-    const admitted = await this.apply(runs.at(-1) ?? [], reservations);
+    for (const run of runs.slice(0, -1)) await this.apply(run, [], []);
+    const admitted = await this.apply(runs.at(-1) ?? [], reservations, holdIds);
     const results: ReservationResult[] = [];
-    if (admitted) results.push(...reservations.map((): ReservationResult => ({ ok: true })));
-    else for (const r of reservations) results.push(await this.reserveOne(r));
+    if (admitted) results.push(...holdIds.map((holdId): ReservationResult => (holdId ? { ok: true, holdId } : { ok: true })));
+    else for (const [i, r] of reservations.entries()) results.push(await this.reserveOne(r, holdIds[i]!));
     return batch.map((w) => ('reserve' in w ? results.shift() : undefined));
   }
 
@@ -71,24 +119,32 @@ export class TypeOrmUsageLedger implements UsageLedger {
    * Applies the settlements (one run: the same included allowance) and takes the reservations whole,
    * in one statement. The row is locked first and everything is computed from that version, so a
    * concurrent writer elsewhere is simply waited for. Answers whether the reservations were taken
-   * (true when there are none); false also when the row does not exist yet.
+   * (true when there are none); false also when the row does not exist yet. Settlements with a hold give
+   * back what the hold still holds (deleting it); the reservations' holds (`holdIds`, null for those
+   * holding no tokens) are written when they are taken. The counters' row is locked before any hold.
    */
-  private async apply(settlements: UsageSettlement[], reservations: UsageReservation[]): Promise<boolean> {
+  private async apply(settlements: UsageSettlement[], reservations: UsageReservation[], holdIds: Array<string | null>): Promise<boolean> {
     const { userId, period } = settlements[0] ?? reservations[0]!;
     const settled = sumOf(settlements);
     const taken = roomFor(reservations);
+    const held = reservations.flatMap((r, i) => (holdIds[i] ? [{ id: holdIds[i]!, tokens: r.tokens }] : []));
     const row = await one<{ admitted: boolean }>(
       this.db,
       `WITH old AS (SELECT user_id, period_start, messages_used, tokens_used, tokens_reserved
                       FROM usage_counters WHERE user_id = $1 AND period_start = $2 FOR UPDATE),
+            released AS (DELETE FROM usage_holds WHERE id = ANY($12::uuid[]) AND EXISTS (SELECT 1 FROM old) RETURNING tokens),
             settled AS (SELECT user_id, period_start, tokens_used AS used_before,
                                GREATEST(0, messages_used - $8::int) AS messages_used,
                                tokens_used + $3::bigint AS tokens_used,
-                               GREATEST(0, tokens_reserved - $6::bigint) AS tokens_reserved
+                               GREATEST(0, tokens_reserved - $6::bigint - (SELECT coalesce(sum(tokens), 0) FROM released)) AS tokens_reserved
                           FROM old),
             decided AS (SELECT *, ($10::bigint IS NULL OR messages_used < $10::bigint)
                                   AND ($11::bigint IS NULL OR tokens_used + tokens_reserved < $11::bigint) AS admitted
-                          FROM settled)
+                          FROM settled),
+            holds AS (INSERT INTO usage_holds (id, holder, user_id, period_start, tokens, held_at)
+                      SELECT h.id, $15::uuid, $1::uuid, $2::timestamptz, h.tokens, $16::timestamptz FROM unnest($13::uuid[], $14::bigint[]) AS h(id, tokens)
+                       WHERE (SELECT admitted FROM decided)
+                      RETURNING 1)
        UPDATE usage_counters u SET
               tokens_used = d.tokens_used,
               own_key_tokens = u.own_key_tokens + $4::bigint,
@@ -102,20 +158,23 @@ export class TypeOrmUsageLedger implements UsageLedger {
       [
         userId, period.start, settled.quotaTokens, settled.ownKeyTokens, settlements[0]?.includedTokens ?? null, settled.reserved,
         taken.tokens, settled.messagesBack, taken.messages, taken.messageRoom, taken.tokenRoom,
+        settlements.flatMap((s) => (s.holdId ? [s.holdId] : [])), held.map((h) => h.id), held.map((h) => h.tokens),
+        this.holder, this.lease.clock.now(),
       ],
     );
     return reservations.length === 0 || row?.admitted === true;
   }
 
-  private async reserveOne(r: UsageReservation): Promise<ReservationResult> {
-    if (await this.apply([], [r])) return { ok: true };
+  private async reserveOne(r: UsageReservation, holdId: string | null): Promise<ReservationResult> {
+    const ok = (): ReservationResult => (holdId ? { ok: true, holdId } : { ok: true });
+    if (await this.apply([], [r], [holdId])) return ok();
     // The period's first chat creates its row (or a concurrent one did); then the same conditional step.
     await this.db.query(
       `INSERT INTO usage_counters (user_id, period_start, period_end) VALUES ($1, $2, $3)
        ON CONFLICT (user_id, period_start) DO NOTHING`,
       [r.userId, r.period.start, r.period.end],
     );
-    if (await this.apply([], [r])) return { ok: true };
+    if (await this.apply([], [r], [holdId])) return ok();
     const usage = await this.current(r.userId, r.period);
     const messagesFull = r.messageLimit !== null && usage.messagesUsed >= r.messageLimit;
     return { ok: false, exceeded: messagesFull ? 'messages' : 'tokens', usage };
@@ -143,7 +202,8 @@ function sumOf(settlements: UsageSettlement[]) {
   const sum = { reserved: 0, quotaTokens: 0, ownKeyTokens: 0, messagesBack: 0 };
   for (const s of settlements) {
     const used = Math.max(0, Math.round(s.usedTokens));
-    sum.reserved += s.reservedTokens;
+    // A hold's tokens are given back by what its row still holds (the statement reads it).
+    if (!s.holdId) sum.reserved += s.reservedTokens;
     if (s.ownKey) sum.ownKeyTokens += used;
     else sum.quotaTokens += used;
     if (!s.ok) sum.messagesBack += s.messages ?? 1;

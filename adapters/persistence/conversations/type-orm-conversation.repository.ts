@@ -2,7 +2,7 @@ import { visibleApplicationIds } from '../teams/visibility';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Conversation, Message, MessageSource } from '../../../core/conversations/domain/conversation';
-import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn } from '../../../core/conversations/ports/conversation-repository.port';
+import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn, TurnAnnouncement } from '../../../core/conversations/ports/conversation-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 import { CoalescingLanes } from '../coalescing-lanes';
 import { one, rows } from '../sql';
@@ -88,14 +88,24 @@ const history = (conversation: string, limit: string) => `
 /** A conversation's creation time in whole milliseconds, as JavaScript dates hold it (the history cache's check). */
 const CREATED_MS = (alias: string) => `floor(extract(epoch FROM ${alias}.created_at) * 1000)::float8`;
 
+/** A new event id as `newEventId` makes them (`evt_` + 32 hex digits), for events written by these statements. */
+const NEW_EVENT_ID = `'evt_' || replace(gen_random_uuid()::text, '-', '')`;
+
 const MESSAGE_COLUMNS = `id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
   total_tokens, latency_ms, error, config_version_id, sources, rating, created_at`;
 
 export class TypeOrmConversationRepository implements ConversationRepository {
   private readonly histories: HistoryCache;
 
-  /** `historyCacheChars` bounds the history cache (characters of message text held, about two bytes each). */
-  constructor(private readonly db: DataSource, historyCacheChars = 16_000_000) {
+  /**
+   * `historyCacheChars` bounds the history cache (characters of message text held, about two bytes each);
+   * `onAnnounced` runs after a statement wrote a turn's events (it wakes the event dispatcher).
+   */
+  constructor(
+    private readonly db: DataSource,
+    historyCacheChars = 16_000_000,
+    private readonly onAnnounced: () => void = () => undefined,
+  ) {
     this.histories = new HistoryCache(historyCacheChars);
   }
 
@@ -103,8 +113,8 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return (await this.created(c, await this.creates.submit('', { conversation: c }))).conversation;
   }
 
-  async beginFirstTurn(c: NewConversation, content: string): Promise<BegunTurn> {
-    const { conversation, messageId } = await this.created(c, await this.creates.submit('', { conversation: c, firstMessage: content }));
+  async beginFirstTurn(c: NewConversation, content: string, announce?: TurnAnnouncement): Promise<BegunTurn> {
+    const { conversation, messageId } = await this.created(c, await this.creates.submit('', { conversation: c, firstMessage: content, announce }));
     return { conversation, history: [], ...(messageId ? { messageId } : {}) };
   }
 
@@ -126,11 +136,13 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     const ids = batch.map((c) => c.conversation.id ?? randomUUID());
     const column = <T>(pick: (c: NewConversation) => T) => batch.map((c) => pick(c.conversation));
     // The first message goes in with its conversation; an id asked for twice in the batch is stored
-    // once, for its first asker, so only that asker's message is stored with it.
+    // once, for its first asker, so only that asker's message is stored with it (and its events written).
     const found = await rows<ConversationRow & { created_ms: number; message_id: string | null }>(
       this.db,
-      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[], $7::text[]) WITH ORDINALITY
-                               AS r(id, application_id, title, source, api_key_id, config_version_id, first_message, ord)),
+      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::uuid[], $7::text[], $8::uuid[], $9::text[])
+                               WITH ORDINALITY AS r(id, application_id, title, source, api_key_id, config_version_id, first_message,
+                                                    announce_owner, announce_source, ord)),
+            asked AS (SELECT DISTINCT ON (id) id, first_message, announce_owner, announce_source FROM req ORDER BY id, ord),
             stored AS (
               INSERT INTO conversations (id, application_id, title, source, api_key_id, config_version_id, message_count)
               SELECT r.id, r.application_id, r.title, r.source, r.api_key_id, r.config_version_id, (r.first_message IS NOT NULL)::int
@@ -142,15 +154,27 @@ export class TypeOrmConversationRepository implements ConversationRepository {
             first AS (
               INSERT INTO messages (conversation_id, role, content, status)
               SELECT stored.id, 'user', asked.first_message, 'complete'
-                FROM stored JOIN (SELECT DISTINCT ON (id) id, first_message FROM req ORDER BY id, ord) asked ON asked.id = stored.id
+                FROM stored JOIN asked ON asked.id = stored.id
                WHERE asked.first_message IS NOT NULL
-              RETURNING id AS message_id, conversation_id)
+              RETURNING id AS message_id, conversation_id),
+            announced AS (
+              INSERT INTO event_outbox (event_id, type, owner_id, application_id, data)
+              SELECT ${NEW_EVENT_ID}, e.type, asked.announce_owner, stored.application_id,
+                     jsonb_build_object('applicationId', stored.application_id, 'conversationId', stored.id, 'source', asked.announce_source)
+                       || CASE WHEN e.n = 2 THEN jsonb_build_object('messageId', first.message_id) ELSE '{}'::jsonb END
+                FROM stored JOIN asked ON asked.id = stored.id LEFT JOIN first ON first.conversation_id = stored.id
+                     CROSS JOIN (VALUES (1, 'conversation.started'), (2, 'message.received')) e(n, type)
+               WHERE asked.announce_owner IS NOT NULL AND (e.n = 1 OR first.message_id IS NOT NULL)
+               ORDER BY stored.id, e.n
+              RETURNING 1)
        SELECT stored.*, first.message_id FROM stored LEFT JOIN first ON first.conversation_id = stored.id`,
       [
         ids, column((c) => c.applicationId), column((c) => c.title), column((c) => c.source),
         column((c) => c.apiKeyId ?? null), column((c) => c.configVersionId ?? null), batch.map((c) => c.firstMessage ?? null),
+        batch.map((c) => c.announce?.ownerId ?? null), batch.map((c) => c.announce?.source ?? null),
       ],
     );
+    if (batch.some((c) => c.announce) && found.length > 0) this.onAnnounced();
     const byId = new Map(found.map((r) => [r.id, r]));
     // The same id asked for twice in one batch was stored once: the first asker created it.
     const claimed = new Set<string>();
@@ -222,8 +246,8 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return this.appends.submit('', m);
   }
 
-  beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
-    return this.starts.submit('', { conversationId, content, limit, maxChars });
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement): Promise<BegunTurn | null> {
+    return this.starts.submit('', { conversationId, content, limit, maxChars, announce });
   }
 
   async messages(conversationId: string): Promise<Message[]> {
@@ -235,37 +259,51 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     // Ids are made here so the stored rows can be matched to the batch's order; the conversations are
     // locked in id order, so batches touching the same conversations never deadlock. Each
     // conversation's message count goes up by its messages in the batch (the history cache's version).
+    // An answer that carries an announcement writes its `message.completed` here too, unless it failed.
     const ids = batch.map(() => randomUUID());
     const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
     const found = await rows<MessageRow & { message_count: number; created_ms: number }>(
       this.db,
       `WITH req AS (
               SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
-                                   $9::int[], $10::int[], $11::int[], $12::text[], $13::uuid[], $14::text[])
+                                   $9::int[], $10::int[], $11::int[], $12::text[], $13::uuid[], $14::text[], $15::uuid[])
                        WITH ORDINALITY AS r(id, conversation_id, role, content, status, provider, model, prompt_tokens,
-                                            completion_tokens, total_tokens, latency_ms, error, config_version_id, sources, ord)),
+                                            completion_tokens, total_tokens, latency_ms, error, config_version_id, sources,
+                                            announce_owner, ord)),
             added AS (SELECT conversation_id, count(*)::int AS n FROM req GROUP BY conversation_id),
             locked AS (SELECT id FROM conversations WHERE id IN (SELECT conversation_id FROM req) ORDER BY id FOR NO KEY UPDATE),
             touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + added.n
                           FROM locked JOIN added ON added.conversation_id = locked.id
                          WHERE c.id = locked.id
-                         RETURNING c.id, c.message_count, ${CREATED_MS('c')} AS created_ms),
+                         RETURNING c.id, c.application_id, c.message_count, ${CREATED_MS('c')} AS created_ms),
             stored AS (
               INSERT INTO messages (id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
                 total_tokens, latency_ms, error, config_version_id, sources)
               SELECT id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
                      total_tokens, latency_ms, error, config_version_id, sources::jsonb
                 FROM req ORDER BY ord
-              RETURNING ${MESSAGE_COLUMNS})
+              RETURNING ${MESSAGE_COLUMNS}),
+            announced AS (
+              INSERT INTO event_outbox (event_id, type, owner_id, application_id, data)
+              SELECT ${NEW_EVENT_ID}, 'message.completed', req.announce_owner, touched.application_id,
+                     jsonb_build_object('applicationId', touched.application_id, 'conversationId', s.conversation_id, 'messageId', s.id,
+                       'provider', s.provider, 'model', s.model, 'latencyMs', s.latency_ms, 'interrupted', s.status = 'interrupted',
+                       'usage', CASE WHEN s.total_tokens IS NULL THEN NULL ELSE jsonb_build_object('promptTokens', coalesce(s.prompt_tokens, 0),
+                                  'completionTokens', coalesce(s.completion_tokens, 0), 'totalTokens', s.total_tokens) END)
+                FROM stored s JOIN req ON req.id = s.id JOIN touched ON touched.id = s.conversation_id
+               WHERE req.announce_owner IS NOT NULL AND s.status <> 'failed'
+               ORDER BY req.ord
+              RETURNING 1)
        SELECT stored.*, touched.message_count, touched.created_ms FROM stored JOIN touched ON touched.id = stored.conversation_id`,
       [
         ids, column((m) => m.conversationId), column((m) => m.role), column((m) => m.content), column((m) => m.status),
         column((m) => m.provider ?? null), column((m) => m.model ?? null), column((m) => m.usage?.promptTokens ?? null),
         column((m) => m.usage?.completionTokens ?? null), column((m) => m.usage?.totalTokens ?? null),
         column((m) => m.latencyMs ?? null), column((m) => m.error ?? null), column((m) => m.configVersionId ?? null),
-        column((m) => (m.sources ? JSON.stringify(m.sources) : null)),
+        column((m) => (m.sources ? JSON.stringify(m.sources) : null)), column((m) => m.announce?.ownerId ?? null),
       ],
     );
+    if (batch.some((m) => m.announce && m.status !== 'failed')) this.onAnnounced();
     const byId = new Map(found.map((r) => [r.id, r]));
     const written = ids.map((id) => byId.get(id)!);
     const byConversation = new Map<string, typeof written>();
@@ -299,9 +337,10 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     const offered = now.map((i) => this.histories.offer(batch[i]!.conversationId, batch[i]!.limit));
     const found = await rows<ConversationRow & { ord: string; count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: Array<[Turn['role'], string]> | string | null }>(
       this.db,
-      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::float8[])
-                              WITH ORDINALITY AS r(conversation_id, content, max_count, known_count, known_created_ms, ord)),
-            conv AS (SELECT c.*, req.ord, req.content AS new_content, req.max_count,
+      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::float8[], $6::uuid[], $7::text[])
+                              WITH ORDINALITY AS r(conversation_id, content, max_count, known_count, known_created_ms,
+                                                   announce_owner, announce_source, ord)),
+            conv AS (SELECT c.*, req.ord, req.content AS new_content, req.max_count, req.announce_owner, req.announce_source,
                             c.message_count = req.known_count AND ${CREATED_MS('c')} = req.known_created_ms AS known
                        FROM conversations c JOIN req ON req.conversation_id = c.id WHERE c.id = ANY($1::uuid[])),
             locked AS (SELECT id FROM conversations WHERE id IN (SELECT id FROM conv WHERE status <> 'archived') ORDER BY id FOR NO KEY UPDATE),
@@ -309,7 +348,16 @@ export class TypeOrmConversationRepository implements ConversationRepository {
                           FROM locked WHERE c.id = locked.id RETURNING c.id, c.message_count),
             stored AS (INSERT INTO messages (conversation_id, role, content, status)
                        SELECT id, 'user', new_content, 'complete' FROM conv WHERE status <> 'archived' ORDER BY ord
-                       RETURNING id AS message_id, conversation_id)
+                       RETURNING id AS message_id, conversation_id),
+            announced AS (
+              INSERT INTO event_outbox (event_id, type, owner_id, application_id, data)
+              SELECT ${NEW_EVENT_ID}, 'message.received', conv.announce_owner, conv.application_id,
+                     jsonb_build_object('applicationId', conv.application_id, 'conversationId', conv.id,
+                                        'messageId', stored.message_id, 'source', conv.announce_source)
+                FROM stored JOIN conv ON conv.id = stored.conversation_id
+               WHERE conv.announce_owner IS NOT NULL
+               ORDER BY conv.ord
+              RETURNING 1)
        SELECT conv.id, conv.application_id, conv.title, conv.status, conv.source, conv.api_key_id, conv.config_version_id,
               conv.created_at, conv.updated_at, conv.ord, conv.message_count AS count_before, touched.message_count AS count_after,
               ${CREATED_MS('conv')} AS created_ms, stored.message_id,
@@ -318,8 +366,10 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       [
         now.map((i) => batch[i]!.conversationId), now.map((i) => batch[i]!.content), now.map((i) => batch[i]!.limit),
         offered.map((v) => v?.count ?? -1), offered.map((v) => v?.createdAtMs ?? -1),
+        now.map((i) => batch[i]!.announce?.ownerId ?? null), now.map((i) => batch[i]!.announce?.source ?? null),
       ],
     );
+    if (now.some((i) => batch[i]!.announce) && found.some((r) => r.message_id)) this.onAnnounced();
     for (const row of found) {
       const k = Number(row.ord) - 1;
       results[now[k]!] = this.begin(row, batch[now[k]!]!, offered[k]);
@@ -364,6 +414,7 @@ interface Creation {
   conversation: NewConversation;
   /** The user's message that opens it, stored with it (`beginFirstTurn`). */
   firstMessage?: string;
+  announce?: TurnAnnouncement;
 }
 
 interface TurnStart {
@@ -371,5 +422,6 @@ interface TurnStart {
   content: string;
   limit: number;
   maxChars: number;
+  announce?: TurnAnnouncement;
 }
 

@@ -21,6 +21,7 @@ import { StripeBilling1764400200000 } from './1764400200000-stripe-billing';
 import { AnalyticsRollup1764400400000 } from './1764400400000-analytics-rollup';
 import { DataExport1764400500000 } from './1764400500000-data-export';
 import { Workflows1764400700000 } from './1764400700000-workflows';
+import { UsageHolds1764400831000 } from './1764400831000-usage-holds';
 import { Teams1764400300000 } from './1764400300000-teams';
 import { Identities1764400600000 } from './1764400600000-identities';
 import { Sso1764400610000 } from './1764400610000-sso';
@@ -52,4 +53,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Identities1764400600000,
   Sso1764400610000,
   Workflows1764400700000,
+  UsageHolds1764400831000,
 ];

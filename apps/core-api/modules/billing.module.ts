@@ -41,6 +41,8 @@ import type { AppConfig } from '../../shared/config';
 export const BILLING_TOKENS = {
   SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
   UsageLedger: token<UsageLedger>('UsageLedger'),
+  /** The same ledger, with the lease on this process's reservations (renewed and swept in `start`). */
+  LeasedUsageLedger: token<TypeOrmUsageLedger>('LeasedUsageLedger'),
   OwnedResources: token<OwnedResources>('OwnedResources'),
   /** The plans on offer: the defaults, or PLANS_FILE's (read and validated with the configuration). */
   Plans: token<PlanCatalog>('PlanCatalog'),
@@ -69,7 +71,8 @@ export const billingModule: AppModule = {
   name: 'billing',
   bind(c: Container) {
     provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
-    provide(c, BILLING_TOKENS.UsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource)));
+    provide(c, BILLING_TOKENS.LeasedUsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource), { leaseMs: get(TOKENS.Config).usageHoldLeaseMs, clock: get(TOKENS.Clock) }));
+    provide(c, BILLING_TOKENS.UsageLedger, (get) => get(BILLING_TOKENS.LeasedUsageLedger));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.Plans, (get) => new PlanCatalog(get(TOKENS.Config).plans));
     provide(c, BILLING_TOKENS.PaymentGateway, (get) => paymentGateway(get(TOKENS.Config)));
@@ -134,11 +137,33 @@ export const billingModule: AppModule = {
     }),
     adminBillingRouter({ auth: resolve(c, TOKENS.AuthMiddleware), changePlan: resolve(c, ChangePlanUseCase) }),
   ],
-  /** The overage job: hourly, each instance reports what is due (reports are idempotent per user and period). Not on the chat path. */
+  /**
+   * The lease on this process's token reservations, renewed every third of USAGE_HOLD_LEASE_MS, and the
+   * sweep giving back those of processes whose lease ran out, every half of it (any instance does it).
+   * The overage job: hourly, each instance reports what is due (reports are idempotent per user and
+   * period). Neither is on the chat path.
+   */
   async start(c: Container) {
-    if (!resolve(c, TOKENS.Config).stripe) return;
-    const report = resolve(c, ReportOverageUseCase);
+    const ledger = resolve(c, BILLING_TOKENS.LeasedUsageLedger);
+    const config = resolve(c, TOKENS.Config);
     const logger = resolve(c, TOKENS.Logger);
+    await ledger.renew();
+    const renew = () => void ledger.renew().catch((err: Error) => logger.warn({ err: { message: err.message } }, 'billing: could not renew the lease on token reservations'));
+    const sweep = () =>
+      void ledger.releaseExpired().then(
+        (n) => n > 0 && logger.info({ released: n }, 'billing: gave back the token reservations of a process whose lease ran out'),
+        (err: Error) => logger.warn({ err: { message: err.message } }, 'billing: the sweep of expired token reservations failed'),
+      );
+    const renewer = setInterval(renew, Math.floor(config.usageHoldLeaseMs / 3));
+    const sweeper = setInterval(sweep, Math.floor(config.usageHoldLeaseMs / 2));
+    renewer.unref();
+    sweeper.unref();
+    const stopLeases = () => {
+      clearInterval(renewer);
+      clearInterval(sweeper);
+    };
+    if (!config.stripe) return async () => stopLeases();
+    const report = resolve(c, ReportOverageUseCase);
     const run = () =>
       report.execute().then(
         (r) => {
@@ -148,6 +173,7 @@ export const billingModule: AppModule = {
       );
     const job = new Cron('41 * * * *', { timezone: 'UTC', protect: true, unref: true }, run);
     return async () => {
+      stopLeases();
       job.stop();
     };
   },

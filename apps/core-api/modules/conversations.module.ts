@@ -10,7 +10,7 @@ import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-m
 import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { eventDeps } from '../../shared/modules/event.tokens';
+import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
 
 /** Policy factories contributed by other areas (model configs, keys and quota, knowledge), in run order. */
@@ -21,15 +21,12 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
   return {
     name: 'conversations',
     bind(c: Container) {
-      provide(c, ChatTurnRunner, (get) => {
-        const logger = get(TOKENS.Logger);
-        return new ChatTurnRunner({
-          engine: get(CHAT_TOKENS.ChatEngine),
-          policies: policies.map((p) => p(c)),
-          events: eventDeps(c, get).events,
-          onPublishError: (err) => logger.error({ err: { message: err instanceof Error ? err.message : String(err) } }, 'could not write the events of a chat turn'),
-        });
-      });
+      provide(c, ChatTurnRunner, (get) => new ChatTurnRunner({
+        engine: get(CHAT_TOKENS.ChatEngine),
+        policies: policies.map((p) => p(c)),
+        // The engine writes a turn's events with its messages where the app has the events area.
+        announce: c.isBound(EVENT_TOKENS.Publisher),
+      }));
       const deps = (get: Getter) => ({
         conversations: get(CHAT_TOKENS.ConversationRepository),
         applications: get(TOKENS.ApplicationRepository),
@@ -41,11 +38,6 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
       provide(c, ArchiveConversationUseCase, (get) => new ArchiveConversationUseCase({ ...deps(get), events: eventDeps(c, get).events }));
       provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
       provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
-    },
-    async start(c: Container) {
-      const runner = resolve(c, ChatTurnRunner);
-      // The events of turns already answered are written before the process lets go of the database.
-      return () => runner.drain();
     },
     routers: (c) => [
       conversationsRouter({

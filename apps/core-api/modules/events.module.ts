@@ -32,13 +32,14 @@ export function eventsModule(options: EventsModuleOptions = {}): AppModule {
       provide(c, EVENT_TOKENS.UnitOfWork, (get) => new SqlUnitOfWork(get(TOKENS.DataSource)));
       provide(c, EVENTS_INTERNAL_TOKENS.JobQueue, (get) => ownJobQueue(get, options.jobPrefix ?? 'events'));
       provide(c, EVENTS_INTERNAL_TOKENS.Outbox, (get) => new SqlEventOutbox(get(TOKENS.DataSource)));
-      provide(c, EVENT_TOKENS.Publisher, (get) => {
+      provide(c, EVENT_TOKENS.Wake, (get) => {
         const queue = get(EVENTS_INTERNAL_TOKENS.JobQueue);
         const logger = get(TOKENS.Logger);
         // Waking is a hint: a lost wake-up is made up by the sweep.
-        const wake = () => void queue.enqueue(DISPATCH_EVENTS_JOB, {}, { id: 'dispatch' }).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not wake the event dispatcher'));
-        return new SqlEventPublisher({ db: get(TOKENS.DataSource), clock: get(TOKENS.Clock), unitOfWork: get(EVENT_TOKENS.UnitOfWork), wake });
+        return () => void queue.enqueue(DISPATCH_EVENTS_JOB, {}, { id: 'dispatch' }).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not wake the event dispatcher'));
       });
+      provide(c, EVENT_TOKENS.Publisher, (get) =>
+        new SqlEventPublisher({ db: get(TOKENS.DataSource), clock: get(TOKENS.Clock), unitOfWork: get(EVENT_TOKENS.UnitOfWork), wake: get(EVENT_TOKENS.Wake) }));
       provide(c, DispatchEventsUseCase, (get) => {
         const logger = get(TOKENS.Logger);
         let subscribers: EventSubscriber[] | undefined;

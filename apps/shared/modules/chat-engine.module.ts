@@ -8,6 +8,7 @@ import { provide, type AppModule } from '../app-module';
 import type { AppConfig } from '../config';
 import { TOKENS } from '../tokens';
 import { CHAT_TOKENS } from './chat-engine.tokens';
+import { EVENT_TOKENS } from './event.tokens';
 
 /**
  * The chat engine: in-process on the provider registry (always in `in-process` mode, which `npm start`
@@ -18,7 +19,12 @@ export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule 
   return {
     name: 'chat-engine',
     bind(c: Container) {
-      provide(c, CHAT_TOKENS.ConversationRepository, (get) => new CachedConversationRepository(new TypeOrmConversationRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
+      provide(c, CHAT_TOKENS.ConversationRepository, (get) => {
+        // A turn's events are written by the engine's statements: the dispatcher of this process (the core
+        // API's) is woken after them; an AI service apart has none, and the core API's sweep takes them up.
+        const wake = () => (c.isBound(EVENT_TOKENS.Wake) ? get(EVENT_TOKENS.Wake)() : undefined);
+        return new CachedConversationRepository(new TypeOrmConversationRepository(get(TOKENS.DataSource), undefined, wake), get(TOKENS.Cache));
+      });
       provide(c, CHAT_TOKENS.LlmProviderRegistry, (get) => {
         const config = get<AppConfig>(TOKENS.Config);
         return createLlmProviderRegistry({ baseUrls: config.providerBaseUrls, platformKeys: config.providerKeys, timeoutMs: config.providerTimeoutMs });

@@ -16,6 +16,8 @@ export const EVENT_TOKENS = {
   Publisher: token<EventPublisher>('EventPublisher'),
   UnitOfWork: token<UnitOfWork>('UnitOfWork'),
   Subscriber: token<EventSubscriber>('EventSubscriber'),
+  /** Wakes the dispatcher after events were committed outside the publisher (a chat turn's, by the engine). */
+  Wake: token<() => void>('EventWake'),
 } as const;
 
 /** The publisher and unit of work when the app has the events area; otherwise ones that do nothing. */

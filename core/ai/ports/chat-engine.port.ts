@@ -1,4 +1,5 @@
 import type { ConversationSource, ConversationView, MessageSource, MessageView } from '../../conversations/domain/conversation';
+import type { TurnAnnouncement } from '../../conversations/ports/conversation-repository.port';
 import type { ProviderId } from '../domain/provider-id';
 import type { TokenUsage } from './llm-provider.port';
 
@@ -28,6 +29,11 @@ export interface ChatMessageRequest {
    * new uuid chosen by the caller) in the same call, so a first turn costs one call instead of two.
    */
   startConversation?: ConversationStart;
+  /**
+   * Writes the turn's events (`conversation.started` when it opens one, `message.received`,
+   * `message.completed` unless the answer failed) in the statements that store the messages they name.
+   */
+  announce?: TurnAnnouncement;
 }
 
 export interface ChatAnswer {

@@ -59,8 +59,9 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   // message that opens its conversation creates it in that statement, once the request is known to be
   // valid, so a refused message opens nothing.
   let begun: BegunTurn | null = null;
-  if (opening) begun = await deps.conversations.beginFirstTurn(opening, input.content);
-  else if (isUuid(conversationId)) begun = await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4);
+  // With `announce`, the turn's events are written in the same statements as the messages they name.
+  if (opening) begun = await deps.conversations.beginFirstTurn(opening, input.content, input.announce);
+  else if (isUuid(conversationId)) begun = await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4, input.announce);
   if (!begun) throw new NotFoundError('Conversation');
   const { conversation, history } = begun;
   if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');

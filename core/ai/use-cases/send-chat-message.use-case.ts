@@ -40,6 +40,7 @@ export class SendChatMessageUseCase {
       latencyMs,
       configVersionId: input.configVersionId ?? chat.conversation.configVersionId,
       sources: input.sources ?? null,
+      ...(input.announce ? { announce: input.announce } : {}),
     });
     return {
       conversationId: chat.conversation.id,

@@ -38,6 +38,7 @@ export class StreamChatMessageUseCase {
           error: error ?? null,
           configVersionId,
           sources: input.sources ?? null,
+          ...(input.announce ? { announce: input.announce } : {}),
         });
       };
       let finished = false;

@@ -14,13 +14,22 @@ export interface UsageReservation {
   messages?: 0 | 1;
 }
 
-export type ReservationResult = { ok: true } | { ok: false; exceeded: 'messages' | 'tokens'; usage: UsageCounters };
+/**
+ * `holdId` names the tokens held (absent when none were): a hold outlives the process holding it by a
+ * bounded time only (the ledger's lease), then it is given back as if settled with nothing used.
+ */
+export type ReservationResult = { ok: true; holdId?: string } | { ok: false; exceeded: 'messages' | 'tokens'; usage: UsageCounters };
 
 export interface UsageSettlement {
   userId: string;
   period: BillingPeriod;
   /** What `reserve` held. */
   reservedTokens: number;
+  /**
+   * The hold `reserve` answered: its tokens are given back only while it is still held (a hold whose
+   * lease ran out was given back already), so a late settlement never gives them back twice.
+   */
+  holdId?: string;
   /** Tokens the provider reported; 0 when the call failed. */
   usedTokens: number;
   /** Whether the call ran (a failed call gives its message back). */

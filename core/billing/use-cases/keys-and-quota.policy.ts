@@ -26,6 +26,7 @@ interface Hold {
   userId: string;
   period: BillingPeriod;
   reservedTokens: number;
+  holdId?: string;
   ownKey: boolean;
   includedTokens: number | null;
 }
@@ -92,6 +93,7 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
       userId: hold.userId,
       period: hold.period,
       reservedTokens: hold.reservedTokens,
+      ...(hold.holdId ? { holdId: hold.holdId } : {}),
       usedTokens: outcome.ok ? (outcome.usage?.totalTokens ?? 0) : 0,
       ok: outcome.ok,
       ownKey: hold.ownKey,
@@ -110,6 +112,6 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
       messageLimit: entitlements.limits.messagesPerMonth,
     });
     if (!result.ok) throw new PaymentRequiredError(quotaExceededMessage(result.exceeded, current, h.provider));
-    this.holds.set(plan, { userId: turn.ownerId, period, reservedTokens: h.tokens, ownKey: h.ownKey, includedTokens: included });
+    this.holds.set(plan, { userId: turn.ownerId, period, reservedTokens: h.tokens, ...(result.holdId ? { holdId: result.holdId } : {}), ownKey: h.ownKey, includedTokens: included });
   }
 }

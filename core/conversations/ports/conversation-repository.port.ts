@@ -23,6 +23,19 @@ export interface NewMessage {
   error?: string | null;
   configVersionId?: string | null;
   sources?: MessageSource[] | null;
+  /** Writes the answer's `message.completed` (a complete or interrupted answer) in the statement that stores it. */
+  announce?: TurnAnnouncement;
+}
+
+/**
+ * Whose turn it is, for its domain events (EVENTS.md): a turn that carries one writes its events to the
+ * outbox in the same statement as the messages they name, so a crash can lose neither without the other.
+ */
+export interface TurnAnnouncement {
+  /** The application's owner, whose webhooks and plugins hear of the turn. */
+  ownerId: string;
+  /** Where the turn came from (`message.received`'s and `conversation.started`'s `source`). */
+  source: ConversationSource;
 }
 
 /** A message of the history a prompt is built from. */
@@ -62,13 +75,15 @@ export interface ConversationRepository {
   addMessage(message: NewMessage): Promise<Message>;
   /**
    * Starts a turn in one step: the conversation (null when there is none) and, unless it is archived,
-   * the user's message stored (touching `updated_at`) with the history that came before it.
+   * the user's message stored (touching `updated_at`) with the history that came before it, and with
+   * `announce` its `message.received` event.
    */
-  beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null>;
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement): Promise<BegunTurn | null>;
   /**
    * `beginTurn` for a conversation its first message opens: creates it with that (user) message in one
    * step, or neither. Fails as `create` does (unknown application, taken id); the history is empty.
+   * With `announce`, both write their events (`conversation.started`, then `message.received`) in that step.
    */
-  beginFirstTurn(conversation: NewConversation, content: string): Promise<BegunTurn>;
+  beginFirstTurn(conversation: NewConversation, content: string, announce?: TurnAnnouncement): Promise<BegunTurn>;
   messages(conversationId: string): Promise<Message[]>;
 }

@@ -63,6 +63,7 @@ export class OwnerEmbeddingKeys implements EmbeddingKeySource {
           userId: ownerId,
           period,
           reservedTokens: tokens,
+          ...(held.holdId ? { holdId: held.holdId } : {}),
           usedTokens: Math.max(0, outcome.tokens),
           ok: outcome.ok,
           ownKey: false,

@@ -283,6 +283,7 @@ const COLUMNS_WRITTEN_APART: Record<string, { columns: string[]; why: string }> 
   api_keys: { columns: ['request_count', 'last_used_at'], why: 'the usage tracker flushes counts in batches, on its own schedule' },
   event_outbox: { columns: ['dispatched_at', 'claimed_until', 'attempts', 'last_error'], why: 'the dispatcher hands events over in the background' },
   data_exports: { columns: ['status', 'file_name', 'byte_size', 'error', 'completed_at'], why: 'an accepted export is written by its job, in the background' },
+  usage_holders: { columns: ['expires_at'], why: 'each process renews the lease on its token reservations on a timer' },
 };
 
 /** Tables that record attempts, refused ones included, by design: left out of the digest. */
