@@ -1,21 +1,32 @@
 import type { Container } from 'inversify';
+import { mcpRouter } from '../../../adapters/http/tools/mcp.router';
 import { toolsRouter } from '../../../adapters/http/tools/tools.router';
 import { SqlToolRepository } from '../../../adapters/persistence/tools/sql-tool.repository';
 import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-checker';
+import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
+import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
+import { SendPublicMessageUseCase } from '../../../core/public-api/use-cases/send-public-message.use-case';
 import type { JsonSchemaChecker } from '../../../core/tools/ports/json-schema.port';
+import { ApplicationMcpUseCase } from '../../../core/tools/use-cases/application-mcp.use-case';
+import { RunWorkflowByApiUseCase } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
 import type { ToolRepository } from '../../../core/tools/ports/tool-repository.port';
 import { GetAgentSettingsUseCase, UpdateAgentSettingsUseCase } from '../../../core/tools/use-cases/agent-settings.use-cases';
 import { CreateToolUseCase, DeleteToolUseCase, GetToolUseCase, ListToolsUseCase, UpdateToolUseCase } from '../../../core/tools/use-cases/manage-tools.use-cases';
 import type { ToolDeps } from '../../../core/tools/use-cases/tool-deps';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
+import { PLATFORM_VERSION } from '../../shared/version';
 
 export const TOOL_TOKENS = {
   Repository: token<ToolRepository>('ToolRepository'),
   Schemas: token<JsonSchemaChecker>('ToolJsonSchemas'),
 } as const;
 
-/** Tools and agents (docs/tools.md): an application's tool definitions and its agent settings. */
+/**
+ * Tools and agents (docs/tools.md): an application's tool definitions and its agent settings, and each
+ * application as an MCP server at /api/v1/mcp. Bound after the public API, knowledge and workflows
+ * modules, whose use cases the MCP tools call when they are there.
+ */
 export const toolsModule: AppModule = {
   name: 'tools',
   bind(c: Container) {
@@ -34,6 +45,15 @@ export const toolsModule: AppModule = {
     provide(c, DeleteToolUseCase, (get) => new DeleteToolUseCase(deps(get)));
     provide(c, GetAgentSettingsUseCase, (get) => new GetAgentSettingsUseCase(deps(get)));
     provide(c, UpdateAgentSettingsUseCase, (get) => new UpdateAgentSettingsUseCase(deps(get)));
+    provide(c, ApplicationMcpUseCase, (get) =>
+      new ApplicationMcpUseCase({
+        applications: get(TOKENS.ApplicationRepository),
+        tools: get(TOOL_TOKENS.Repository),
+        chat: get(SendPublicMessageUseCase),
+        ...(c.isBound(SearchKnowledgeUseCase) ? { knowledge: get(SearchKnowledgeUseCase) } : {}),
+        ...(c.isBound(RunWorkflowByApiUseCase) ? { workflows: get(RunWorkflowByApiUseCase) } : {}),
+      }),
+    );
   },
   routers: (c) => [
     toolsRouter({
@@ -46,5 +66,6 @@ export const toolsModule: AppModule = {
       getAgent: resolve(c, GetAgentSettingsUseCase),
       updateAgent: resolve(c, UpdateAgentSettingsUseCase),
     }),
+    mcpRouter({ authenticate: resolve(c, AuthenticateApiKeyUseCase), mcp: resolve(c, ApplicationMcpUseCase), serverName: 'ai-app-platform', serverVersion: PLATFORM_VERSION }),
   ],
 };
