@@ -20,7 +20,8 @@ interface ToolRow {
 
 interface SettingsRow {
   enabled_tools: string[];
-  tool_choice: ToolChoice | string;
+  /** As text: a jsonb string ("auto") would otherwise arrive as a bare JS string, not told from JSON text. */
+  tool_choice: string;
   max_tool_rounds: number;
   time_budget_ms: number;
   parallel_calls: boolean;
@@ -105,7 +106,7 @@ export class SqlToolRepository implements ToolRepository {
   async agentSettings(applicationId: string): Promise<AgentSettings | null> {
     const row = await one<SettingsRow>(
       this.db,
-      `SELECT enabled_tools, tool_choice, max_tool_rounds, time_budget_ms, parallel_calls FROM application_agent_settings WHERE application_id = $1`,
+      `SELECT enabled_tools, tool_choice::text AS tool_choice, max_tool_rounds, time_budget_ms, parallel_calls FROM application_agent_settings WHERE application_id = $1`,
       [applicationId],
     );
     return row ? toSettings(row) : null;
@@ -118,7 +119,7 @@ export class SqlToolRepository implements ToolRepository {
        VALUES ($1, $2, $3::jsonb, $4, $5, $6)
        ON CONFLICT (application_id) DO UPDATE SET enabled_tools = EXCLUDED.enabled_tools, tool_choice = EXCLUDED.tool_choice,
          max_tool_rounds = EXCLUDED.max_tool_rounds, time_budget_ms = EXCLUDED.time_budget_ms, parallel_calls = EXCLUDED.parallel_calls, updated_at = now()
-       RETURNING enabled_tools, tool_choice, max_tool_rounds, time_budget_ms, parallel_calls`,
+       RETURNING enabled_tools, tool_choice::text AS tool_choice, max_tool_rounds, time_budget_ms, parallel_calls`,
       [applicationId, s.enabledTools, jsonb(s.toolChoice), s.maxToolRounds, s.timeBudgetMs, s.parallelCalls],
     );
     return toSettings(row!);
@@ -128,7 +129,7 @@ export class SqlToolRepository implements ToolRepository {
 function toSettings(r: SettingsRow): AgentSettings {
   return {
     enabledTools: r.enabled_tools ?? [],
-    toolChoice: json(r.tool_choice),
+    toolChoice: JSON.parse(r.tool_choice) as ToolChoice,
     maxToolRounds: Number(r.max_tool_rounds),
     timeBudgetMs: Number(r.time_budget_ms),
     parallelCalls: r.parallel_calls,
