@@ -15,6 +15,7 @@ import { CreateToolUseCase, DeleteToolUseCase, GetToolUseCase, ListToolsUseCase,
 import type { ToolDeps } from '../../../core/tools/use-cases/tool-deps';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
+import { WORKFLOW_TOKENS } from './workflows.module';
 import { PLATFORM_VERSION } from '../../shared/version';
 
 export const TOOL_TOKENS = {
@@ -37,6 +38,9 @@ export const toolsModule: AppModule = {
       applications: get(TOKENS.ApplicationRepository),
       schemas: get(TOOL_TOKENS.Schemas),
       secretBox: get(TOKENS.SecretBox),
+      ...(c.isBound(WORKFLOW_TOKENS.Repository)
+        ? { workflowApplication: async (id: string) => (await get(WORKFLOW_TOKENS.Repository).findById(id))?.applicationId ?? null }
+        : {}),
     });
     provide(c, CreateToolUseCase, (get) => new CreateToolUseCase(deps(get)));
     provide(c, ListToolsUseCase, (get) => new ListToolsUseCase(deps(get)));

@@ -3,10 +3,10 @@ import type { ApplicationRepository } from '../../applications/ports/application
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Application } from '../../applications/domain/application';
 import type { Actor } from '../../shared/actor';
-import { NotFoundError } from '../../shared/errors';
+import { NotFoundError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import type { SecretBox } from '../../shared/secret-box.port';
-import type { Tool } from '../domain/tool';
+import type { Tool, ToolSource } from '../domain/tool';
 import type { JsonSchemaChecker } from '../ports/json-schema.port';
 import type { ToolRepository } from '../ports/tool-repository.port';
 
@@ -15,6 +15,15 @@ export interface ToolDeps {
   applications: ApplicationRepository;
   schemas: JsonSchemaChecker;
   secretBox: SecretBox;
+  /** The application a workflow belongs to (null when there is none), where workflows are served. */
+  workflowApplication?: (workflowId: string) => Promise<string | null>;
+}
+
+/** A `run_workflow` source must name a workflow of the same application: 400 naming the field otherwise. */
+export async function checkWorkflowSource(deps: Pick<ToolDeps, 'workflowApplication'>, applicationId: string, source: ToolSource): Promise<void> {
+  if (source.type !== 'builtin' || source.builtin !== 'run_workflow') return;
+  const owner = deps.workflowApplication ? await deps.workflowApplication(source.workflowId) : null;
+  if (owner !== applicationId) throw ValidationError.field('source.workflowId', 'source.workflowId must be the id of a workflow of this application');
 }
 
 /**

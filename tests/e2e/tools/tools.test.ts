@@ -68,6 +68,20 @@ describe('application tools and agent settings', () => {
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain(field);
   });
 
+  it('takes a workflow tool only for a workflow of the same application', async () => {
+    const mine = await stack.client.post('/api/workflows', { applicationId: owner.app.id, name: 'Mine', steps: [{ id: 'a', kind: 'template', text: 'x' }] }, { token: owner.token });
+    const theirs = await stack.client.post('/api/workflows', { applicationId: other.app.id, name: 'Theirs', steps: [{ id: 'a', kind: 'template', text: 'x' }] }, { token: other.token });
+    const tool = (workflowId: string) => ({ name: 'wf_tool', description: 'Runs a workflow', source: { type: 'builtin', builtin: 'run_workflow', workflowId } });
+    const refused = await stack.client.post(`${base()}/tools`, tool(theirs.body.id), { token: owner.token });
+    expect([refused.status, refused.body.details[0].path]).toEqual([400, 'source.workflowId']);
+    const unknown = await stack.client.post(`${base()}/tools`, tool('00000000-0000-4000-8000-000000000000'), { token: owner.token });
+    expect(unknown.status).toBe(400);
+    const created = await stack.client.post(`${base()}/tools`, tool(mine.body.id), { token: owner.token });
+    expect(created.status).toBe(201);
+    const moved = await stack.client.put(`${base()}/tools/${created.body.id}`, { source: tool(theirs.body.id).source }, { token: owner.token });
+    expect(moved.status).toBe(400);
+  });
+
   it('keeps names unique per application', async () => {
     const first = await stack.client.post(`${base()}/tools`, { ...weather, name: 'unique_one' }, { token: owner.token });
     expect(first.status).toBe(201);
