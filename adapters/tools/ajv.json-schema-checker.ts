@@ -17,7 +17,8 @@ export class AjvJsonSchemaChecker implements JsonSchemaChecker {
   problemWithSchema(schema: unknown): string | null {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'a schema must be an object';
     try {
-      this.validator(schema);
+      // An async schema validates through a promise, which a synchronous check would read as "valid".
+      if ((this.validator(schema) as { $async?: boolean }).$async) return '"$async" schemas are not supported';
       return null;
     } catch (error) {
       return error instanceof Error ? error.message.slice(0, 300) : 'the schema could not be compiled';

@@ -53,6 +53,8 @@ describe('application tools and agent settings', () => {
     ['parameters.type', { ...weather, parameters: { type: 'string' } }],
     ['parameters', { ...weather, parameters: { type: 'object', properties: { city: { type: 'strnig' } } } }],
     ['parameters', { ...weather, parameters: { type: 'object', propertees: {} } }],
+    ['parameters', { ...weather, parameters: { type: 'object', $async: true } }],
+    ['parameters', { ...weather, parameters: { type: 'object', properties: { a: { $ref: 'https://schemas.example.com/a.json' } } } }],
     ['source.type', { ...weather, source: { type: 'ftp' } }],
     ['source.url', { ...weather, source: { ...weather.source, url: 'https://{{args.city}}.example/' } }],
     ['source.url', { ...weather, source: { ...weather.source, url: 'file:///etc/passwd' } }],
