@@ -2,6 +2,7 @@
  * Re-sealing every stored secret under a new key, in one transaction (all rows or none). The command line that
  * drives it is `npm run keys:rotate` (apps/cli/rotate-keys.main.ts).
  */
+import { toolSecretAad } from '../../core/tools/domain/tool';
 import { workflowSecretAad } from '../../core/workflows/domain/secrets';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AesGcmSecretBox } from '../crypto/aes-gcm.secret-box';
@@ -82,6 +83,14 @@ export const SEALED_MAP_COLUMNS: SealedMapColumn[] = [
     mapColumn: 'secrets_sealed',
     extraColumns: [],
     associatedData: (row, key) => workflowSecretAad(String(row.id), key),
+  },
+  {
+    name: 'tool secrets',
+    table: 'tools',
+    idColumn: 'id',
+    mapColumn: 'secrets_sealed',
+    extraColumns: [],
+    associatedData: (row, key) => toolSecretAad(String(row.id), key),
   },
 ];
 

@@ -1,11 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { Message, MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
-import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../core/ai/ports/llm-provider.port';
+import type { ContentBlockParam, Message, MessageCreateParamsBase, MessageParam, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
+import type { ChatRequest, ChatResult, ChatTurn, LlmProvider, StreamPart, ToolCall } from '../../core/ai/ports/llm-provider.port';
 import { UpstreamError } from '../../core/shared/errors';
 import { alternatingTurns, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
 import { nodeHttpFetch } from '../clients/node-http-fetch';
 import { SdkClients } from './sdk-clients';
+import { argumentsObject, hasToolTurns } from './tool-wire';
 
 /**
  * provider_b: the Anthropic Messages API through `@anthropic-ai/sdk`. The API version this SDK speaks
@@ -22,7 +23,13 @@ export class AnthropicLlmProvider implements LlmProvider {
     return call.run(async (signal) => {
       const message: Message = await this.client(request.apiKey).messages.create({ ...this.body(request), stream: false }, { signal });
       const content = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-      return { content, usage: usageOf(inputTokens(message.usage), message.usage.output_tokens), model: message.model || request.model };
+      const toolCalls: ToolCall[] = message.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) }] : []));
+      return {
+        content,
+        usage: usageOf(inputTokens(message.usage), message.usage.output_tokens),
+        model: message.model || request.model,
+        ...(toolCalls.length ? { toolCalls } : {}),
+      };
     });
   }
 
@@ -33,9 +40,20 @@ export class AnthropicLlmProvider implements LlmProvider {
       let input: number | undefined;
       let output = 0;
       let stopped = false;
+      // tool_use blocks by index: opened with id and name, input streamed as JSON pieces, complete at their stop.
+      const uses = new Map<number, ToolCall>();
       for await (const event of events) {
         call.touch();
-        if (event.type === 'message_start') {
+        if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+          uses.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
+        } else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
+          const use = uses.get(event.index);
+          if (use) use.arguments += event.delta.partial_json;
+        } else if (event.type === 'content_block_stop' && uses.has(event.index)) {
+          const use = uses.get(event.index)!;
+          uses.delete(event.index);
+          yield { type: 'tool_call', call: { ...use, arguments: use.arguments || '{}' } };
+        } else if (event.type === 'message_start') {
           input = inputTokens(event.message.usage);
           output = event.message.usage.output_tokens;
         } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
@@ -81,13 +99,55 @@ export class AnthropicLlmProvider implements LlmProvider {
 
   private body(request: ChatRequest): Omit<MessageCreateParamsBase, 'stream'> {
     const system = systemOf(request);
+    const tools = request.tools?.length ? request.tools : undefined;
     return {
       model: request.model,
       max_tokens: request.settings.maxTokens,
-      messages: alternatingTurns(request.messages).map((m) => ({ role: m.role, content: m.content })),
+      messages: hasToolTurns(request.messages)
+        ? withToolBlocks(request.messages)
+        : alternatingTurns(request.messages).map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: m.content })),
       ...(system ? { system } : {}),
+      ...(tools
+        ? {
+            tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as { type: 'object' } })),
+            tool_choice: toolChoice(request),
+          }
+        : {}),
     };
   }
+}
+
+function toolChoice(request: ChatRequest): ToolChoice {
+  const choice = request.toolChoice ?? 'auto';
+  if (choice === 'none') return { type: 'none' };
+  const parallel = request.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === 'auto') return { type: 'auto', ...parallel };
+  if (choice === 'required') return { type: 'any', ...parallel };
+  return { type: 'tool', name: choice.name, ...parallel };
+}
+
+/**
+ * Turns as content blocks: an assistant's calls as `tool_use` blocks, results as `tool_result` blocks of a
+ * user message; turns of one role in a row join into one message (the API wants roles alternating, and
+ * every result of a round in the user message right after the calls).
+ */
+function withToolBlocks(turns: ChatTurn[]): MessageParam[] {
+  const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = [];
+  for (const t of turns) {
+    const role = t.role === 'assistant' ? 'assistant' : 'user';
+    const blocks: ContentBlockParam[] = [];
+    if (t.role === 'tool') {
+      blocks.push({ type: 'tool_result', tool_use_id: t.toolCallId ?? '', content: t.content, ...(t.isError ? { is_error: true } : {}) });
+    } else {
+      if (t.content !== '') blocks.push({ type: 'text', text: t.content });
+      for (const c of t.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: argumentsObject(c.arguments) });
+    }
+    if (!blocks.length || (out.length === 0 && role !== 'user')) continue;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  }
+  return out;
 }
 
 function inputTokens(usage: Message['usage']): number {

@@ -1,10 +1,11 @@
 import { InferenceClient } from '@huggingface/inference';
-import type { ChatRequest, ChatResult, LlmProvider, StreamPart } from '../../core/ai/ports/llm-provider.port';
+import type { ChatRequest, ChatResult, ChatTurn, LlmProvider, StreamPart, ToolCall } from '../../core/ai/ports/llm-provider.port';
 import { estimatedUsage, systemOf, usageOf } from './chat-turns';
 import { ProviderCall, type ProviderOptions } from './provider-call';
 import { HttpStatusError } from './provider-errors';
 import { nodeHttpFetch } from '../clients/node-http-fetch';
 import { SdkClients } from './sdk-clients';
+import { argumentsText, newCallId, ToolCallAssembler } from './tool-wire';
 
 /** Where chat goes when no endpoint is configured: the Inference Providers router. */
 export const HUGGING_FACE_ROUTER_URL = 'https://router.huggingface.co/v1';
@@ -26,11 +27,15 @@ export class HuggingFaceLlmProvider implements LlmProvider {
     const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
     return call.run(async (signal) => {
       const output = await this.client(request.apiKey).chatCompletion(this.body(request), { signal, retry_on_error: false });
-      const content = output.choices[0]?.message.content ?? '';
+      const message = output.choices[0]?.message;
+      const content = message?.content ?? '';
+      // TGI has sent arguments as an object as well as text; both are taken.
+      const toolCalls: ToolCall[] = (message?.tool_calls ?? []).map((c) => ({ id: c.id || newCallId(), name: c.function.name, arguments: argumentsText(c.function.arguments) }));
       return {
         content,
         usage: output.usage ? usageOf(output.usage.prompt_tokens, output.usage.completion_tokens) : estimatedUsage(request, content),
         model: output.model || request.model,
+        ...(toolCalls.length ? { toolCalls } : {}),
       };
     });
   }
@@ -42,13 +47,17 @@ export class HuggingFaceLlmProvider implements LlmProvider {
         { ...this.body(request), stream_options: { include_usage: true } },
         { signal: call.signal, retry_on_error: false },
       );
+      const calls = new ToolCallAssembler();
       for await (const chunk of chunks) {
         call.touch();
-        const text = chunk.choices[0]?.delta?.content;
+        const delta = chunk.choices[0]?.delta;
+        const text = delta?.content;
         if (text) yield { type: 'delta', text };
+        if (delta?.tool_calls) calls.add(delta.tool_calls);
         if (chunk.usage) yield { type: 'usage', usage: usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens) };
       }
       call.throwIfStopped();
+      for (const assembled of calls.finish()) yield { type: 'tool_call', call: assembled };
     } catch (error) {
       throw call.failure(error);
     } finally {
@@ -91,8 +100,10 @@ export class HuggingFaceLlmProvider implements LlmProvider {
     const system = systemOf(request);
     const messages: ChatInput['messages'] = [
       ...(system ? [{ role: 'system', content: system }] : []),
-      ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...request.messages.map(toMessage),
     ];
+    const tools = request.tools?.length ? request.tools : undefined;
+    const choice = request.toolChoice ?? 'auto';
     return {
       model: request.model,
       messages,
@@ -101,6 +112,22 @@ export class HuggingFaceLlmProvider implements LlmProvider {
       top_p: settings.topP,
       ...(settings.frequencyPenalty !== undefined ? { frequency_penalty: settings.frequencyPenalty } : {}),
       ...(settings.presencePenalty !== undefined ? { presence_penalty: settings.presencePenalty } : {}),
+      ...(tools
+        ? {
+            tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })),
+            tool_choice: typeof choice === 'string' ? choice : { function: { name: choice.name } },
+            ...(request.parallelToolCalls !== undefined ? { parallel_tool_calls: request.parallelToolCalls } : {}),
+          }
+        : {}),
     };
   }
+}
+
+/** A turn in the OpenAI-compatible format the chat completion route takes. */
+function toMessage(m: ChatTurn): ChatInput['messages'][number] {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId ?? '', name: m.name, content: m.content };
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return { role: 'assistant', content: m.content, tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) };
+  }
+  return { role: m.role, content: m.content };
 }

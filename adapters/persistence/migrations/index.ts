@@ -25,6 +25,7 @@ import { UsageHolds1764400831000 } from './1764400831000-usage-holds';
 import { Teams1764400300000 } from './1764400300000-teams';
 import { Identities1764400600000 } from './1764400600000-identities';
 import { Sso1764400610000 } from './1764400610000-sso';
+import { Tools1764500340000 } from './1764500340000-tools';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Sso1764400610000,
   Workflows1764400700000,
   UsageHolds1764400831000,
+  Tools1764500340000,
 ];

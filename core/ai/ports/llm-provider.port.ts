@@ -1,9 +1,33 @@
 import type { ProviderId } from '../domain/provider-id';
 
 export interface ChatTurn {
-  role: 'user' | 'assistant';
+  /** `tool` turns carry a tool's result back to the model (docs/tools.md). */
+  role: 'user' | 'assistant' | 'tool';
   content: string;
+  /** An assistant turn that called tools: the calls, in the order the model made them. */
+  toolCalls?: ToolCall[];
+  /** A tool turn: the call it answers, the tool's name, and whether the content is an error. */
+  toolCallId?: string;
+  name?: string;
+  isError?: boolean;
 }
+
+/** A function the model may call: its name, what it does, and the JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A call the model made; `arguments` is the JSON text as the model wrote it (untrusted: parsed and checked by the caller). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Which tool use a request asks for: the providers' common ground. */
+export type ToolChoiceSpec = 'auto' | 'none' | 'required' | { name: string };
 
 /** Settings after validation and defaults (SPEC 2.3); a provider drops what it does not support. */
 export interface ModelSettings {
@@ -32,6 +56,11 @@ export interface ChatRequest {
   apiKey: string;
   /** Aborts the provider request (client went away, or timeout). */
   signal?: AbortSignal;
+  /** Functions the model may call; none (or empty) is a request without tools. */
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoiceSpec;
+  /** False asks the model for one call at a time (where the provider supports saying so). */
+  parallelToolCalls?: boolean;
 }
 
 export interface ChatResult {
@@ -39,9 +68,12 @@ export interface ChatResult {
   usage: TokenUsage;
   /** The model id the provider says answered. */
   model: string;
+  /** Calls the model asked for instead of (or beside) an answer. */
+  toolCalls?: ToolCall[];
 }
 
-export type StreamPart = { type: 'delta'; text: string } | { type: 'usage'; usage: TokenUsage };
+/** A `tool_call` part is a whole call, assembled from the provider's streamed pieces before it is yielded. */
+export type StreamPart = { type: 'delta'; text: string } | { type: 'usage'; usage: TokenUsage } | { type: 'tool_call'; call: ToolCall };
 
 /**
  * One AI provider behind its official SDK. Failures are thrown as core errors: a refused key as

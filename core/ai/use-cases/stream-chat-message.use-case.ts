@@ -48,7 +48,8 @@ export class StreamChatMessageUseCase {
             usage = part.usage;
             continue;
           }
-          if (part.text === '') continue;
+          // Tool calls come only when a request offers tools; this path offers none.
+          if (part.type !== 'delta' || part.text === '') continue;
           parts.push(part.text);
           yield { type: 'chunk', content: part.text };
         }

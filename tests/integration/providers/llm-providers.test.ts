@@ -89,7 +89,7 @@ async function collect(parts: AsyncIterable<StreamPart>): Promise<{ text: string
   const usage: TokenUsage[] = [];
   for await (const part of parts) {
     if (part.type === 'delta') deltas.push(part.text);
-    else usage.push(part.usage);
+    else if (part.type === 'usage') usage.push(part.usage);
   }
   return { text: deltas.join(''), deltas, usage };
 }

@@ -1,6 +1,7 @@
 import { listCatalogModels } from '../../../core/ai/domain/model-catalog';
 import { bearer, requireMessages, sse, type Exchange, type ProviderProtocol } from './exchange';
-import { complete, textOf, type Prompt } from './synthetic';
+import { complete, countTokens, textOf, type Prompt } from './synthetic';
+import { answerFromResults, argumentPieces, planToolCalls, type EmulatedChoice, type PlannedCall, type ToolState } from './tool-calls';
 
 let sequence = 0;
 const nextId = (prefix: string) => `${prefix}${(++sequence).toString(36).padStart(8, '0')}`;
@@ -22,9 +23,32 @@ function anthropicError(ex: Exchange, status: number, message?: string): void {
   ex.json(status, { type: 'error', error: { type, message: text }, request_id: requestId }, { 'request-id': requestId });
 }
 
+/** Blocks of a message's content, whatever form it came in. */
+const blocks = (content: unknown): any[] => (Array.isArray(content) ? content : []);
+const hasText = (m: any) => typeof m?.content === 'string' || blocks(m?.content).some((b) => b?.type === 'text');
+
+/** Tool use of a Messages request: tools offered, tool_choice, and tool_result blocks since the user last wrote. */
+function toolState(body: any): ToolState {
+  const offered = Array.isArray(body.tools) ? body.tools.map((t: any) => String(t?.name)) : [];
+  const raw = body.tool_choice;
+  const choice: EmulatedChoice = raw?.type === 'none' ? 'none' : raw?.type === 'any' ? 'required' : raw?.type === 'tool' ? { name: String(raw.name) } : 'auto';
+  const messages: any[] = body.messages;
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    if (m?.role === 'user' && hasText(m)) lastUser = i;
+  });
+  const names = new Map<string, string>();
+  for (const m of messages) for (const b of blocks(m?.content)) if (b?.type === 'tool_use') names.set(b.id, b.name);
+  const results = messages
+    .slice(lastUser + 1)
+    .flatMap((m) => blocks(m?.content).filter((b) => b?.type === 'tool_result'))
+    .map((b) => ({ name: names.get(b.tool_use_id) ?? 'unknown', content: textOf(b.content) }));
+  return { offered, choice, parallel: raw?.disable_parallel_tool_use !== true, lastUser: lastUser >= 0 ? textOf(messages[lastUser].content) : '', results };
+}
+
 function prompt(body: any): Prompt {
   const system = textOf(body.system);
-  const users = body.messages.filter((m: any) => m?.role === 'user');
+  const users = body.messages.filter((m: any) => m?.role === 'user' && hasText(m));
   return {
     system: system || undefined,
     lastUser: users.length ? textOf(users[users.length - 1].content) : '',
@@ -46,7 +70,10 @@ async function serveMessages(ex: Exchange): Promise<void> {
   const body = ex.body;
   const problem = validate(body);
   if (problem) return anthropicError(ex, 400, problem);
-  const result = complete(prompt(body), body.max_tokens, ex.behaviour.reply);
+  const tools = toolState(body);
+  const calls = planToolCalls(tools);
+  const reply = ex.behaviour.reply ?? (tools.results.length ? answerFromResults(tools.results) : undefined);
+  const result = complete(prompt(body), body.max_tokens, reply);
   const id = nextId('msg_emu_');
   const stopReason = result.truncated ? 'max_tokens' : 'end_turn';
   const message = (content: unknown[], usage: Record<string, number>, stop: string | null) => ({
@@ -59,6 +86,8 @@ async function serveMessages(ex: Exchange): Promise<void> {
     stop_sequence: null,
     usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard', ...usage },
   });
+
+  if (calls) return serveToolUse(ex, calls, result.promptTokens, message);
 
   if (!body.stream) {
     return ex.json(200, message([{ type: 'text', text: result.text }], { input_tokens: result.promptTokens, output_tokens: result.completionTokens }, stopReason), {
@@ -79,6 +108,26 @@ async function serveMessages(ex: Exchange): Promise<void> {
         { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { input_tokens: result.promptTokens, output_tokens: result.completionTokens } },
         'message_delta',
       ),
+      sse({ type: 'message_stop' }, 'message_stop'),
+    ],
+  }, 'text/event-stream; charset=utf-8', { 'request-id': nextId('req_') });
+}
+
+/** The model calls tools: `tool_use` blocks (streamed: the block opens, its input comes as input_json_delta pieces). */
+async function serveToolUse(ex: Exchange, calls: PlannedCall[], inputTokens: number, message: (content: unknown[], usage: Record<string, number>, stop: string | null) => unknown): Promise<void> {
+  const uses = calls.map((c) => ({ type: 'tool_use', id: nextId('toolu_emu_'), name: c.name, input: c.args }));
+  const outputTokens = calls.reduce((n, c) => n + countTokens(c.name + JSON.stringify(c.args)), 0);
+  if (!ex.body.stream) return ex.json(200, message(uses, { input_tokens: inputTokens, output_tokens: outputTokens }, 'tool_use'), { 'request-id': nextId('req_') });
+  const chunks = uses.flatMap((use, index) => [
+    sse({ type: 'content_block_start', index, content_block: { ...use, input: {} } }, 'content_block_start'),
+    ...argumentPieces(JSON.stringify(use.input)).map((partial_json) => sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }, 'content_block_delta')),
+    sse({ type: 'content_block_stop', index }, 'content_block_stop'),
+  ]);
+  await ex.stream({
+    head: [sse({ type: 'message_start', message: message([], { input_tokens: inputTokens, output_tokens: 1 }, null) }, 'message_start')],
+    chunks,
+    tail: [
+      sse({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: inputTokens, output_tokens: outputTokens } }, 'message_delta'),
       sse({ type: 'message_stop' }, 'message_stop'),
     ],
   }, 'text/event-stream; charset=utf-8', { 'request-id': nextId('req_') });

@@ -1,6 +1,7 @@
 import { findModel, listCatalogModels } from '../../../core/ai/domain/model-catalog';
 import type { Exchange, ProviderProtocol } from './exchange';
 import { complete, countTokens, embed, embeddingDimension, textOf, type Prompt } from './synthetic';
+import { answerFromResults, planToolCalls, type EmulatedChoice, type ToolState } from './tool-calls';
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -22,9 +23,36 @@ function geminiError(ex: Exchange, status: number, message?: string, details?: u
 
 const EMBEDDING_MODELS = ['text-embedding-004', 'gemini-embedding-001'];
 
+const parts = (c: any): any[] => (Array.isArray(c?.parts) ? c.parts : []);
+const isUserText = (c: any) => (c?.role ?? 'user') === 'user' && parts(c).some((p) => typeof p?.text === 'string');
+
+/** Function calling of a request: declarations offered, the calling mode, and functionResponse parts since the user last wrote. */
+function toolState(body: any): ToolState {
+  const offered = (Array.isArray(body.tools) ? body.tools : []).flatMap((t: any) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [])).map((f: any) => String(f?.name));
+  const config = body.toolConfig?.functionCallingConfig;
+  const allowed: unknown[] = Array.isArray(config?.allowedFunctionNames) ? config.allowedFunctionNames : [];
+  const choice: EmulatedChoice =
+    config?.mode === 'NONE' ? 'none' : config?.mode === 'ANY' ? (allowed.length === 1 ? { name: String(allowed[0]) } : 'required') : 'auto';
+  const contents: any[] = body.contents;
+  let lastUser = -1;
+  contents.forEach((c, i) => {
+    if (isUserText(c)) lastUser = i;
+  });
+  const results = contents
+    .slice(lastUser + 1)
+    .flatMap((c) => parts(c).filter((p) => p?.functionResponse))
+    .map((p) => {
+      const response = p.functionResponse.response;
+      const content = typeof response?.content === 'string' ? response.content : typeof response?.error === 'string' ? response.error : JSON.stringify(response ?? null);
+      return { name: String(p.functionResponse.name), content };
+    });
+  // Gemini has no switch for parallel calls: the model may always make several.
+  return { offered, choice, parallel: true, lastUser: lastUser >= 0 ? textOf(contents[lastUser].parts) : '', results };
+}
+
 function prompt(body: any): Prompt {
   const system = textOf(body.systemInstruction?.parts);
-  const users = body.contents.filter((c: any) => (c?.role ?? 'user') === 'user');
+  const users = body.contents.filter((c: any) => isUserText(c));
   return {
     system: system || undefined,
     lastUser: users.length ? textOf(users[users.length - 1].parts) : '',
@@ -45,9 +73,22 @@ async function serveGenerate(ex: Exchange, model: string, stream: boolean): Prom
   const body = ex.body;
   const problem = validate(body);
   if (problem) return geminiError(ex, 400, problem);
-  const result = complete(prompt(body), body.generationConfig?.maxOutputTokens, ex.behaviour.reply);
+  const tools = toolState(body);
+  const calls = planToolCalls(tools);
+  const reply = ex.behaviour.reply ?? (tools.results.length ? answerFromResults(tools.results) : undefined);
+  const result = complete(prompt(body), body.generationConfig?.maxOutputTokens, reply);
   const usage = { promptTokenCount: result.promptTokens, candidatesTokenCount: result.completionTokens, totalTokenCount: result.promptTokens + result.completionTokens };
   const finishReason = result.truncated ? 'MAX_TOKENS' : 'STOP';
+  if (calls) {
+    // Function calls come whole, one part each; a stream sends one call per chunk.
+    const callParts = calls.map((c) => ({ functionCall: { name: c.name, args: c.args } }));
+    const callUsage = { promptTokenCount: result.promptTokens, candidatesTokenCount: calls.length, totalTokenCount: result.promptTokens + calls.length };
+    const callCandidate = (p: unknown[], last: boolean) => ({ content: { parts: p, role: 'model' }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 });
+    if (!stream) return ex.json(200, { candidates: [callCandidate(callParts, true)], usageMetadata: callUsage, modelVersion: model });
+    const callChunks = callParts.map((p, i) => ({ candidates: [callCandidate([p], i === callParts.length - 1)], ...(i === callParts.length - 1 ? { usageMetadata: callUsage } : {}), modelVersion: model }));
+    if (ex.record.query.alt === 'sse') return ex.stream({ head: [], chunks: callChunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`), tail: [] });
+    return ex.stream({ head: ['['], chunks: callChunks.map((c, i) => `${i ? ',\r\n' : ''}${JSON.stringify(c)}`), tail: [']'] }, 'application/json; charset=UTF-8');
+  }
   const candidate = (text: string, last: boolean) => ({ content: { parts: [{ text }], role: 'model' }, ...(last ? { finishReason } : {}), index: 0 });
 
   if (!stream) return ex.json(200, { candidates: [candidate(result.text, true)], usageMetadata: usage, modelVersion: model });

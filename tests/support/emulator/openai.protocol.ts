@@ -1,6 +1,7 @@
 import { listCatalogModels } from '../../../core/ai/domain/model-catalog';
 import { bearer, requireMessages, sse, type Exchange, type ProviderProtocol } from './exchange';
 import { complete, countTokens, embed, embeddingDimension, textOf, type Prompt } from './synthetic';
+import { answerFromResults, argumentPieces, planToolCalls, type EmulatedChoice, type PlannedCall, type ToolState } from './tool-calls';
 
 /** The OpenAI Chat Completions wire format, shared with provider_d's OpenAI-compatible route. */
 export interface ChatFlavour {
@@ -24,6 +25,59 @@ export function chatPrompt(messages: any[]): Prompt {
   };
 }
 
+/** The tool-use state of an OpenAI-style request: offered functions, the choice, and results since the last user message. */
+function toolState(body: any): ToolState {
+  const offered = Array.isArray(body.tools) ? body.tools.filter((t: any) => t?.type === 'function').map((t: any) => String(t.function?.name)) : [];
+  const raw = body.tool_choice;
+  const choice: EmulatedChoice = raw === 'none' || raw === 'required' ? raw : raw?.function?.name ? { name: String(raw.function.name) } : 'auto';
+  const messages: any[] = body.messages;
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    if (m?.role === 'user') lastUser = i;
+  });
+  const names = new Map<string, string>();
+  for (const m of messages) for (const c of m?.tool_calls ?? []) names.set(c.id, c.function?.name);
+  const results = messages
+    .slice(lastUser + 1)
+    .filter((m) => m?.role === 'tool')
+    .map((m) => ({ name: names.get(m.tool_call_id) ?? 'unknown', content: textOf(m.content) }));
+  return { offered, choice, parallel: body.parallel_tool_calls !== false, lastUser: lastUser >= 0 ? textOf(messages[lastUser].content) : '', results };
+}
+
+/** Answers a request whose model calls tools, in the Chat Completions format (streamed: name first, arguments in pieces). */
+async function serveToolCalls(ex: Exchange, flavour: ChatFlavour, calls: PlannedCall[], promptTokens: number): Promise<void> {
+  const body = ex.body;
+  const id = `${flavour.idPrefix}${(++sequence).toString(36)}`;
+  const created = Math.floor(Date.now() / 1000);
+  const toolCalls = calls.map((c) => ({ id: `call_${(++sequence).toString(36).padStart(8, '0')}`, type: 'function', function: { name: c.name, arguments: c.argsText } }));
+  const completionTokens = calls.reduce((n, c) => n + countTokens(c.name + c.argsText), 0);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  if (!body.stream) {
+    return ex.json(200, {
+      id,
+      object: 'chat.completion',
+      created,
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls }, logprobs: null, finish_reason: 'tool_calls' }],
+      usage,
+      system_fingerprint: flavour.fingerprint,
+    });
+  }
+  const withUsage = body.stream_options?.include_usage === true;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    sse({ id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: flavour.fingerprint, choices, ...(withUsage ? { usage: null } : {}), ...extra });
+  const delta = (d: Record<string, unknown>, finishReason: string | null = null) => ({ index: 0, delta: d, logprobs: null, finish_reason: finishReason });
+  const pieces = toolCalls.flatMap((call, index) => [
+    chunk([delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] })]),
+    ...argumentPieces(call.function.arguments).map((part) => chunk([delta({ tool_calls: [{ index, function: { arguments: part } }] })])),
+  ]);
+  await ex.stream({
+    head: [chunk([delta({ role: 'assistant', content: null })])],
+    chunks: pieces,
+    tail: [chunk([delta({}, 'tool_calls')]), ...(withUsage ? [chunk([], { usage })] : []), 'data: [DONE]\n\n'],
+  });
+}
+
 /** Answers `POST …/chat/completions`, as JSON or as `data:` chunks ending with `[DONE]`. */
 export async function serveChatCompletion(ex: Exchange, fail: (status: number, message: string) => void, flavour: ChatFlavour): Promise<void> {
   const body = ex.body;
@@ -31,7 +85,12 @@ export async function serveChatCompletion(ex: Exchange, fail: (status: number, m
   if (problem) return fail(400, problem);
   if (typeof body.model !== 'string' || !body.model) return fail(400, 'you must provide a model parameter');
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
-  const result = complete(chatPrompt(body.messages), typeof maxTokens === 'number' ? maxTokens : undefined, ex.behaviour.reply);
+  const prompt = chatPrompt(body.messages);
+  const tools = toolState(body);
+  const calls = planToolCalls(tools);
+  if (calls) return serveToolCalls(ex, flavour, calls, countTokens(prompt.allText));
+  const reply = ex.behaviour.reply ?? (tools.results.length ? answerFromResults(tools.results) : undefined);
+  const result = complete(prompt, typeof maxTokens === 'number' ? maxTokens : undefined, reply);
   const id = `${flavour.idPrefix}${(++sequence).toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
   const finish = result.truncated ? 'length' : 'stop';

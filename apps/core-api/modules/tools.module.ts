@@ -1,0 +1,75 @@
+import type { Container } from 'inversify';
+import { mcpRouter } from '../../../adapters/http/tools/mcp.router';
+import { toolsRouter } from '../../../adapters/http/tools/tools.router';
+import { SqlToolRepository } from '../../../adapters/persistence/tools/sql-tool.repository';
+import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-checker';
+import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
+import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
+import { SendPublicMessageUseCase } from '../../../core/public-api/use-cases/send-public-message.use-case';
+import type { JsonSchemaChecker } from '../../../core/tools/ports/json-schema.port';
+import { ApplicationMcpUseCase } from '../../../core/tools/use-cases/application-mcp.use-case';
+import { RunWorkflowByApiUseCase } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
+import type { ToolRepository } from '../../../core/tools/ports/tool-repository.port';
+import { GetAgentSettingsUseCase, UpdateAgentSettingsUseCase } from '../../../core/tools/use-cases/agent-settings.use-cases';
+import { CreateToolUseCase, DeleteToolUseCase, GetToolUseCase, ListToolsUseCase, UpdateToolUseCase } from '../../../core/tools/use-cases/manage-tools.use-cases';
+import type { ToolDeps } from '../../../core/tools/use-cases/tool-deps';
+import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { TOKENS, resolve, token } from '../../shared/tokens';
+import { WORKFLOW_TOKENS } from './workflows.module';
+import { PLATFORM_VERSION } from '../../shared/version';
+
+export const TOOL_TOKENS = {
+  Repository: token<ToolRepository>('ToolRepository'),
+  Schemas: token<JsonSchemaChecker>('ToolJsonSchemas'),
+} as const;
+
+/**
+ * Tools and agents (docs/tools.md): an application's tool definitions and its agent settings, and each
+ * application as an MCP server at /api/v1/mcp. Bound after the public API, knowledge and workflows
+ * modules, whose use cases the MCP tools call when they are there.
+ */
+export const toolsModule: AppModule = {
+  name: 'tools',
+  bind(c: Container) {
+    provide(c, TOOL_TOKENS.Repository, (get) => new SqlToolRepository(get(TOKENS.DataSource)));
+    provide(c, TOOL_TOKENS.Schemas, () => new AjvJsonSchemaChecker());
+    const deps = (get: Getter): ToolDeps => ({
+      tools: get(TOOL_TOKENS.Repository),
+      applications: get(TOKENS.ApplicationRepository),
+      schemas: get(TOOL_TOKENS.Schemas),
+      secretBox: get(TOKENS.SecretBox),
+      ...(c.isBound(WORKFLOW_TOKENS.Repository)
+        ? { workflowApplication: async (id: string) => (await get(WORKFLOW_TOKENS.Repository).findById(id))?.applicationId ?? null }
+        : {}),
+    });
+    provide(c, CreateToolUseCase, (get) => new CreateToolUseCase(deps(get)));
+    provide(c, ListToolsUseCase, (get) => new ListToolsUseCase(deps(get)));
+    provide(c, GetToolUseCase, (get) => new GetToolUseCase(deps(get)));
+    provide(c, UpdateToolUseCase, (get) => new UpdateToolUseCase(deps(get)));
+    provide(c, DeleteToolUseCase, (get) => new DeleteToolUseCase(deps(get)));
+    provide(c, GetAgentSettingsUseCase, (get) => new GetAgentSettingsUseCase(deps(get)));
+    provide(c, UpdateAgentSettingsUseCase, (get) => new UpdateAgentSettingsUseCase(deps(get)));
+    provide(c, ApplicationMcpUseCase, (get) =>
+      new ApplicationMcpUseCase({
+        applications: get(TOKENS.ApplicationRepository),
+        tools: get(TOOL_TOKENS.Repository),
+        chat: get(SendPublicMessageUseCase),
+        ...(c.isBound(SearchKnowledgeUseCase) ? { knowledge: get(SearchKnowledgeUseCase) } : {}),
+        ...(c.isBound(RunWorkflowByApiUseCase) ? { workflows: get(RunWorkflowByApiUseCase) } : {}),
+      }),
+    );
+  },
+  routers: (c) => [
+    toolsRouter({
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      create: resolve(c, CreateToolUseCase),
+      list: resolve(c, ListToolsUseCase),
+      get: resolve(c, GetToolUseCase),
+      update: resolve(c, UpdateToolUseCase),
+      remove: resolve(c, DeleteToolUseCase),
+      getAgent: resolve(c, GetAgentSettingsUseCase),
+      updateAgent: resolve(c, UpdateAgentSettingsUseCase),
+    }),
+    mcpRouter({ authenticate: resolve(c, AuthenticateApiKeyUseCase), mcp: resolve(c, ApplicationMcpUseCase), serverName: 'ai-app-platform', serverVersion: PLATFORM_VERSION }),
+  ],
+};
