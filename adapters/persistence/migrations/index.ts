@@ -24,6 +24,7 @@ import { Workflows1764400700000 } from './1764400700000-workflows';
 import { Teams1764400300000 } from './1764400300000-teams';
 import { Identities1764400600000 } from './1764400600000-identities';
 import { Sso1764400610000 } from './1764400610000-sso';
+import { KnowledgeHybridSearch1764500350000 } from './1764500350000-knowledge-hybrid-search';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Identities1764400600000,
   Sso1764400610000,
   Workflows1764400700000,
+  KnowledgeHybridSearch1764500350000,
 ];
