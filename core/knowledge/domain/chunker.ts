@@ -50,12 +50,21 @@ export type LocatedChunk = Chunk & ChunkLocation;
 export function chunkSections(sections: readonly DocumentSection[], options?: ChunkOptions): LocatedChunk[] {
   const settings = validateChunkOptions(options);
   const runs: Array<{ text: string } & ChunkLocation> = [];
-  for (const s of sections) {
+  // A heading followed at once by a deeper one has no text of its own: it leads the next section's text.
+  let carried = '';
+  for (const [i, s] of sections.entries()) {
     if (s.text.trim() === '') continue;
+    const headingOnly = s.text.replace(/^#{1,6}\s+/, '').trim() === (s.headings?.at(-1) ?? '').trim();
+    if (headingOnly && i + 1 < sections.length && sections[i + 1]!.page === s.page) {
+      carried += `${s.text.trim()}\n\n`;
+      continue;
+    }
+    const text = carried + s.text;
+    carried = '';
     const location = { page: s.page ?? null, section: sectionLabel(s.headings) };
     const last = runs[runs.length - 1];
-    if (last && last.page === location.page && last.section === location.section) last.text += `\n\n${s.text}`;
-    else runs.push({ text: s.text, ...location });
+    if (last && last.page === location.page && last.section === location.section) last.text += `\n\n${text}`;
+    else runs.push({ text, ...location });
   }
   const chunks: LocatedChunk[] = [];
   for (const run of runs) {
