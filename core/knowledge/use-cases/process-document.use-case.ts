@@ -18,8 +18,8 @@ export interface ProcessDocumentJob {
   generation?: number;
 }
 
-/** The queue's id of a job: one per document, and one per re-index generation. */
-export const processJobId = (job: ProcessDocumentJob): string => (job.generation === undefined ? job.documentId : `${job.documentId}:${job.generation}`);
+/** The queue's id of a job: one per document, and one per re-index generation (BullMQ refuses ":" in ids). */
+export const processJobId = (job: ProcessDocumentJob): string => (job.generation === undefined ? job.documentId : `${job.documentId}-g${job.generation}`);
 
 export interface ProcessDocumentDeps {
   documents: KnowledgeDocumentRepository;
