@@ -10,6 +10,7 @@ import { pgliteThreadSetting } from '../apps/shared/config';
 import { embeddingSpace } from '../core/knowledge/domain/knowledge-document';
 import { topKBySimilarity } from '../core/knowledge/domain/vector-math';
 import type { VectorIndex } from '../core/knowledge/ports/vector-index.port';
+import { rankCandidates, type SearchMode } from '../core/knowledge/domain/hybrid-ranking';
 import { platformEmbeddingKeys } from '../core/knowledge/use-cases/owner-embedding-keys';
 import { LibraryDocumentParser } from '../adapters/documents/library.document-parser';
 import { ProcessDocumentUseCase } from '../core/knowledge/use-cases/process-document.use-case';
@@ -21,7 +22,8 @@ import { handbookChunks, NEEDLES } from '../tests/support/needle-corpus';
  * top 10, and the exact scans' latency. Targets: p99 < 20 ms at 100,000 chunks with recall@10 >= 0.95.
  * Then the needles at the same sizes: small documents of their own subject (a refund policy, ...) in an
  * application whose handbook has that many chunks; needle recall@1 and @10 of the questions they answer,
- * and p50/p99. Target: recall 1.0 within the same 20 ms p99.
+ * and p50/p99, per search mode (vector, keyword, hybrid), for needles in their own small document and
+ * inside the handbook. Target (issue 35): hybrid recall@1 of 1.0 for both kinds within a 30 ms p99.
  *
  * Env: BENCH_SIZES (default "10000,100000"), BENCH_QUERIES (200), BENCH_INGEST_MB (2),
  * BENCH_EF_SEARCH (default "100,200,300"), BENCH_NEEDLE_ROUNDS (25 timed passes over the needle questions),
@@ -401,18 +403,24 @@ async function needles(size: number): Promise<NeedleRow[]> {
     const rows: NeedleRow[] = [];
     for (const [method, open, documentIds, expected] of cases) {
       const index = await open();
-      const search = (i: number) => index.search({ applicationId, space: SPACE, vector: queries[i]!, documentIds, limit: 10 });
-      let at1 = 0;
-      let at10 = 0;
-      for (let i = 0; i < queries.length; i++) {
-        const hits = (await search(i)).map((h) => key(h.documentId, h.chunkIndex));
-        if (hits[0] === expected(i)) at1++;
-        if (hits.includes(expected(i))) at10++;
+      // The HNSW walk alone is the vector search before the small-document split: measured by meaning only.
+      const modes: SearchMode[] = method.includes('walk alone') ? ['vector'] : ['vector', 'keyword', 'hybrid'];
+      for (const mode of modes) {
+        // One round trip (knowledge_chunks_search) per query, ranked as the retriever ranks (rankCandidates).
+        const search = async (i: number) =>
+          rankCandidates(await index.candidates({ applicationId, space: SPACE, vector: queries[i]!, text: NEEDLES[i]!.query, mode, documentIds, limit: 10 }), mode, 10);
+        let at1 = 0;
+        let at10 = 0;
+        for (let i = 0; i < queries.length; i++) {
+          const hits = (await search(i)).map((h) => key(h.documentId, h.chunkIndex));
+          if (hits[0] === expected(i)) at1++;
+          if (hits.includes(expected(i))) at10++;
+        }
+        // Warm-up first: the first case would otherwise pay for the freshly built index and the new database.
+        for (let i = 0; i < WARMUP; i++) await search(i % queries.length);
+        const times = await timeQueries(NEEDLE_ROUNDS * queries.length, (i) => search(i % queries.length).then(() => undefined));
+        rows.push({ chunks: size, method: `${method}; mode ${mode}`, queries: times.length, p50: percentile(times, 50), p99: percentile(times, 99), recallAt1: at1 / queries.length, recallAt10: at10 / queries.length });
       }
-      // Warm-up first: the first case would otherwise pay for the freshly built index and the new database.
-      for (let i = 0; i < WARMUP; i++) await search(i % queries.length);
-      const times = await timeQueries(NEEDLE_ROUNDS * queries.length, (i) => search(i % queries.length).then(() => undefined));
-      rows.push({ chunks: size, method, queries: times.length, p50: percentile(times, 50), p99: percentile(times, 99), recallAt1: at1 / queries.length, recallAt10: at10 / queries.length });
     }
     return rows;
   } finally {
@@ -445,9 +453,9 @@ async function main(): Promise<void> {
     const ok = r.p99 < 20 && (r.recall ?? 0) >= 0.95;
     console.log(`\nTarget at ${largest.toLocaleString('en')} chunks, default ef_search (${DEFAULT_EF_SEARCH}), ${r.method.split(', ').pop()}: p99 ${ms(r.p99)} (< 20 ms), recall@10 ${r.recall?.toFixed(3)} (>= 0.95): ${ok ? 'met' : 'NOT met'}`);
   }
-  for (const r of needleRows.filter((n) => n.method.includes('shipped search'))) {
-    const ok = r.p99 < 20 && r.recallAt1 === 1 && r.recallAt10 === 1;
-    console.log(`\nNeedle target at ${r.chunks.toLocaleString('en')} chunks: p99 ${ms(r.p99)} (< 20 ms), recall@1 ${r.recallAt1.toFixed(3)} and recall@10 ${r.recallAt10.toFixed(3)} (1.0): ${ok ? 'met' : 'NOT met'}`);
+  for (const r of needleRows.filter((n) => n.method.endsWith('mode hybrid'))) {
+    const ok = r.p99 < 30 && r.recallAt1 === 1;
+    console.log(`\nHybrid needle target at ${r.chunks.toLocaleString('en')} chunks (${r.method.split(' (')[0]}): p99 ${ms(r.p99)} (< 30 ms), recall@1 ${r.recallAt1.toFixed(3)} (1.0): ${ok ? 'met' : 'NOT met'}`);
   }
   console.log(`\nTotal time ${((now() - started) / 1000).toFixed(0)} s`);
 }

@@ -296,10 +296,13 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
     for (const s of sources) {
       if (!s || typeof s.fileName !== 'string' || !s.fileName.trim()) continue;
       const excerpt = typeof s.excerpt === 'string' ? s.excerpt.trim().slice(0, 300) : '';
-      const key = `${s.fileName}\n${excerpt}`;
+      const key = `${s.fileName}\n${s.page}\n${s.section}\n${excerpt}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ fileName: s.fileName.trim().slice(0, 200), excerpt });
+      // "handbook.pdf, p. 12, Leave > Sick leave": the place, when the source records it.
+      const page = Number.isInteger(s.page) && s.page > 0 ? `, p. ${s.page}` : '';
+      const section = typeof s.section === 'string' && s.section.trim() ? `, ${s.section.trim().slice(0, 200)}` : '';
+      out.push({ fileName: `${s.fileName.trim().slice(0, 200)}${page}${section}`, excerpt });
       if (out.length === 5) break;
     }
     return out;

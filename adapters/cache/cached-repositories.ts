@@ -314,6 +314,21 @@ export class CachedKnowledgeDocumentRepository implements KnowledgeDocumentRepos
   markError(id: string, reason: string): Promise<boolean> {
     return this.changing(() => this.inner.markError(id, reason));
   }
+  findByContentHash(applicationId: string, contentHash: string): Promise<KnowledgeDocument | null> {
+    return this.inner.findByContentHash(applicationId, contentHash);
+  }
+  startReindex(id: string, settings: { chunkSize: number; chunkOverlap: number }): Promise<number | null> {
+    return this.inner.startReindex(id, settings);
+  }
+  completeReindex(id: string, generation: number, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean> {
+    return this.changing(() => this.inner.completeReindex(id, generation, result));
+  }
+  failReindex(id: string, generation: number, reason: string): Promise<boolean> {
+    return this.inner.failReindex(id, generation, reason);
+  }
+  listReindexing(before: Date): Promise<KnowledgeDocument[]> {
+    return this.inner.listReindexing(before);
+  }
   storageKeysByApplication(applicationId: string): Promise<string[]> {
     return this.inner.storageKeysByApplication(applicationId);
   }

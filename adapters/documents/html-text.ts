@@ -1,4 +1,6 @@
 import { Parser } from 'htmlparser2';
+import type { DocumentSection } from '../../core/knowledge/domain/document-section';
+import { tidyWhitespace } from '../../core/knowledge/domain/parsed-text';
 
 /**
  * The readable text of an HTML document, on htmlparser2 (a streaming tokenizer that follows the HTML
@@ -59,6 +61,86 @@ class TextSink {
   toString(): string {
     return this.parts.join('');
   }
+
+  /** The text so far, emptied: a section ends here. */
+  cut(): string {
+    const text = this.parts.join('');
+    this.parts.length = 0;
+    this.pendingBreaks = 0;
+    return text;
+  }
+}
+
+const HEADING = /^h([1-6])$/;
+
+export interface HtmlSectionOptions {
+  /** Between the cells of a table row (a space by default; DOCX tables use " | " to keep columns apart). */
+  cellSeparator?: string;
+  /** Start list items with "- " (DOCX lists). */
+  listMarkers?: boolean;
+}
+
+/**
+ * The readable text of an HTML document in sections: a new one starts at every h1-h6, under the path of
+ * the headings above it (an h2 after an h3 closes the h3), and holds its heading as its first line.
+ */
+export function htmlToSections(html: string, options: HtmlSectionOptions = {}): DocumentSection[] {
+  const out = new TextSink();
+  const sections: DocumentSection[] = [];
+  const levels: string[] = [];
+  let heading: { level: number; parts: string[] } | null = null;
+  let cellsInRow = 0;
+  // Paragraphs inside a table cell (how Word writes every cell) stay on the row's line.
+  let cellDepth = 0;
+  const flush = () => {
+    const text = tidyWhitespace(out.cut());
+    if (text !== '') sections.push({ text, headings: levels.filter((h) => h !== '') });
+  };
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        const level = HEADING.exec(name);
+        if (level && out.hiddenDepth === 0 && !heading) {
+          flush();
+          heading = { level: Number(level[1]), parts: [] };
+        }
+        if (HIDDEN.has(name)) out.hiddenDepth += 1;
+        else if (name === 'br') out.lineBreak();
+        else if (CELL.has(name) && options.cellSeparator !== undefined) {
+          if (cellsInRow++ > 0) out.text(options.cellSeparator);
+        } else if (!(cellDepth > 0 && name === 'p')) separate(out, name, 1);
+        if (CELL.has(name)) cellDepth += 1;
+        if (name === 'tr') cellsInRow = 0;
+        if (name === 'li' && options.listMarkers) out.text('- ');
+      },
+      onclosetag(name) {
+        if (HIDDEN.has(name)) {
+          out.hiddenDepth = Math.max(0, out.hiddenDepth - 1);
+          out.block(1);
+        } else if (CELL.has(name)) {
+          cellDepth = Math.max(0, cellDepth - 1);
+        } else if (name !== 'br' && !(cellDepth > 0 && name === 'p')) {
+          separate(out, name, -1);
+        }
+        const level = HEADING.exec(name);
+        if (level && heading && Number(level[1]) === heading.level) {
+          const text = heading.parts.join('').replace(/\s+/g, ' ').trim();
+          levels.length = Math.min(levels.length, heading.level - 1);
+          while (levels.length < heading.level - 1) levels.push('');
+          levels.push(text);
+          heading = null;
+        }
+      },
+      ontext(text) {
+        if (heading && out.hiddenDepth === 0) heading.parts.push(text);
+        out.text(text);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+  );
+  parser.end(html);
+  flush();
+  return sections;
 }
 
 export function htmlToText(html: string): string {

@@ -26,7 +26,7 @@ const internalSchema = yup.object({
   configVersionId: uuidField('configVersionId').nullable(),
   sources: yup
     .array()
-    .of(yup.object({ documentId: str().required(), chunkIndex: num().required(), score: num().required(), fileName: str().max(1000), excerpt: str().max(1000) }))
+    .of(yup.object({ documentId: str().required(), chunkIndex: num().required(), score: num().required(), fileName: str().max(1000), excerpt: str().max(1000), page: num().integer().nullable(), section: str().max(1000).nullable() }))
     .default(undefined),
   // A first message that opens its conversation under the id in the path.
   startConversation: createSchema.default(undefined),

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { DeleteDocumentUseCase } from '../../../core/knowledge/use-cases/delete-document.use-case';
 import type { GetDocumentUseCase } from '../../../core/knowledge/use-cases/get-document.use-case';
 import type { ListDocumentsUseCase } from '../../../core/knowledge/use-cases/list-documents.use-case';
+import type { ReindexDocumentUseCase } from '../../../core/knowledge/use-cases/reindex-document.use-case';
 import type { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import type { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
 import { MAX_UPLOAD_BYTES } from '../../../core/uploads/domain/file-type';
@@ -18,6 +19,7 @@ export function knowledgeRouter(d: {
   get: GetDocumentUseCase;
   remove: DeleteDocumentUseCase;
   search: SearchKnowledgeUseCase;
+  reindex: ReindexDocumentUseCase;
 }): Router {
   const r = new Router({ prefix: '/api/knowledge' });
   r.use(d.auth);
@@ -35,6 +37,11 @@ export function knowledgeRouter(d: {
   });
   r.get('/:id', async (ctx) => {
     ctx.body = await d.get.execute(ctx.params.id!, actorOf(ctx));
+  });
+  r.post('/:id/reindex', async (ctx) => {
+    // Accepted: the new chunks are built in the background while the current ones stay searchable.
+    ctx.status = 202;
+    ctx.body = await d.reindex.execute(ctx.params.id!, ctx.request.body as Record<string, unknown> | undefined, actorOf(ctx));
   });
   r.delete('/:id', async (ctx) => {
     await d.remove.execute(ctx.params.id!, actorOf(ctx));

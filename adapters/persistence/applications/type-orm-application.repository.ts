@@ -17,6 +17,7 @@ interface Row {
   theme_customization: ThemeCustomization;
   allowed_origins: string[];
   hosted_page_enabled: boolean;
+  retrieval_mode?: Application['retrievalMode'];
   created_at: Date;
   updated_at: Date;
 }
@@ -32,6 +33,7 @@ const toApp = (r: Row): Application => ({
   themeCustomization: r.theme_customization ?? {},
   allowedOrigins: r.allowed_origins ?? [],
   hostedPageEnabled: r.hosted_page_enabled === true,
+  retrievalMode: r.retrieval_mode ?? 'hybrid',
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -44,6 +46,7 @@ const COLUMNS: Record<keyof ApplicationChanges, { column: string; json?: boolean
   themeId: { column: 'theme_id' },
   themeCustomization: { column: 'theme_customization', json: true },
   hostedPageEnabled: { column: 'hosted_page_enabled' },
+  retrievalMode: { column: 'retrieval_mode' },
 };
 
 const slugTaken = () => 'This slug is already taken';

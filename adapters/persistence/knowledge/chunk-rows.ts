@@ -1,4 +1,4 @@
-import type { IndexedChunk } from '../../../core/knowledge/ports/vector-index.port';
+import type { ChunkHit, IndexedChunk, IndexTarget } from '../../../core/knowledge/ports/vector-index.port';
 import type { Sql } from '../sql';
 
 /**
@@ -13,7 +13,7 @@ const ROWS_PER_INSERT = 32;
  */
 export async function insertChunks(
   db: Sql,
-  target: { documentId: string; applicationId: string; space: string },
+  target: IndexTarget,
   chunks: IndexedChunk[],
   column: 'embedding' | 'embedding_vector',
 ): Promise<void> {
@@ -23,18 +23,21 @@ export async function insertChunks(
     const dimension = batch[0]!.vector.length;
     if (batch.some((c) => c.vector.length !== dimension)) throw new Error('Chunks of one document must share a dimension');
     await db.query(
-      `INSERT INTO knowledge_chunks (document_id, application_id, space, dimension, chunk_index, content, token_count, ${column})
-       SELECT $1, $2, $3, $4, x.i, x.c, x.t, x.v::${cast}
-         FROM unnest($5::int[], $6::text[], $7::int[], $8::text[]) AS x(i, c, t, v)`,
+      `INSERT INTO knowledge_chunks (document_id, application_id, space, dimension, generation, chunk_index, content, token_count, page, section, ${column})
+       SELECT $1, $2, $3, $4, $5, x.i, x.c, x.t, x.p, x.s, x.v::${cast}
+         FROM unnest($6::int[], $7::text[], $8::int[], $9::text[], $10::int[], $11::text[]) AS x(i, c, t, v, p, s)`,
       [
         target.documentId,
         target.applicationId,
         target.space,
         dimension,
+        target.generation ?? 0,
         batch.map((c) => c.chunkIndex),
         batch.map((c) => c.content),
         batch.map((c) => c.tokenCount),
         batch.map((c) => vectorLiteral(c.vector, column === 'embedding' ? '{}' : '[]')),
+        batch.map((c) => c.page ?? null),
+        batch.map((c) => c.section ?? null),
       ],
     );
   }
@@ -51,4 +54,29 @@ export interface ChunkRow {
   chunk_index: number;
   content: string;
   token_count: number;
+  page: number | null;
+  section: string | null;
+}
+
+/** A row with its cosine score as a hit; `keyword_score` marks a keyword candidate. */
+export function toHit(r: ChunkRow & { keyword_score?: number | null }, score: number): ChunkHit {
+  return {
+    documentId: r.document_id,
+    chunkIndex: Number(r.chunk_index),
+    content: r.content,
+    tokenCount: Number(r.token_count),
+    score: Math.min(1, Math.max(-1, score)),
+    page: r.page === null || r.page === undefined ? null : Number(r.page),
+    section: r.section ?? null,
+    ...(r.keyword_score === null || r.keyword_score === undefined ? {} : { keywordScore: Number(r.keyword_score) }),
+  };
+}
+
+/** Chunk SQL shared by the indexes: the generation switch and cleanups. */
+export async function keepGeneration(db: Sql, documentId: string, generation: number): Promise<void> {
+  await db.query(`DELETE FROM knowledge_chunks WHERE document_id = $1 AND generation <> $2`, [documentId, generation]);
+}
+
+export async function removeGeneration(db: Sql, documentId: string, generation: number): Promise<void> {
+  await db.query(`DELETE FROM knowledge_chunks WHERE document_id = $1 AND generation = $2`, [documentId, generation]);
 }

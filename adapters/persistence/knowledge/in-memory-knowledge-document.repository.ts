@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApplicationRepository } from '../../../core/applications/ports/application-repository.port';
+import { ConflictError } from '../../../core/shared/errors';
 import type { KnowledgeDocument } from '../../../core/knowledge/domain/knowledge-document';
 import type { EmbeddingGroup, KnowledgeDocumentRepository, NewKnowledgeDocument } from '../../../core/knowledge/ports/knowledge-document-repository.port';
 
@@ -12,7 +13,14 @@ export class InMemoryKnowledgeDocumentRepository implements KnowledgeDocumentRep
 
   async create(d: NewKnowledgeDocument): Promise<KnowledgeDocument> {
     const now = this.now();
-    const document: KnowledgeDocument = { ...d, id: randomUUID(), status: 'processing', progress: 0, chunkCount: 0, error: null, attempts: 0, createdAt: now, updatedAt: now };
+    const hash = d.contentHash ?? null;
+    if (hash !== null && [...this.documents.values()].some((x) => x.applicationId === d.applicationId && x.contentHash === hash)) {
+      throw new ConflictError('This file is already in the knowledge base');
+    }
+    const document: KnowledgeDocument = {
+      ...d, id: randomUUID(), status: 'processing', progress: 0, chunkCount: 0, error: null, attempts: 0, contentHash: hash,
+      generation: 0, pendingGeneration: null, pendingChunkSize: null, pendingChunkOverlap: null, createdAt: now, updatedAt: now,
+    };
     this.documents.set(document.id, document);
     return structuredClone(document);
   }
@@ -66,6 +74,40 @@ export class InMemoryKnowledgeDocumentRepository implements KnowledgeDocumentRep
 
   async markError(id: string, reason: string) {
     return this.change(id, { status: 'error', error: reason.slice(0, 1000) });
+  }
+
+  async findByContentHash(applicationId: string, contentHash: string) {
+    const d = [...this.documents.values()].find((x) => x.applicationId === applicationId && x.contentHash === contentHash);
+    return d ? structuredClone(d) : null;
+  }
+
+  async startReindex(id: string, settings: { chunkSize: number; chunkOverlap: number }) {
+    const d = this.documents.get(id);
+    if (d?.status !== 'ready') return null;
+    const generation = Math.max(d.generation, d.pendingGeneration ?? 0) + 1;
+    Object.assign(d, { pendingGeneration: generation, pendingChunkSize: settings.chunkSize, pendingChunkOverlap: settings.chunkOverlap, error: null, updatedAt: this.now() });
+    return generation;
+  }
+
+  async completeReindex(id: string, generation: number, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }) {
+    const d = this.documents.get(id);
+    if (d?.status !== 'ready' || d.pendingGeneration !== generation) return false;
+    Object.assign(d, {
+      ...result, generation, chunkSize: d.pendingChunkSize!, chunkOverlap: d.pendingChunkOverlap!,
+      pendingGeneration: null, pendingChunkSize: null, pendingChunkOverlap: null, updatedAt: this.now(),
+    });
+    return true;
+  }
+
+  async failReindex(id: string, generation: number, reason: string) {
+    const d = this.documents.get(id);
+    if (!d || d.pendingGeneration !== generation) return false;
+    Object.assign(d, { pendingGeneration: null, pendingChunkSize: null, pendingChunkOverlap: null, error: `Re-indexing failed: ${reason}`.slice(0, 1000), updatedAt: this.now() });
+    return true;
+  }
+
+  async listReindexing(before: Date) {
+    return [...this.documents.values()].filter((d) => d.status === 'ready' && d.pendingGeneration !== null && d.updatedAt <= before).map((d) => structuredClone(d));
   }
 
   async storageKeysByApplication(applicationId: string): Promise<string[]> {

@@ -1,36 +1,79 @@
 import { topKBySimilarity } from '../../../core/knowledge/domain/vector-math';
-import type { ChunkHit, IndexedChunk, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
+import { RARE_WORD_MAX_CHUNKS, type CandidateLists, type ChunkHit, type IndexedChunk, type IndexTarget, type TextQuery, type VectorIndex, type VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
 
 interface Stored extends IndexedChunk {
   documentId: string;
   applicationId: string;
   space: string;
+  generation: number;
 }
 
-/** For unit tests and as the reference in contract tests: an exact scan over an array. */
+/** Lower-case words of letters and digits: the in-memory stand-in for PostgreSQL's text search parser. */
+const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/**
+ * For unit tests and as the reference in contract tests: an exact scan over an array, and a keyword
+ * ranking by the same rule as the SQL one (the query's words found in at most `RARE_WORD_MAX_CHUNKS`
+ * candidates, weighted by inverse document frequency), on plain words instead of English stems.
+ */
 export class InMemoryVectorIndex implements VectorIndex {
   readonly strategy = 'exact' as const;
   readonly chunks: Stored[] = [];
+  private readonly live = new Map<string, number>();
 
-  async add(target: { documentId: string; applicationId: string; space: string }, chunks: IndexedChunk[]): Promise<void> {
+  async add(target: IndexTarget, chunks: IndexedChunk[]): Promise<void> {
+    const generation = target.generation ?? 0;
     for (const c of chunks) {
-      if (this.chunks.some((s) => s.documentId === target.documentId && s.chunkIndex === c.chunkIndex)) {
+      if (this.chunks.some((s) => s.documentId === target.documentId && s.generation === generation && s.chunkIndex === c.chunkIndex)) {
         throw new Error(`Chunk ${c.chunkIndex} of document ${target.documentId} is already indexed`);
       }
     }
-    this.chunks.push(...chunks.map((c) => ({ ...target, ...c, vector: [...c.vector] })));
+    this.chunks.push(...chunks.map((c) => ({ ...target, ...c, generation, vector: [...c.vector] })));
   }
 
   async search(q: VectorQuery): Promise<ChunkHit[]> {
+    return (await this.candidates({ ...q, text: '', mode: 'vector' })).vector.filter((h) => h.score >= (q.minScore ?? -Infinity));
+  }
+
+  async candidates(q: TextQuery): Promise<CandidateLists> {
     const allowed = new Set(q.documentIds);
-    const candidates = this.chunks
+    const pool = this.chunks
       .filter((c) => c.applicationId === q.applicationId && c.space === q.space && allowed.has(c.documentId) && c.vector.length === q.vector.length)
+      .filter((c) => c.generation === (this.live.get(c.documentId) ?? 0))
       .sort((a, b) => a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
-    const ranked = topKBySimilarity(q.vector, candidates.map((c) => ({ id: c, vector: c.vector })), q.limit, q.minScore);
-    return ranked.map(({ id: c, score }) => ({ documentId: c.documentId, chunkIndex: c.chunkIndex, content: c.content, tokenCount: c.tokenCount, score }));
+    const hit = (c: Stored, score: number, keywordScore?: number): ChunkHit => ({
+      documentId: c.documentId, chunkIndex: c.chunkIndex, content: c.content, tokenCount: c.tokenCount, score,
+      page: c.page ?? null, section: c.section ?? null, ...(keywordScore === undefined ? {} : { keywordScore }),
+    });
+    const vector = q.mode === 'keyword' ? [] : topKBySimilarity(q.vector, pool.map((c) => ({ id: c, vector: c.vector })), q.limit).map(({ id, score }) => hit(id, score));
+    if (q.mode === 'vector' || q.limit < 1) return { vector, keyword: [] };
+    const words = [...wordsOf(q.text)];
+    const chunkWords = new Map(pool.map((c) => [c, wordsOf(`${c.section ?? ''} ${c.content}`)]));
+    const weights = new Map<string, number>();
+    for (const word of words) {
+      const found = pool.filter((c) => chunkWords.get(c)!.has(word)).length;
+      if (found >= 1 && found <= RARE_WORD_MAX_CHUNKS) weights.set(word, Math.log((pool.length + 1) / (found + 0.5)));
+    }
+    const keyword = pool
+      .map((c) => ({ c, s: [...weights].reduce((sum, [word, w]) => sum + (chunkWords.get(c)!.has(word) ? w : 0), 0) }))
+      .filter(({ s }) => s > 0)
+      .sort((a, b) => b.s - a.s)
+      .slice(0, q.limit)
+      .map(({ c, s }) => hit(c, topKBySimilarity(q.vector, [{ id: 0, vector: c.vector }], 1)[0]?.score ?? 0, s));
+    return { vector, keyword };
+  }
+
+  async keepGeneration(documentId: string, generation: number): Promise<void> {
+    this.live.set(documentId, generation);
+    for (let i = this.chunks.length - 1; i >= 0; i--) if (this.chunks[i]!.documentId === documentId && this.chunks[i]!.generation !== generation) this.chunks.splice(i, 1);
+  }
+
+  async removeGeneration(documentId: string, generation: number): Promise<void> {
+    for (let i = this.chunks.length - 1; i >= 0; i--) if (this.chunks[i]!.documentId === documentId && this.chunks[i]!.generation === generation) this.chunks.splice(i, 1);
   }
 
   async removeDocument(documentId: string): Promise<void> {
+    this.live.delete(documentId);
     for (let i = this.chunks.length - 1; i >= 0; i--) if (this.chunks[i]!.documentId === documentId) this.chunks.splice(i, 1);
   }
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { ChunkHit, IndexedChunk, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
+import type { CandidateLists, ChunkHit, IndexedChunk, IndexTarget, TextQuery, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
 import { ExactScanVectorIndex } from './exact-scan.vector-index';
 import { hasPgvectorColumn, PgvectorVectorIndex, type PgvectorOptions } from './pgvector.vector-index';
 
@@ -30,12 +30,24 @@ export class DeferredVectorIndex implements VectorIndex {
     return this.opening;
   }
 
-  async add(target: { documentId: string; applicationId: string; space: string }, chunks: IndexedChunk[]): Promise<void> {
+  async add(target: IndexTarget, chunks: IndexedChunk[]): Promise<void> {
     return (await this.opening).add(target, chunks);
   }
 
   async search(query: VectorQuery): Promise<ChunkHit[]> {
     return (await this.opening).search(query);
+  }
+
+  async candidates(query: TextQuery): Promise<CandidateLists> {
+    return (await this.opening).candidates(query);
+  }
+
+  async keepGeneration(documentId: string, generation: number): Promise<void> {
+    return (await this.opening).keepGeneration(documentId, generation);
+  }
+
+  async removeGeneration(documentId: string, generation: number): Promise<void> {
+    return (await this.opening).removeGeneration(documentId, generation);
   }
 
   async removeDocument(documentId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { ChunkHit, IndexedChunk, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
+import { RARE_WORD_MAX_CHUNKS, type CandidateLists, type ChunkHit, type IndexedChunk, type IndexTarget, type TextQuery, type VectorIndex, type VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
 import { one, rows } from '../sql';
-import { insertChunks, vectorLiteral, type ChunkRow } from './chunk-rows';
+import { insertChunks, keepGeneration, removeGeneration, toHit, vectorLiteral, type ChunkRow } from './chunk-rows';
 
 export const DEFAULT_EF_SEARCH = 100;
 /** Up to this many candidate chunks, an exact scan is about as fast as the index and never misses. */
@@ -62,41 +62,59 @@ export class PgvectorVectorIndex implements VectorIndex {
     );
   }
 
-  async add(target: { documentId: string; applicationId: string; space: string }, chunks: IndexedChunk[]): Promise<void> {
+  async add(target: IndexTarget, chunks: IndexedChunk[]): Promise<void> {
     await insertChunks(this.db, target, chunks, 'embedding_vector');
   }
 
   async search(q: VectorQuery): Promise<ChunkHit[]> {
-    if (q.documentIds.length === 0 || q.limit < 1) return [];
-    const dimension = q.vector.length;
-    if (!Number.isInteger(dimension) || dimension < 1) return [];
-    // One statement (see the migrations' knowledge_chunks_nearest): the candidates are counted and, past
-    // exactBelow in an indexed dimension, the large documents are searched through the HNSW index and the
-    // smallest ones (up to smallBelow chunks together) compared exactly; the function answers the best of
-    // each part and they are merged here. A dimension with no index is always compared exactly.
-    const exactBelow = this.indexed.has(dimension) ? Math.min(this.exactBelow, MAX_INT) : MAX_INT;
-    const found = await rows<ChunkRow & { distance: number }>(
-      this.db,
-      `SELECT document_id, chunk_index, content, token_count, distance
-         FROM knowledge_chunks_nearest($1::vector, $2, $3, $4, $5::uuid[], $6, $7, $8, $9)
-        ORDER BY distance, document_id, chunk_index
-        LIMIT $6`,
-      [vectorLiteral(q.vector, '[]'), dimension, q.applicationId, q.space, q.documentIds, q.limit, this.efSearch, exactBelow, Math.min(this.smallBelow, MAX_INT)],
-    );
+    const { vector } = await this.candidates({ ...q, text: '', mode: 'vector' });
     const minScore = q.minScore ?? -Infinity;
-    return found
-      .map((r) => ({ documentId: r.document_id, chunkIndex: Number(r.chunk_index), content: r.content, tokenCount: Number(r.token_count), score: clamp(1 - Number(r.distance)) }))
-      .filter((hit) => hit.score >= minScore)
-      // Relaxed iterative scans may return a near-tie out of order.
-      .sort((a, b) => b.score - a.score || a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
+    return vector.filter((hit) => hit.score >= minScore);
+  }
+
+  async candidates(q: TextQuery): Promise<CandidateLists> {
+    if (q.documentIds.length === 0 || q.limit < 1) return { vector: [], keyword: [] };
+    const dimension = q.vector.length;
+    if (!Number.isInteger(dimension) || dimension < 1) return { vector: [], keyword: [] };
+    // One statement (see the migrations' knowledge_chunks_search): unless the mode is vector, the chunks
+    // holding the query's rare words with their distance; unless it is keyword, the candidates are counted
+    // and, past exactBelow in an indexed dimension, the large documents are searched through the HNSW index
+    // and the smallest ones (up to smallBelow chunks together) compared exactly; the function answers the
+    // best of each part and they are merged here. A dimension with no index is always compared exactly.
+    const exactBelow = this.indexed.has(dimension) ? Math.min(this.exactBelow, MAX_INT) : MAX_INT;
+    const found = await rows<ChunkRow & { distance: number; keyword_score: number | null }>(
+      this.db,
+      `SELECT document_id, chunk_index, content, token_count, page, section, distance, keyword_score
+         FROM knowledge_chunks_search($1::vector, $2::text, $3::text, $4::int, $5::uuid, $6::text, $7::uuid[], $8::int, $9::int, $10::int, $11::int, $12::int)`,
+      [
+        vectorLiteral(q.vector, '[]'), q.mode === 'vector' ? null : q.text, q.mode, dimension, q.applicationId, q.space, q.documentIds, q.limit,
+        this.efSearch, exactBelow, Math.min(this.smallBelow, MAX_INT), RARE_WORD_MAX_CHUNKS,
+      ],
+    );
+    const vector: ChunkHit[] = [];
+    const keyword: ChunkHit[] = [];
+    for (const r of found) {
+      const hit = toHit(r, 1 - Number(r.distance));
+      (r.keyword_score === null ? vector : keyword).push(hit);
+    }
+    // Relaxed iterative scans may return a near-tie out of order.
+    vector.sort((a, b) => b.score - a.score || a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
+    keyword.sort((a, b) => b.keywordScore! - a.keywordScore! || a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
+    return { vector: vector.slice(0, q.limit), keyword };
+  }
+
+  async keepGeneration(documentId: string, generation: number): Promise<void> {
+    await keepGeneration(this.db, documentId, generation);
+  }
+
+  async removeGeneration(documentId: string, generation: number): Promise<void> {
+    await removeGeneration(this.db, documentId, generation);
   }
 
   async removeDocument(documentId: string): Promise<void> {
     await this.db.query(`DELETE FROM knowledge_chunks WHERE document_id = $1`, [documentId]);
   }
 }
-
-const clamp = (score: number): number => Math.min(1, Math.max(-1, score));
 
 /** The migration gave chunks an `embedding_vector` column only where pgvector was installed. */
 export async function hasPgvectorColumn(db: DataSource): Promise<boolean> {

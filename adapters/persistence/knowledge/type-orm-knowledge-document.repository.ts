@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { KnowledgeDocument } from '../../../core/knowledge/domain/knowledge-document';
 import type { EmbeddingGroup, KnowledgeDocumentRepository, NewKnowledgeDocument } from '../../../core/knowledge/ports/knowledge-document-repository.port';
-import { affected, one, rows } from '../sql';
+import { affected, one, rows, uniquely } from '../sql';
 
 interface Row {
   id: string;
@@ -20,6 +20,11 @@ interface Row {
   embedding_model: string;
   embedding_dimension: number | null;
   attempts: number;
+  content_hash: string | null;
+  generation: number;
+  pending_generation: number | null;
+  pending_chunk_size: number | null;
+  pending_chunk_overlap: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -41,6 +46,11 @@ const toDocument = (r: Row): KnowledgeDocument => ({
   embeddingModel: r.embedding_model,
   embeddingDimension: r.embedding_dimension === null ? null : Number(r.embedding_dimension),
   attempts: Number(r.attempts),
+  contentHash: r.content_hash ?? null,
+  generation: Number(r.generation ?? 0),
+  pendingGeneration: r.pending_generation === null || r.pending_generation === undefined ? null : Number(r.pending_generation),
+  pendingChunkSize: r.pending_chunk_size === null || r.pending_chunk_size === undefined ? null : Number(r.pending_chunk_size),
+  pendingChunkOverlap: r.pending_chunk_overlap === null || r.pending_chunk_overlap === undefined ? null : Number(r.pending_chunk_overlap),
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -52,14 +62,61 @@ export class TypeOrmKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   constructor(private readonly db: DataSource) {}
 
   async create(d: NewKnowledgeDocument): Promise<KnowledgeDocument> {
-    const row = await one<Row>(
+    // Two uploads of the same file at once: the second meets the first's row.
+    const row = await uniquely(() => one<Row>(
       this.db,
       `INSERT INTO knowledge_documents
-         (application_id, file_name, format, size_bytes, storage_key, chunk_size, chunk_overlap, embedding_provider, embedding_model, embedding_dimension)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-      [d.applicationId, d.fileName, d.format, d.sizeBytes, d.storageKey, d.chunkSize, d.chunkOverlap, d.embeddingProvider, d.embeddingModel, d.embeddingDimension],
-    );
+         (application_id, file_name, format, size_bytes, storage_key, chunk_size, chunk_overlap, embedding_provider, embedding_model, embedding_dimension, content_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+      [d.applicationId, d.fileName, d.format, d.sizeBytes, d.storageKey, d.chunkSize, d.chunkOverlap, d.embeddingProvider, d.embeddingModel, d.embeddingDimension, d.contentHash ?? null],
+    ), () => 'This file is already in the knowledge base');
     return toDocument(row!);
+  }
+
+  async findByContentHash(applicationId: string, contentHash: string): Promise<KnowledgeDocument | null> {
+    const row = await one<Row>(this.db, `SELECT * FROM knowledge_documents WHERE application_id = $1 AND content_hash = $2`, [applicationId, contentHash]);
+    return row && toDocument(row);
+  }
+
+  async startReindex(id: string, settings: { chunkSize: number; chunkOverlap: number }): Promise<number | null> {
+    const row = await one<{ pending_generation: number }>(
+      this.db,
+      `UPDATE knowledge_documents
+          SET pending_generation = greatest(generation, coalesce(pending_generation, 0)) + 1, pending_chunk_size = $2, pending_chunk_overlap = $3,
+              error = NULL, ${TOUCH}
+        WHERE id = $1 AND status = 'ready' RETURNING pending_generation`,
+      [id, settings.chunkSize, settings.chunkOverlap],
+    );
+    return row ? Number(row.pending_generation) : null;
+  }
+
+  async completeReindex(id: string, generation: number, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean> {
+    return (
+      (await affected(
+        this.db,
+        `UPDATE knowledge_documents
+            SET generation = pending_generation, chunk_size = pending_chunk_size, chunk_overlap = pending_chunk_overlap, chunk_count = $3,
+                embedding_model = $4, embedding_dimension = $5, pending_generation = NULL, pending_chunk_size = NULL, pending_chunk_overlap = NULL, ${TOUCH}
+          WHERE id = $1 AND status = 'ready' AND pending_generation = $2`,
+        [id, generation, result.chunkCount, result.embeddingModel, result.embeddingDimension],
+      )) > 0
+    );
+  }
+
+  async failReindex(id: string, generation: number, reason: string): Promise<boolean> {
+    return (
+      (await affected(
+        this.db,
+        `UPDATE knowledge_documents SET pending_generation = NULL, pending_chunk_size = NULL, pending_chunk_overlap = NULL, error = $3, ${TOUCH}
+          WHERE id = $1 AND pending_generation = $2`,
+        [id, generation, `Re-indexing failed: ${reason}`.slice(0, 1000)],
+      )) > 0
+    );
+  }
+
+  async listReindexing(before: Date): Promise<KnowledgeDocument[]> {
+    const found = await rows<Row>(this.db, `SELECT * FROM knowledge_documents WHERE status = 'ready' AND pending_generation IS NOT NULL AND updated_at <= $1 ORDER BY updated_at`, [before]);
+    return found.map(toDocument);
   }
 
   async findById(id: string): Promise<KnowledgeDocument | null> {

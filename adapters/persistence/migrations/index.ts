@@ -26,6 +26,7 @@ import { Teams1764400300000 } from './1764400300000-teams';
 import { Identities1764400600000 } from './1764400600000-identities';
 import { Sso1764400610000 } from './1764400610000-sso';
 import { Tools1764500340000 } from './1764500340000-tools';
+import { KnowledgeHybridSearch1764500350000 } from './1764500350000-knowledge-hybrid-search';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Workflows1764400700000,
   UsageHolds1764400831000,
   Tools1764500340000,
+  KnowledgeHybridSearch1764500350000,
 ];

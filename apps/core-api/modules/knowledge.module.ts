@@ -23,7 +23,8 @@ import { KnowledgeRetrievalPolicy } from '../../../core/knowledge/use-cases/know
 import { KnowledgeRetriever } from '../../../core/knowledge/use-cases/knowledge-retriever';
 import { ListDocumentsUseCase } from '../../../core/knowledge/use-cases/list-documents.use-case';
 import { OwnerEmbeddingKeys, platformEmbeddingKeys } from '../../../core/knowledge/use-cases/owner-embedding-keys';
-import { failureReason, PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
+import { ReindexDocumentUseCase } from '../../../core/knowledge/use-cases/reindex-document.use-case';
+import { PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
 import { ResumeDocumentsUseCase } from '../../../core/knowledge/use-cases/resume-documents.use-case';
 import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
@@ -95,6 +96,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
       provide(c, ListDocumentsUseCase, (get) => new ListDocumentsUseCase(deps(get)));
       provide(c, GetDocumentUseCase, (get) => new GetDocumentUseCase(deps(get)));
       provide(c, DeleteDocumentUseCase, (get) => new DeleteDocumentUseCase(deps(get)));
+      provide(c, ReindexDocumentUseCase, (get) => new ReindexDocumentUseCase(deps(get)));
       provide(c, SearchKnowledgeUseCase, (get) => new SearchKnowledgeUseCase({ ...deps(get), retriever: get(KnowledgeRetriever) }));
       provide(c, ProcessDocumentUseCase, (get) =>
         new ProcessDocumentUseCase({ ...deps(get), readyListeners: c.isBound(KNOWLEDGE_TOKENS.DocumentReadyListener) ? c.getAll(KNOWLEDGE_TOKENS.DocumentReadyListener) : [] }),
@@ -110,13 +112,13 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
         get: resolve(c, GetDocumentUseCase),
         remove: resolve(c, DeleteDocumentUseCase),
         search: resolve(c, SearchKnowledgeUseCase),
+        reindex: resolve(c, ReindexDocumentUseCase),
       }),
     ],
     async start(c: Container) {
       const logger = resolve(c, TOKENS.Logger);
       const clock = resolve(c, TOKENS.Clock);
       const queue = resolve(c, KNOWLEDGE_TOKENS.JobQueue);
-      const documents = resolve(c, KNOWLEDGE_TOKENS.DocumentRepository);
       const process = resolve(c, ProcessDocumentUseCase);
       const resume = resolve(c, ResumeDocumentsUseCase);
       await resolve(c, KNOWLEDGE_TOKENS.VectorIndex).ready();
@@ -125,7 +127,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
         attempts: options.attempts ?? 3,
         backoffMs: options.retryBackoffMs ?? 1000,
         concurrency: 1,
-        onFailed: async (job, error) => void (await documents.markError(job.documentId, failureReason(error))),
+        onFailed: (job, error) => process.failed(job, error),
       });
       await queue.start();
       // Whatever a crash left in `processing` is taken up again now.

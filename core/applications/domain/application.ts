@@ -1,3 +1,4 @@
+import { DEFAULT_SEARCH_MODE, type SearchMode } from '../../knowledge/domain/hybrid-ranking';
 import type { ThemeOverrides } from '../../themes/domain/theme';
 
 /** Partial theme overrides merged over the selected theme (SPEC 4.2; every section of EXTENSIONS.md "Themes"). */
@@ -19,6 +20,8 @@ export interface Application {
   allowedOrigins: string[];
   /** Whether the hosted chat page (`GET /chat/:slug`) is served; off by default. */
   hostedPageEnabled: boolean;
+  /** How its knowledge base is searched for chats and by default on the search endpoint (absent: hybrid). */
+  retrievalMode?: SearchMode;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -32,6 +35,7 @@ export interface ApplicationView {
   theme: { themeId: string | null; customization: ThemeCustomization };
   allowedOrigins: string[];
   hostedPage: { enabled: boolean };
+  retrieval: { mode: SearchMode };
   createdAt: string;
   updatedAt: string;
 }
@@ -45,6 +49,7 @@ export const toApplicationView = (app: Application): ApplicationView => ({
   theme: { themeId: app.themeId, customization: app.themeCustomization },
   allowedOrigins: app.allowedOrigins,
   hostedPage: { enabled: app.hostedPageEnabled },
+  retrieval: { mode: app.retrievalMode ?? DEFAULT_SEARCH_MODE },
   createdAt: app.createdAt.toISOString(),
   updatedAt: app.updatedAt.toISOString(),
 });

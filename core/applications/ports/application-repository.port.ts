@@ -1,3 +1,4 @@
+import type { SearchMode } from '../../knowledge/domain/hybrid-ranking';
 import type { TeamRoleLookup } from '../../access/access-policy';
 import type { OwnerLimit } from '../../shared/owner-limit';
 import type { Application, ThemeCustomization } from '../domain/application';
@@ -18,6 +19,7 @@ export type ApplicationChanges = Partial<{
   themeId: string | null;
   themeCustomization: ThemeCustomization;
   hostedPageEnabled: boolean;
+  retrievalMode: SearchMode;
 }>;
 
 /** Where an application moves: a team (its Owner becomes the owner) or back to a user. */

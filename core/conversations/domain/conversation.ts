@@ -29,6 +29,10 @@ export interface MessageSource {
   fileName?: string;
   /** The start of the passage, for a citation (at most EXCERPT_LENGTH characters). */
   excerpt?: string;
+  /** Its page (PDF), for a citation such as "handbook.pdf, p. 12"; null or absent when the format has none. */
+  page?: number | null;
+  /** Its heading path ("Leave > Sick leave"); null or absent before any heading. */
+  section?: string | null;
 }
 
 export interface Message {

@@ -1,5 +1,6 @@
 import { ValidationError, type ErrorDetail } from '../../shared/errors';
 import { estimateTokens } from '../../shared/tokens';
+import { sectionLabel, type ChunkLocation, type DocumentSection } from './document-section';
 import { tidyWhitespace } from './parsed-text';
 
 export interface Chunk {
@@ -36,6 +37,40 @@ export function validateChunkOptions(options: ChunkOptions = {}): Required<Chunk
   }
   if (details.length > 0) throw new ValidationError(details.map((d) => d.message).join('; '), details);
   return { chunkSize, chunkOverlap };
+}
+
+/** A chunk with its place in the document. */
+export type LocatedChunk = Chunk & ChunkLocation;
+
+/**
+ * Chunks that follow a document's structure: each section (a heading's text, a PDF page) is cut on its
+ * own, by `chunkText`, so no chunk runs from one section or page into the next, and every chunk carries
+ * its page and heading path. Neighbouring sections of the same place are joined first; empty ones vanish.
+ */
+export function chunkSections(sections: readonly DocumentSection[], options?: ChunkOptions): LocatedChunk[] {
+  const settings = validateChunkOptions(options);
+  const runs: Array<{ text: string } & ChunkLocation> = [];
+  // A heading followed at once by a deeper one has no text of its own: it leads the next section's text.
+  let carried = '';
+  for (const [i, s] of sections.entries()) {
+    if (s.text.trim() === '') continue;
+    const headingOnly = s.text.replace(/^#{1,6}\s+/, '').trim() === (s.headings?.at(-1) ?? '').trim();
+    if (headingOnly && i + 1 < sections.length && sections[i + 1]!.page === s.page) {
+      carried += `${s.text.trim()}\n\n`;
+      continue;
+    }
+    const text = carried + s.text;
+    carried = '';
+    const location = { page: s.page ?? null, section: sectionLabel(s.headings) };
+    const last = runs[runs.length - 1];
+    if (last && last.page === location.page && last.section === location.section) last.text += `\n\n${text}`;
+    else runs.push({ text, ...location });
+  }
+  const chunks: LocatedChunk[] = [];
+  for (const run of runs) {
+    for (const c of chunkText(run.text, settings)) chunks.push({ ...c, index: chunks.length, page: run.page, section: run.section });
+  }
+  return chunks;
 }
 
 /** Line ends become `\n`, then whitespace is tidied as parsed documents are (see `tidyWhitespace`). */

@@ -1,17 +1,15 @@
 import { isUtf8 } from 'node:buffer';
 import { UnsupportedMediaTypeError } from '../../shared/errors';
 
-export type DocumentFormat = 'txt' | 'md' | 'json' | 'csv' | 'html' | 'xml';
+export type DocumentFormat = 'txt' | 'md' | 'json' | 'csv' | 'html' | 'xml' | 'pdf' | 'docx';
 
-/** The formats read through a `DocumentParser`; plain text and Markdown are taken as written. */
-export type StructuredFormat = Exclude<DocumentFormat, 'txt' | 'md'>;
+/** Binary formats: read from their bytes by the `DocumentParser`, never decoded as text. */
+export type BinaryFormat = 'pdf' | 'docx';
 
-export interface ParsedDocument {
-  text: string;
-  format: DocumentFormat;
-}
+/** Text formats whose structure (headings, markup) the `DocumentParser` reads; plain text needs none. */
+export type MarkupFormat = Exclude<DocumentFormat, 'txt' | BinaryFormat>;
 
-/** SPEC 2.11: the text files a knowledge base takes, by extension. */
+/** SPEC 2.11: the files a knowledge base takes, by extension. */
 export const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
   '.txt': 'txt',
   '.md': 'md',
@@ -21,15 +19,25 @@ export const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
   '.html': 'html',
   '.htm': 'html',
   '.xml': 'xml',
+  '.pdf': 'pdf',
+  '.docx': 'docx',
 };
 
-export const isStructured = (format: DocumentFormat): format is StructuredFormat => format !== 'txt' && format !== 'md';
+/** Extensions refused with a reason of their own rather than "unsupported". */
+const REFUSED: Readonly<Record<string, string>> = {
+  '.docm': 'Macro-enabled Word documents (.docm) are not accepted; save the document as .docx without macros',
+  '.dotm': 'Macro-enabled Word templates (.dotm) are not accepted; save the document as .docx without macros',
+  '.doc': 'Word 97-2003 documents (.doc) are not supported; save the document as .docx',
+};
+
+export const isBinary = (format: DocumentFormat): format is BinaryFormat => format === 'pdf' || format === 'docx';
 
 /** The format a file name's extension (case-insensitive) names; UnsupportedMediaTypeError for any other. */
 export function formatOf(fileName: string): DocumentFormat {
   const base = fileName.split(/[\\/]/).pop() ?? '';
   const dot = base.lastIndexOf('.');
   const extension = dot > 0 ? base.slice(dot).toLowerCase() : '';
+  if (Object.hasOwn(REFUSED, extension)) throw new UnsupportedMediaTypeError(REFUSED[extension]!);
   const format = Object.hasOwn(DOCUMENT_FORMATS, extension) ? DOCUMENT_FORMATS[extension] : undefined;
   if (!format) {
     throw new UnsupportedMediaTypeError(`Unsupported document type; supported: ${Object.keys(DOCUMENT_FORMATS).join(', ')}`);

@@ -32,6 +32,14 @@ export interface KnowledgeDocument {
   embeddingDimension: number | null;
   /** Processing runs started so far, retries and resumes after a restart included. */
   attempts: number;
+  /** SHA-256 of the uploaded bytes (hex): the same file twice in one application is recognised. */
+  contentHash: string | null;
+  /** The chunks search reads; a re-index writes `pendingGeneration` beside them and then switches. */
+  generation: number;
+  /** A re-index under way: its generation and chunk settings; null otherwise. */
+  pendingGeneration: number | null;
+  pendingChunkSize: number | null;
+  pendingChunkOverlap: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -54,6 +62,10 @@ export interface KnowledgeDocumentView {
   embeddingProvider: EmbeddingProvider;
   embeddingModel: string;
   embeddingDimension: number | null;
+  /** SHA-256 of the file (hex). */
+  contentHash: string | null;
+  /** A re-index under way with these settings (the document stays searchable with its current chunks). */
+  reindexing: { chunkSize: number; chunkOverlap: number } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -73,6 +85,8 @@ export const toDocumentView = (d: KnowledgeDocument): KnowledgeDocumentView => (
   embeddingProvider: d.embeddingProvider,
   embeddingModel: d.embeddingModel,
   embeddingDimension: d.embeddingDimension,
+  contentHash: d.contentHash,
+  reindexing: d.pendingGeneration === null ? null : { chunkSize: d.pendingChunkSize ?? d.chunkSize, chunkOverlap: d.pendingChunkOverlap ?? d.chunkOverlap },
   createdAt: d.createdAt.toISOString(),
   updatedAt: d.updatedAt.toISOString(),
 });

@@ -3,7 +3,7 @@ import type { EmbeddingProvider, KnowledgeDocument } from '../domain/knowledge-d
 export type NewKnowledgeDocument = Pick<
   KnowledgeDocument,
   'applicationId' | 'fileName' | 'format' | 'sizeBytes' | 'storageKey' | 'chunkSize' | 'chunkOverlap' | 'embeddingProvider' | 'embeddingModel' | 'embeddingDimension'
->;
+> & { contentHash?: string | null };
 
 /** Ready documents that share an embedding model: a query is compared within one such group. */
 export interface EmbeddingGroup {
@@ -33,6 +33,22 @@ export interface KnowledgeDocumentRepository {
   setProgress(id: string, progress: number): Promise<boolean>;
   markReady(id: string, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean>;
   markError(id: string, reason: string): Promise<boolean>;
+  /** The application's document with this content hash, if any. */
+  findByContentHash(applicationId: string, contentHash: string): Promise<KnowledgeDocument | null>;
+  /**
+   * Starts a re-index of a ready document with new chunk settings: the next generation (past any re-index
+   * still under way, which thereby loses); null when the document is not ready.
+   */
+  startReindex(id: string, settings: { chunkSize: number; chunkOverlap: number }): Promise<number | null>;
+  /**
+   * Makes `generation` live, with its chunk count and settings, in one statement; false when the document
+   * is gone, not ready, or another re-index replaced this one.
+   */
+  completeReindex(id: string, generation: number, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean>;
+  /** Gives up re-index `generation` (the live chunks stay), recording why on the document. */
+  failReindex(id: string, generation: number, reason: string): Promise<boolean>;
+  /** Ready documents with a re-index under way and unchanged since `before`: interrupted work. */
+  listReindexing(before: Date): Promise<KnowledgeDocument[]>;
   /** Where the FileStore keeps the sources of the application's documents (removed with the application). */
   storageKeysByApplication(applicationId: string): Promise<string[]>;
   /** The same for every application of the owner (removed with the account). */

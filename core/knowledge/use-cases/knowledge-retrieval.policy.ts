@@ -18,7 +18,7 @@ export class KnowledgeRetrievalPolicy implements ChatPolicy {
     if (groups.length === 0) return;
     let hits;
     try {
-      hits = await this.deps.retriever.retrieve({ id: turn.application.id, ownerId: turn.ownerId }, turn.content, { limit: this.deps.maxChunks ?? 8, relevantOnly: true }, groups);
+      hits = await this.deps.retriever.retrieve({ id: turn.application.id, ownerId: turn.ownerId }, turn.content, { limit: this.deps.maxChunks ?? 8, relevantOnly: true, mode: turn.application.retrievalMode }, groups);
     } catch (error) {
       // An embedding provider that is down or has no key costs the answer its context, not the answer itself.
       if (isAppError(error) && (error.kind === 'upstream_failure' || error.kind === 'upstream_timeout' || error.kind === 'unavailable')) return;
@@ -35,6 +35,8 @@ export class KnowledgeRetrievalPolicy implements ChatPolicy {
         score: Math.round(hit.score * 10_000) / 10_000,
         fileName: hit.fileName,
         excerpt: excerptOf(hit.content),
+        page: hit.page,
+        section: hit.section,
       })),
     ];
   }

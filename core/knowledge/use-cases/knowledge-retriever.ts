@@ -1,5 +1,6 @@
 import { UnavailableError } from '../../shared/errors';
 import { MIN_RELEVANCE, RELATIVE_CUTOFF, type RetrievedChunk } from '../domain/retrieval';
+import { DEFAULT_SEARCH_MODE, rankCandidates, type SearchMode } from '../domain/hybrid-ranking';
 import { embeddingSpace } from '../domain/knowledge-document';
 import type { EmbedderRegistry } from '../ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
@@ -9,9 +10,14 @@ import { embedForOwner } from './embed-texts';
 
 export interface RetrieveOptions {
   limit: number;
-  /** Drop hits below each embedder's floor (`MIN_RELEVANCE`) and far below the best hit. */
+  /**
+   * Drop hits below each embedder's floor (`MIN_RELEVANCE`) and far below the best hit; hits found by
+   * the query's distinctive words are kept whatever their cosine (a part number is not a meaning).
+   */
   relevantOnly?: boolean;
   signal?: AbortSignal;
+  /** How to rank: `hybrid` (the default), `vector` or `keyword`. */
+  mode?: SearchMode;
 }
 
 export interface KnowledgeRetrieverDeps {
@@ -22,8 +28,9 @@ export interface KnowledgeRetrieverDeps {
 }
 
 /**
- * Finds the chunks of an application's ready documents closest to a text. Documents embedded by
- * different models are searched model by model (the query embedded once per model) and merged by score.
+ * Finds the chunks of an application's ready documents that answer a text: by meaning, by its distinctive
+ * words, or both fused (`rankCandidates`). Documents embedded by different models are searched model by
+ * model (the query embedded once per model, one index round trip each) and merged by rank.
  */
 export class KnowledgeRetriever {
   constructor(private readonly deps: KnowledgeRetrieverDeps) {}
@@ -36,9 +43,9 @@ export class KnowledgeRetriever {
   async retrieve(app: { id: string; ownerId: string }, text: string, options: RetrieveOptions, groups?: EmbeddingGroup[]): Promise<RetrievedChunk[]> {
     const hits: RetrievedChunk[] = [];
     for (const group of groups ?? (await this.groups(app.id))) hits.push(...(await this.searchGroup(app, group, text, options)));
-    hits.sort((a, b) => b.score - a.score || a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
-    const best = hits[0]?.score ?? 0;
-    const kept = options.relevantOnly ? hits.filter((h) => h.score >= best * RELATIVE_CUTOFF) : hits;
+    hits.sort((a, b) => (b.rank ?? b.score) - (a.rank ?? a.score) || b.score - a.score || a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
+    const best = Math.max(0, ...hits.map((h) => h.score));
+    const kept = options.relevantOnly ? hits.filter((h) => h.byKeyword || h.score >= best * RELATIVE_CUTOFF) : hits;
     return kept.slice(0, options.limit);
   }
 
@@ -53,14 +60,19 @@ export class KnowledgeRetriever {
       noKey: () => new UnavailableError(`No API key is available for ${group.provider}, which embedded some of these documents`),
     });
     const names = new Map(group.documents.map((d) => [d.id, d.fileName]));
-    const found = await this.deps.index.search({
+    const mode = options.mode ?? DEFAULT_SEARCH_MODE;
+    const lists = await this.deps.index.candidates({
       applicationId: app.id,
       space: embeddingSpace(group.provider, group.model),
       vector: vector!,
+      text,
+      mode,
       documentIds: group.documents.map((d) => d.id),
       limit: options.limit,
-      minScore: options.relevantOnly ? MIN_RELEVANCE[group.provider] : undefined,
     });
-    return found.map((hit) => ({ ...hit, fileName: names.get(hit.documentId) ?? '' }));
+    const floor = MIN_RELEVANCE[group.provider];
+    return rankCandidates(lists, mode, options.limit)
+      .filter((hit) => !options.relevantOnly || hit.byKeyword || hit.score >= floor)
+      .map((hit) => ({ ...hit, fileName: names.get(hit.documentId) ?? '' }));
   }
 }

@@ -1,7 +1,7 @@
 import type { DocumentReadyListener } from '../ports/document-ready-listener.port';
 import { isAppError } from '../../shared/errors';
 import type { FileStore } from '../../uploads/ports/file-store.port';
-import { chunkText, type Chunk } from '../domain/chunker';
+import { chunkSections, type LocatedChunk } from '../domain/chunker';
 import { embeddingSpace, type KnowledgeDocument } from '../domain/knowledge-document';
 import type { DocumentParser } from '../ports/document-parser.port';
 import type { EmbedderRegistry } from '../ports/embedder-registry.port';
@@ -14,7 +14,12 @@ import { readDocument } from './read-document';
 export const PROCESS_DOCUMENT_JOB = 'knowledge.process-document';
 export interface ProcessDocumentJob {
   documentId: string;
+  /** A re-index: the generation to build (with the document's pending chunk settings) and switch to. */
+  generation?: number;
 }
+
+/** The queue's id of a job: one per document, and one per re-index generation (BullMQ refuses ":" in ids). */
+export const processJobId = (job: ProcessDocumentJob): string => (job.generation === undefined ? job.documentId : `${job.documentId}-g${job.generation}`);
 
 export interface ProcessDocumentDeps {
   documents: KnowledgeDocumentRepository;
@@ -46,6 +51,7 @@ export class ProcessDocumentUseCase {
   constructor(private readonly deps: ProcessDocumentDeps) {}
 
   async execute(job: ProcessDocumentJob): Promise<void> {
+    if (job.generation !== undefined) return this.reindex(job.documentId, job.generation);
     const found = await this.deps.documents.findWithOwner(job.documentId);
     if (!found || found.document.status !== 'processing') return;
     const { document, ownerId } = found;
@@ -58,19 +64,80 @@ export class ProcessDocumentUseCase {
     }
   }
 
+  /** The job's last attempt failed: the document ends in `error`, or a re-index is given up (the live chunks stay). */
+  async failed(job: ProcessDocumentJob, error: unknown): Promise<void> {
+    if (job.generation === undefined) {
+      await this.deps.documents.markError(job.documentId, failureReason(error));
+      return;
+    }
+    await this.deps.documents.failReindex(job.documentId, job.generation, failureReason(error));
+    await this.deps.index.removeGeneration(job.documentId, job.generation);
+  }
+
+  /**
+   * Builds generation `generation` of a ready document with its pending chunk settings beside the live
+   * chunks, then switches to it in one statement and drops the old ones: search finds the document
+   * throughout. A newer re-index, a deletion or a failure leaves the live chunks as they were.
+   */
+  private async reindex(documentId: string, generation: number): Promise<void> {
+    const found = await this.deps.documents.findWithOwner(documentId);
+    const document = found?.document;
+    if (!found || !document || document.status !== 'ready' || document.pendingGeneration !== generation) return;
+    const { documents, index } = this.deps;
+    try {
+      const settings = { chunkSize: document.pendingChunkSize ?? document.chunkSize, chunkOverlap: document.pendingChunkOverlap ?? document.chunkOverlap };
+      const chunks = await this.chunksOf(document, settings);
+      await index.removeGeneration(document.id, generation); // what an interrupted attempt left
+      const embedded = await this.embedAndIndex(document, found.ownerId, chunks, generation, async () => (await documents.findById(document.id))?.pendingGeneration === generation);
+      if (!embedded) return;
+      if (!(await documents.completeReindex(document.id, generation, { chunkCount: chunks.length, ...embedded }))) {
+        await index.removeGeneration(document.id, generation);
+        return;
+      }
+      await index.keepGeneration(document.id, generation);
+    } catch (error) {
+      if (!(error instanceof PermanentFailure)) throw error;
+      await documents.failReindex(document.id, generation, error.message);
+      await index.removeGeneration(document.id, generation);
+    }
+  }
+
   private async run(document: KnowledgeDocument, ownerId: string): Promise<void> {
     const { documents, index } = this.deps;
-    const chunks = await this.chunksOf(document);
+    const chunks = await this.chunksOf(document, document);
+    if (!(await documents.setProgress(document.id, PARSED))) return;
+    // Chunks left by an interrupted run would be counted twice.
+    await index.removeDocument(document.id);
+    let done = 0;
+    const embedded = await this.embedAndIndex(document, ownerId, chunks, 0, async (count) => {
+      done += count;
+      return documents.setProgress(document.id, PARSED + Math.floor(((EMBEDDED - PARSED) * done) / chunks.length));
+    });
+    if (!embedded) return;
+    await documents.markReady(document.id, { chunkCount: chunks.length, ...embedded });
+    const ready = { id: document.id, applicationId: document.applicationId, fileName: document.fileName, chunkCount: chunks.length, status: 'ready' as const };
+    for (const listener of this.deps.readyListeners ?? []) listener.documentReady(ready);
+  }
+
+  /**
+   * Embeds the chunks in batches (each with its own key) and adds them to the index as `generation`;
+   * `proceed` is asked after every batch (with its size) and stops the work when it answers false, as when
+   * the document was deleted. Answers the model and dimension that embedded them, or null when stopped.
+   */
+  private async embedAndIndex(
+    document: KnowledgeDocument,
+    ownerId: string,
+    chunks: LocatedChunk[],
+    generation: number,
+    proceed: (count: number) => Promise<boolean>,
+  ): Promise<{ embeddingModel: string; embeddingDimension: number } | null> {
+    const { documents, index } = this.deps;
     const embedder = permanent(() => this.deps.embedders.get(document.embeddingProvider, document.embeddingModel));
     const noKey = () => new PermanentFailure(`No API key is available for ${document.embeddingProvider} any more; save your own key and upload the document again`);
-    if (!(await documents.setProgress(document.id, PARSED))) return;
-
-    const target = { documentId: document.id, applicationId: document.applicationId, space: embeddingSpace(document.embeddingProvider, embedder.model) };
+    const target = { documentId: document.id, applicationId: document.applicationId, space: embeddingSpace(document.embeddingProvider, embedder.model), generation };
     const signal = AbortSignal.timeout(this.deps.runTimeoutMs ?? 10 * 60_000);
     const batchSize = this.deps.batchSize ?? 64;
     let dimension: number | undefined;
-    // Chunks left by an interrupted run would be counted twice.
-    await index.removeDocument(document.id);
     for (let start = 0; start < chunks.length; start += batchSize) {
       const batch = chunks.slice(start, start + batchSize);
       // Each batch takes its key (and, on the platform's key, its share of the owner's plan) for itself.
@@ -78,38 +145,46 @@ export class ProcessDocumentUseCase {
       const vectors = await embedForOwner(embedder, batch.map((c) => c.content), owner).catch(refusedKeyIsPermanent);
       dimension ??= vectors[0]!.length;
       try {
-        await index.add(target, batch.map((c, i) => ({ chunkIndex: c.index, content: c.content, tokenCount: c.tokenCount, vector: vectors[i]! })));
+        await index.add(target, batch.map((c, i) => ({ chunkIndex: c.index, content: c.content, tokenCount: c.tokenCount, vector: vectors[i]!, page: c.page, section: c.section })));
       } catch (error) {
-        if (!(await documents.findById(document.id))) return;
+        if (!(await documents.findById(document.id))) return null;
         throw error;
       }
-      const done = Math.min(chunks.length, start + batchSize);
-      if (!(await documents.setProgress(document.id, PARSED + Math.floor(((EMBEDDED - PARSED) * done) / chunks.length)))) return;
+      if (!(await proceed(batch.length))) return null;
     }
-    await documents.markReady(document.id, { chunkCount: chunks.length, embeddingModel: embedder.model, embeddingDimension: dimension! });
-    const ready = { id: document.id, applicationId: document.applicationId, fileName: document.fileName, chunkCount: chunks.length, status: 'ready' as const };
-    for (const listener of this.deps.readyListeners ?? []) listener.documentReady(ready);
+    return { embeddingModel: embedder.model, embeddingDimension: dimension! };
   }
 
-  private async chunksOf(document: KnowledgeDocument): Promise<Chunk[]> {
+  private async chunksOf(document: KnowledgeDocument, settings: { chunkSize: number; chunkOverlap: number }): Promise<LocatedChunk[]> {
     const bytes = await this.deps.files.read(document.storageKey).catch((error: unknown) => {
       if (isAppError(error) && error.kind === 'not_found') throw new PermanentFailure('The uploaded file is no longer stored; upload the document again');
       throw error;
     });
-    const chunks = permanent(() => chunkText(readDocument(this.deps.parser, bytes, document.fileName).text, { chunkSize: document.chunkSize, chunkOverlap: document.chunkOverlap }));
+    const parsed = await permanentAsync(() => readDocument(this.deps.parser, bytes, document.fileName));
+    const chunks = permanent(() => chunkSections(parsed.sections, { chunkSize: settings.chunkSize, chunkOverlap: settings.chunkOverlap }));
     if (chunks.length === 0) throw new PermanentFailure('The document has no text');
     return chunks;
   }
 }
+
+const isContentError = (error: unknown): error is Error =>
+  isAppError(error) && (error.kind === 'validation' || error.kind === 'unsupported_media_type' || error.kind === 'payload_too_large');
 
 /** Content and settings errors from the core are the document's, not the moment's. */
 function permanent<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (isAppError(error) && (error.kind === 'validation' || error.kind === 'unsupported_media_type' || error.kind === 'payload_too_large')) {
-      throw new PermanentFailure(error.message);
-    }
+    if (isContentError(error)) throw new PermanentFailure(error.message);
+    throw error;
+  }
+}
+
+async function permanentAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isContentError(error)) throw new PermanentFailure(error.message);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import type { JobQueue } from '../../shared/job-queue.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
-import { PROCESS_DOCUMENT_JOB, type ProcessDocumentJob } from './process-document.use-case';
+import { PROCESS_DOCUMENT_JOB, processJobId, type ProcessDocumentJob } from './process-document.use-case';
 
 /** Runs after which a document that keeps being interrupted is given up on. */
 export const MAX_PROCESSING_RUNS = 5;
@@ -22,6 +22,12 @@ export class ResumeDocumentsUseCase {
         continue;
       }
       await this.deps.queue.enqueue<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, { documentId: document.id }, { id: document.id });
+      resumed++;
+    }
+    // Re-indexes under way: queued again (the job of a generation is not doubled); the live chunks serve meanwhile.
+    for (const document of await this.deps.documents.listReindexing(unchangedSince)) {
+      const job = { documentId: document.id, generation: document.pendingGeneration! };
+      await this.deps.queue.enqueue<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, job, { id: processJobId(job) });
       resumed++;
     }
     return { resumed, failed };

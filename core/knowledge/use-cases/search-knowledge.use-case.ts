@@ -2,6 +2,7 @@ import type { ApplicationRepository } from '../../applications/ports/application
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
+import { DEFAULT_SEARCH_MODE, isSearchMode, SEARCH_MODES } from '../domain/hybrid-ranking';
 import type { KnowledgeRetriever } from './knowledge-retriever';
 
 export interface SearchResult {
@@ -9,28 +10,38 @@ export interface SearchResult {
   fileName: string;
   chunkIndex: number;
   text: string;
-  /** Cosine similarity of the chunk to the query, in [-1, 1]. */
+  /** Cosine similarity of the chunk to the query, in [-1, 1] (hybrid and keyword results are ordered by their own rank). */
   score: number;
+  /** The chunk's page (PDF), else null. */
+  page: number | null;
+  /** The chunk's heading path ("Setup > Linux"), else null. */
+  section: string | null;
 }
 
 const MAX_QUERY = 2000;
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 50;
 
-/** Searches the ready documents of one of the caller's applications by meaning; best match first. */
+/** Searches the ready documents of one of the caller's applications by meaning, words or both; best match first. */
 export class SearchKnowledgeUseCase {
   constructor(private readonly deps: { applications: ApplicationRepository; retriever: KnowledgeRetriever }) {}
 
-  async execute(query: { applicationId?: unknown; query?: unknown; limit?: unknown }, actor: Actor): Promise<SearchResult[]> {
+  /** `mode` (optional): vector, keyword or hybrid; the application's retrieval setting when absent. */
+  async execute(query: { applicationId?: unknown; query?: unknown; limit?: unknown; mode?: unknown }, actor: Actor): Promise<SearchResult[]> {
     if (query.applicationId === undefined || query.applicationId === '') throw ValidationError.field('applicationId', 'applicationId is required');
     const text = typeof query.query === 'string' ? query.query.trim() : '';
     if (text === '') throw ValidationError.field('query', 'query is required');
     if (text.length > MAX_QUERY) throw ValidationError.field('query', `query must be at most ${MAX_QUERY} characters`);
     const limit = query.limit === undefined || query.limit === '' ? DEFAULT_LIMIT : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw ValidationError.field('limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+    const requested = query.mode === undefined || query.mode === '' ? undefined : query.mode;
+    if (requested !== undefined && !isSearchMode(requested)) throw ValidationError.field('mode', `mode must be one of ${SEARCH_MODES.join(', ')}`);
     const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read');
-    const hits = await this.deps.retriever.retrieve(app, text, { limit });
-    return hits.map((h) => ({ documentId: h.documentId, fileName: h.fileName, chunkIndex: h.chunkIndex, text: h.content, score: round(h.score) }));
+    const mode = requested ?? app.retrievalMode ?? DEFAULT_SEARCH_MODE;
+    const hits = await this.deps.retriever.retrieve(app, text, { limit, mode });
+    return hits.map((h) => ({
+      documentId: h.documentId, fileName: h.fileName, chunkIndex: h.chunkIndex, text: h.content, score: round(h.score), page: h.page, section: h.section,
+    }));
   }
 }
 

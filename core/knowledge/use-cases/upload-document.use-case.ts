@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import * as yup from 'yup';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
-import { UnavailableError, ValidationError } from '../../shared/errors';
+import { ConflictError, UnavailableError, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { JobQueue } from '../../shared/job-queue.port';
 import { idField, str, validate } from '../../shared/validation';
@@ -47,6 +48,7 @@ export interface UploadDocumentDeps {
 /**
  * Accepts a document into an application's knowledge base: checks it can be read at once (so a bad file
  * is a 4xx now, not an error later), stores it and queues its processing. The answer is `processing`.
+ * The same bytes already in the application are a 409 naming the document that holds them.
  */
 export class UploadDocumentUseCase {
   constructor(private readonly deps: UploadDocumentDeps) {}
@@ -57,7 +59,10 @@ export class UploadDocumentUseCase {
     const chunking = validateChunkOptions({ chunkSize: body.chunkSize, chunkOverlap: body.chunkOverlap });
     if (!input.file) throw ValidationError.field('file', 'file is required (multipart field "file")');
     const fileName = cleanFileName(input.file.name, 'document.txt');
-    const { format } = readDocument(this.deps.parser, input.file.bytes, fileName);
+    const contentHash = createHash('sha256').update(input.file.bytes).digest('hex');
+    const same = await this.deps.documents.findByContentHash(app.id, contentHash);
+    if (same) throw new ConflictError(`This file is already in the knowledge base as "${same.fileName}" (document ${same.id})`);
+    const { format } = await readDocument(this.deps.parser, input.file.bytes, fileName);
     const provider = (body.embeddingProvider ?? 'local') as EmbeddingProvider;
     const embedder = this.deps.embedders.get(provider, body.embeddingModel);
     if (provider !== 'local' && !(await this.deps.keys.keyFor(actor.userId, provider))) {
@@ -80,6 +85,7 @@ export class UploadDocumentUseCase {
         embeddingProvider: provider,
         embeddingModel: embedder.model,
         embeddingDimension: embedder.dimension,
+        contentHash,
       });
     } catch (error) {
       await this.deps.files.delete(storageKey);

@@ -72,7 +72,7 @@ describe('teams: one access policy for every resource of a team application', ()
     {
       name: 'add knowledge',
       least: 'member',
-      call: (token) => sendForm(stack.client.baseUrl, '/api/knowledge', { token, fields: { applicationId: app.id }, file: { name: 'facts.txt', bytes: 'Kettles boil.' } }),
+      call: (token) => sendForm(stack.client.baseUrl, '/api/knowledge', { token, fields: { applicationId: app.id }, file: { name: 'facts.txt', bytes: `Kettles boil (${token.slice(-12)}, ${Math.random()}).` } }),
     },
     { name: 'list knowledge', least: 'viewer', call: (token) => stack.client.get(`/api/knowledge?applicationId=${app.id}`, { token }) },
     { name: 'create an API key of the application', least: 'admin', call: (token) => stack.client.post('/api/api-keys', { name: 'Mine', applicationId: app.id }, { token }) },
@@ -177,7 +177,7 @@ describe('teams: one access policy for every resource of a team application', ()
       const config = await newConfig();
       const prompt = await newPrompt();
       const key = await newApiKey();
-      const doc = ok(await sendForm(stack.client.baseUrl, '/api/knowledge', { token: owner(), fields: { applicationId: app.id }, file: { name: 'sweep.txt', bytes: 'Sweep.' } }), 'doc').id;
+      const doc = ok(await sendForm(stack.client.baseUrl, '/api/knowledge', { token: owner(), fields: { applicationId: app.id }, file: { name: 'sweep.txt', bytes: `Sweep ${Math.random()}.` } }), 'doc').id; // the same bytes twice would be a 409
       // Every document's processing finishes first: it writes in the background.
       await waitFor(async () => {
         const docs = (await stack.client.get(`/api/knowledge?applicationId=${app.id}&limit=100`, { token: owner() })).body as Array<{ status: string }>;

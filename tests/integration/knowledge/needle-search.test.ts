@@ -18,6 +18,11 @@ import { anApplicationRow } from './fixtures';
  * pgvector, the exact-scan fallback's.
  */
 const HAYSTACK = 5000;
+const INSIDE_NEEDLE = 'The badge printer on the third floor jams when its tray holds more than forty cards; the facilities desk keeps a spare roller in the blue cabinet.';
+const INSIDE_QUERY = 'the badge printer jams, where is the spare roller';
+const PART_NUMBER_TEXT = 'Ordering supplies: quote XQ-7731-ZB on the form.';
+// Mostly the handbook's everyday words around the code: by meaning it looks like any handbook paragraph.
+const PART_NUMBER_QUERY = 'employees must request company equipment and annual leave through the HR portal with XQ-7731-ZB';
 const embedder = new LocalHashingEmbedder();
 const SPACE = embeddingSpace('local', embedder.model);
 
@@ -59,10 +64,18 @@ describe.each(DATABASE_KINDS)(`knowledge search finds a small document among ${H
       { documentId: handbookId, applicationId, space: SPACE },
       handbook.map((content, i) => ({ chunkIndex: i, content, tokenCount: Math.ceil(content.length / 4), vector: handbookVectors[i]! })),
     );
+    // Two passages inside the handbook document itself, with their place: a distinctive sentence (the needle
+    // inside a large document, which only the HNSW walk could find before) and a part number.
+    const inside = [INSIDE_NEEDLE, PART_NUMBER_TEXT];
+    const insideVectors = await embedder.embed(inside);
+    await index.add(
+      { documentId: handbookId, applicationId, space: SPACE },
+      inside.map((content, i) => ({ chunkIndex: HAYSTACK + i, content, tokenCount: 40, vector: insideVectors[i]!, page: 212 + i, section: 'Facilities > Printers' })),
+    );
     const [needleVector] = await embedder.embed([NEEDLE_TEXT]);
     await index.add({ documentId: needleId, applicationId, space: SPACE }, [{ chunkIndex: 0, content: NEEDLE_TEXT, tokenCount: 60, vector: needleVector! }]);
     if (hnsw) await ds.query(hnsw.indexdef);
-    for (const [id, chunkCount] of [[handbookId, HAYSTACK], [needleId, 1]] as const) {
+    for (const [id, chunkCount] of [[handbookId, HAYSTACK + 2], [needleId, 1]] as const) {
       await documents.startRun(id);
       await documents.markReady(id, { chunkCount, embeddingModel: embedder.model, embeddingDimension: embedder.dimension });
     }
@@ -76,7 +89,7 @@ describe.each(DATABASE_KINDS)(`knowledge search finds a small document among ${H
   });
 
   it.each([1, 10])('answers "how many days do I have to return a widget" with the refund policy first (limit %s)', async (limit) => {
-    const hits = await retriever.retrieve(app, NEEDLE_QUERY, { limit });
+    const hits = await retriever.retrieve(app, NEEDLE_QUERY, { limit, mode: 'vector' });
 
     expect(hits).toHaveLength(limit);
     expect(hits[0]).toMatchObject({ documentId: needleId, fileName: NEEDLE_FILE_NAME, chunkIndex: 0, content: NEEDLE_TEXT });
@@ -89,6 +102,29 @@ describe.each(DATABASE_KINDS)(`knowledge search finds a small document among ${H
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
   });
 
+  it('finds the refund policy first in hybrid mode (the default) too', async () => {
+    const hits = await retriever.retrieve(app, NEEDLE_QUERY, { limit: 10 });
+    expect(hits[0]).toMatchObject({ documentId: needleId, fileName: NEEDLE_FILE_NAME, chunkIndex: 0 });
+  });
+
+  it('finds a needle sentence inside the 5,000-chunk handbook first in hybrid mode, with its page and section', async () => {
+    const hits = await retriever.retrieve(app, INSIDE_QUERY, { limit: 10 });
+    expect(hits[0]).toMatchObject({ documentId: handbookId, chunkIndex: HAYSTACK, content: INSIDE_NEEDLE, page: 212, section: 'Facilities > Printers', byKeyword: true });
+  });
+
+  it('finds a part number that ranking by meaning puts low, by keyword and in hybrid mode', async () => {
+    const vector = await retriever.retrieve(app, PART_NUMBER_QUERY, { limit: 10, mode: 'vector' });
+    const keyword = await retriever.retrieve(app, PART_NUMBER_QUERY, { limit: 10, mode: 'keyword' });
+    const hybrid = await retriever.retrieve(app, PART_NUMBER_QUERY, { limit: 10, mode: 'hybrid' });
+    const part = { documentId: handbookId, chunkIndex: HAYSTACK + 1, page: 213, section: 'Facilities > Printers' };
+    expect(vector.map((h) => h.chunkIndex).indexOf(HAYSTACK + 1)).not.toBe(0);
+    expect(keyword[0]).toMatchObject(part);
+    expect(hybrid[0]).toMatchObject(part);
+    // The chat keeps it too, although its cosine is far below the handbook's best.
+    const relevant = await retriever.retrieve(app, PART_NUMBER_QUERY, { limit: 5, relevantOnly: true });
+    expect(relevant[0]).toMatchObject(part);
+  });
+
   it('keeps the refund policy as the chat retrieves context (relevant hits only)', async () => {
     const hits = await retriever.retrieve(app, NEEDLE_QUERY, { limit: 5, relevantOnly: true });
     expect(hits[0]?.fileName).toBe(NEEDLE_FILE_NAME);
@@ -99,7 +135,7 @@ describe.each(DATABASE_KINDS)(`knowledge search finds a small document among ${H
     const [query] = await embedder.embed([question]);
     const [truth] = topKBySimilarity(query!, handbookVectors.map((vector, id) => ({ id, vector })), 1);
 
-    const hits = await retriever.retrieve(app, question, { limit: 10 });
+    const hits = await retriever.retrieve(app, question, { limit: 10, mode: 'vector' });
 
     expect(hits.map((h) => `${h.documentId}:${h.chunkIndex}`)).toContain(`${handbookId}:${truth!.id}`);
   });

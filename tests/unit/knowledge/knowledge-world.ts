@@ -9,7 +9,7 @@ import type { EmbeddingProvider } from '../../../core/knowledge/domain/knowledge
 import type { EmbedOptions, Embedder } from '../../../core/knowledge/ports/embedder.port';
 import type { EmbeddingKeySource } from '../../../core/knowledge/ports/embedding-key-source.port';
 import { KnowledgeRetriever } from '../../../core/knowledge/use-cases/knowledge-retriever';
-import { failureReason, PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
+import { PROCESS_DOCUMENT_JOB, ProcessDocumentUseCase, type ProcessDocumentJob } from '../../../core/knowledge/use-cases/process-document.use-case';
 import { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
 import type { Actor } from '../../../core/shared/actor';
 import { ValidationError } from '../../../core/shared/errors';
@@ -66,7 +66,7 @@ export async function knowledgeWorld(options: { attempts?: number } = {}) {
   queue.register<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, (job) => process.execute(job), {
     attempts: options.attempts ?? 3,
     backoffMs: 1,
-    onFailed: async (job, error) => void (await documents.markError(job.documentId, failureReason(error))),
+    onFailed: (job, error) => process.failed(job, error),
   });
   return {
     ...deps,

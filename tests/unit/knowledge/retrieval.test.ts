@@ -12,6 +12,8 @@ const aHit = (overrides: Partial<RetrievedChunk> = {}): RetrievedChunk => ({
   content: 'Some text.',
   tokenCount: 3,
   score: 0.5,
+  page: null,
+  section: null,
   ...overrides,
 });
 
@@ -59,7 +61,7 @@ describe('retrieval in a conversation turn', () => {
 
     expect(plan.context).toMatch(/^Earlier context\.\n\n/);
     expect(plan.context).toContain('The Zephyr-9 drone flies for 42 minutes');
-    expect(plan.sources![0]).toEqual({ documentId: drone, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: 'The Zephyr-9 drone flies for 42 minutes on one charge.' });
+    expect(plan.sources![0]).toEqual({ documentId: drone, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: 'The Zephyr-9 drone flies for 42 minutes on one charge.', page: null, section: null });
     expect(plan.context).not.toContain('Refunds are paid back');
   });
 

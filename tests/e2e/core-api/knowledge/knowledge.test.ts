@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_KINDS } from '../../../support/test-database';
 import { registerUser, startCoreApi, userWithApplication, type TestStack } from '../../../support/test-stack';
+import { aDocx, aPdf, wordParagraph } from '../../../support/document-fixtures';
 import { DOCUMENTS, settled, uploadDocument } from './knowledge-documents';
 
 // On PGlite search runs on pgvector's HNSW index; on the test PostgreSQL (no pgvector) on the exact scan.
@@ -72,10 +73,46 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
     expect(res.body.find((r: { documentId: string }) => r.documentId === ids.support).text).toContain('Our support desk answers calls');
   });
 
+  it('reads a PDF and a Word document, and search shows each hit with its page or section, in every mode', async () => {
+    const pdf = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id }, {
+      name: 'handbook.pdf', text: await aPdf(['Welcome to the handbook.', 'The glider warranty lasts three years from delivery.', 'Spare part GX-4410 fits every glider.']),
+    });
+    const docx = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id }, {
+      name: 'policies.docx', text: await aDocx(wordParagraph('Policies', 'Heading1') + wordParagraph('Travel', 'Heading2') + wordParagraph('Trains are booked in second class.')),
+    });
+    expect([pdf.status, docx.status]).toEqual([202, 202]);
+    expect(await settled(stack.client, owner.token, pdf.body.id)).toMatchObject({ status: 'ready', format: 'pdf', chunkCount: 3 });
+    expect(await settled(stack.client, owner.token, docx.body.id)).toMatchObject({ status: 'ready', format: 'docx', chunkCount: 1 });
+
+    const warranty = await search('how long is the glider warranty');
+    expect(warranty.body[0]).toMatchObject({ fileName: 'handbook.pdf', page: 2, section: null, text: expect.stringContaining('three years') });
+    for (const mode of ['keyword', 'hybrid', 'vector']) {
+      const part = await search('GX-4410', `&mode=${mode}`);
+      expect(part.status).toBe(200);
+      expect(part.body[0]).toMatchObject({ fileName: 'handbook.pdf', page: 3 });
+    }
+    const trains = await search('trains second class', '&mode=keyword');
+    expect(trains.body[0]).toMatchObject({ fileName: 'policies.docx', page: null, section: 'Policies > Travel' });
+    expect((await search('x', '&mode=fuzzy')).status).toBe(400);
+
+    // Re-indexed with other settings: searchable throughout, then with the new chunk size.
+    const reindex = await stack.client.post(`/api/knowledge/${pdf.body.id}/reindex`, { chunkSize: 2000, chunkOverlap: 0 }, { token: owner.token });
+    expect(reindex.status).toBe(202);
+    expect((await search('GX-4410', '&mode=keyword')).body[0]).toMatchObject({ fileName: 'handbook.pdf' });
+    for (let i = 0; i < 200; i++) {
+      const doc = (await stack.client.get(`/api/knowledge/${pdf.body.id}`, { token: owner.token })).body;
+      if (doc.reindexing === null) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await stack.client.get(`/api/knowledge/${pdf.body.id}`, { token: owner.token })).body).toMatchObject({ status: 'ready', chunkSize: 2000, chunkCount: 3, reindexing: null });
+    expect((await stack.client.post(`/api/knowledge/${pdf.body.id}/reindex`, { chunkSize: 5 }, { token: owner.token })).status).toBe(400);
+  });
+
   it('chunks by the size and overlap asked for', async () => {
     const text = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about the chunking of long documents.`).join(' ');
     const fine = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id, chunkSize: '300', chunkOverlap: '0' }, { name: 'long.txt', text });
-    const coarse = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id }, { name: 'long-default.txt', text });
+    // Not the same bytes: the same file twice is refused (409).
+    const coarse = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id }, { name: 'long-default.txt', text: `${text} The end.` });
     expect(fine.body).toMatchObject({ chunkSize: 300, chunkOverlap: 0 });
     expect(coarse.body).toMatchObject({ chunkSize: 1000, chunkOverlap: 200 });
     const [fineDone, coarseDone] = [await settled(stack.client, owner.token, fine.body.id), await settled(stack.client, owner.token, coarse.body.id)];
@@ -88,7 +125,10 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
     ['an empty file', { name: 'empty.txt', text: '' }, 400, /no text/],
     ['a PNG named .txt', { name: 'picture.txt', text: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]) }, 415, /UTF-8/],
     ['invalid JSON named .json', { name: 'broken.json', text: '{"products": [' }, 400, /not valid JSON/],
-    ['an unsupported type', { name: 'paper.pdf', text: '%PDF-1.7' }, 415, /Unsupported document type/],
+    ['an unsupported type', { name: 'paper.rtf', text: '{\\rtf1 hello}' }, 415, /Unsupported document type/],
+    ['a PDF that is not one', { name: 'paper.pdf', text: '%PDF-1.7' }, 400, /The PDF cannot be read/],
+    ['a macro-enabled Word document', { name: 'macros.docm', text: 'PK' }, 415, /Macro-enabled/],
+    ['the same file twice', { name: 'again.md', text: DOCUMENTS.refunds.text }, 409, /already in the knowledge base as "refunds.md"/],
   ])('refuses %s at once', async (_what, file, status, message) => {
     const before = await stack.client.get(`/api/knowledge?applicationId=${owner.app.id}&limit=100`, { token: owner.token });
     const res = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id }, file);
@@ -148,7 +188,7 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
     const answer = await stack.client.post(`/api/conversations/${conversation.body.id}/messages`, { content: 'How many minutes can the Zephyr-9 drone fly?' }, { token: user.token });
 
     expect(answer.status).toBe(200);
-    expect(answer.body.sources[0]).toEqual({ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: DOCUMENTS.drone.text });
+    expect(answer.body.sources[0]).toEqual({ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: DOCUMENTS.drone.text, page: null, section: null });
     expect(answer.body.sources[0].score).toBeGreaterThan(0);
     const chat = stack.emulator!.requests.find((r) => r.provider === 'provider_a' && r.path.endsWith('/chat/completions'))!;
     const system = JSON.stringify(chat.body.messages.filter((m: { role: string }) => m.role === 'system'));
@@ -177,7 +217,7 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
     const drone = await uploadDocument(stack.client, user.token, { applicationId: user.app.id }, DOCUMENTS.drone);
     await settled(stack.client, user.token, drone.body.id);
     const key = (await stack.client.post('/api/api-keys', { applicationId: user.app.id }, { token: user.token })).body.key as string;
-    const expected = [{ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: DOCUMENTS.drone.text }];
+    const expected = [{ documentId: drone.body.id, chunkIndex: 0, score: expect.any(Number), fileName: 'drone.txt', excerpt: DOCUMENTS.drone.text, page: null, section: null }];
 
     const answer = await stack.client.post('/api/v1/chat', { message: 'How long does the Zephyr-9 drone fly?', applicationId: user.app.id }, { headers: { 'X-API-Key': key } });
     expect(answer.status).toBe(200);

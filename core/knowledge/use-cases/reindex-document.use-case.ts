@@ -1,0 +1,42 @@
+import type { TeamRoleLookup } from '../../access/access-policy';
+import type { Actor } from '../../shared/actor';
+import { ConflictError, UnavailableError, ValidationError } from '../../shared/errors';
+import type { JobQueue } from '../../shared/job-queue.port';
+import { validateChunkOptions } from '../domain/chunker';
+import { toDocumentView, type KnowledgeDocumentView } from '../domain/knowledge-document';
+import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
+import { findOwnedDocument } from './find-owned-document';
+import { PROCESS_DOCUMENT_JOB, processJobId, type ProcessDocumentJob } from './process-document.use-case';
+
+const wholeNumber = (value: unknown, name: string): number | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  throw ValidationError.field(name, `${name} must be a whole number`);
+};
+
+/**
+ * Re-indexes one of the caller's ready documents with new chunk settings (202): the new chunks are built
+ * beside the live ones, which search keeps finding until the switch (`reindexing` shows the work under way).
+ */
+export class ReindexDocumentUseCase {
+  constructor(private readonly deps: { documents: KnowledgeDocumentRepository; queue: JobQueue; teams?: TeamRoleLookup }) {}
+
+  async execute(id: string, body: { chunkSize?: unknown; chunkOverlap?: unknown } | undefined, actor: Actor): Promise<KnowledgeDocumentView> {
+    const document = await findOwnedDocument(this.deps.documents, id, actor, 'write', this.deps.teams ?? null);
+    const input = body && typeof body === 'object' ? body : {};
+    const settings = validateChunkOptions({
+      chunkSize: wholeNumber(input.chunkSize, 'chunkSize') ?? document.chunkSize,
+      chunkOverlap: wholeNumber(input.chunkOverlap, 'chunkOverlap') ?? document.chunkOverlap,
+    });
+    const generation = await this.deps.documents.startReindex(document.id, settings);
+    if (generation === null) throw new ConflictError(`Only a ready document can be re-indexed; this one is ${document.status}`);
+    const job = { documentId: document.id, generation };
+    try {
+      await this.deps.queue.enqueue<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, job, { id: processJobId(job) });
+    } catch {
+      await this.deps.documents.failReindex(document.id, generation, 'background processing was unavailable');
+      throw new UnavailableError('Background processing is unavailable right now; try again shortly');
+    }
+    return toDocumentView((await this.deps.documents.findById(document.id)) ?? document);
+  }
+}
