@@ -3,6 +3,7 @@ import { answerClientError } from '../../adapters/http/shared/client-error';
 import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
+import { runtimeDescription } from './runtime';
 import { databaseFailureLine, ListenError, listenFailureLine, redisFailureLine } from './startup-failure';
 
 export interface Listening {
@@ -87,6 +88,7 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
     process.stderr.write(`${line}\n`);
     process.exit(1);
   }
+  infra.logger.info({ runtime: runtimeDescription() }, 'starting');
   if (config.generatedSecrets.length) {
     infra.logger.warn(
       { secrets: config.generatedSecrets, dir: `${config.dataDir}/secrets` },
