@@ -61,7 +61,22 @@ export function assertRuntime(): void {
   process.exit(1);
 }
 
+/**
+ * Whether Node.js was started with --no-node-snapshot, which isolated-vm needs from Node.js 20 on (isolates made
+ * while V8 shares the read-only heap of Node's own start-up snapshot can crash the process). npm passes it to every
+ * script through .npmrc's node-options; the Docker image through NODE_OPTIONS.
+ */
+export function nodeSnapshotDisabled(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
+  return [...execArgv, ...nodeOptions.split(/\s+/)].includes('--no-node-snapshot');
+}
+
 /** For the start log: which runtime this process is on. */
-export function runtimeDescription(): { node: string; abi: string; v8: string; platform: string } {
-  return { node: process.version, abi: process.versions.modules, v8: process.versions.v8, platform: `${process.platform}-${process.arch}` };
+export function runtimeDescription(): { node: string; abi: string; v8: string; platform: string; noNodeSnapshot: boolean } {
+  return {
+    node: process.version,
+    abi: process.versions.modules,
+    v8: process.versions.v8,
+    platform: `${process.platform}-${process.arch}`,
+    noNodeSnapshot: nodeSnapshotDisabled(),
+  };
 }

@@ -88,7 +88,11 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
     process.stderr.write(`${line}\n`);
     process.exit(1);
   }
-  infra.logger.info({ runtime: runtimeDescription() }, 'starting');
+  const runtime = runtimeDescription();
+  infra.logger.info({ runtime }, 'starting');
+  if (!runtime.noNodeSnapshot) {
+    infra.logger.warn('Node.js runs without --no-node-snapshot, which the plugin sandbox (isolated-vm) needs: start through npm, or set NODE_OPTIONS=--no-node-snapshot');
+  }
   if (config.generatedSecrets.length) {
     infra.logger.warn(
       { secrets: config.generatedSecrets, dir: `${config.dataDir}/secrets` },

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { minVersion } from 'semver';
-import { NATIVE_MODULES, nativeModuleProblem, REQUIRED_NODE_MAJOR, runtimeProblem, runtimeVersionProblem } from '../../../apps/shared/runtime';
+import { NATIVE_MODULES, nativeModuleProblem, nodeSnapshotDisabled, REQUIRED_NODE_MAJOR, runtimeProblem, runtimeVersionProblem } from '../../../apps/shared/runtime';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -42,6 +42,20 @@ describe('the Node.js runtime the platform needs', () => {
     const runtimePackage = `node-${process.platform}-${process.arch}`;
     expect(packageJson.optionalDependencies[runtimePackage]).toBe(process.versions.node);
     expect(realpathSync(bin)).toBe(join(realpathSync(join(ROOT, 'node_modules', runtimePackage)), 'bin', 'node'));
+  });
+});
+
+describe('--no-node-snapshot, which the plugin sandbox (isolated-vm) needs', () => {
+  it('reaches every process npm starts, this suite included, through .npmrc', () => {
+    expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).toMatch(/^node-options=--no-node-snapshot$/m);
+    expect(nodeSnapshotDisabled()).toBe(true);
+  });
+
+  it('is found on the command line or in NODE_OPTIONS, and missed when in neither', () => {
+    expect(nodeSnapshotDisabled(['--no-node-snapshot'], '')).toBe(true);
+    expect(nodeSnapshotDisabled([], '--max-old-space-size=512 --no-node-snapshot')).toBe(true);
+    expect(nodeSnapshotDisabled(['--inspect'], '--max-old-space-size=512')).toBe(false);
+    expect(nodeSnapshotDisabled([], '--no-node-snapshots')).toBe(false);
   });
 });
 
