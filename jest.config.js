@@ -15,6 +15,8 @@ module.exports = {
     '^.+/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/tests/support/jest-builtin-import.transform.js',
   },
   transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite|request-filtering-agent|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities|openid-client|oauth4webapi|jose|oidc-provider)/)'],
+  // Node.js 24 (the runtime npm installs) or no test runs: one line names the version found and the fix.
+  globalSetup: '<rootDir>/tests/support/runtime.global-setup.ts',
   setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],
   // Starting a stack opens an embedded database (several seconds of WebAssembly start-up) and hashes
   // passwords; on a loaded two-core machine a beforeAll has been seen to need more than 30 s.

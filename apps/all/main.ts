@@ -1,3 +1,4 @@
+import '../shared/runtime-check';
 import { runProcess } from '../shared/serve';
 import { startAll } from './all';
 

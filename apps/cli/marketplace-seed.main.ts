@@ -1,3 +1,4 @@
+import '../shared/runtime-check';
 import { createMarketplace } from '../marketplace/marketplace.container';
 import { seedMarketplace } from '../marketplace/marketplace-seed';
 import { ConfigError, loadConfig } from '../shared/config';

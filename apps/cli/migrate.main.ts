@@ -1,3 +1,4 @@
+import '../shared/runtime-check';
 import { openDatabase } from '../../adapters/persistence/data-source';
 import { ConfigError, loadConfig } from '../shared/config';
 import { databaseFailureLine } from '../shared/startup-failure';

@@ -1,3 +1,4 @@
+import '../shared/runtime-check';
 /**
  * `npm run keys:rotate`: re-seals every stored secret from the old key to a new one, in one
  * transaction (all rows or none), and prints counts only, never a key.

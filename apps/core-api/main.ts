@@ -1,3 +1,4 @@
+import '../shared/runtime-check';
 import { listen, runProcess } from '../shared/serve';
 import { createCoreApi } from './core-api.container';
 

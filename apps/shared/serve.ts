@@ -3,6 +3,7 @@ import { answerClientError } from '../../adapters/http/shared/client-error';
 import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
+import { runtimeDescription } from './runtime';
 import { databaseFailureLine, ListenError, listenFailureLine, redisFailureLine } from './startup-failure';
 
 export interface Listening {
@@ -86,6 +87,11 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
     if (!line) throw error;
     process.stderr.write(`${line}\n`);
     process.exit(1);
+  }
+  const runtime = runtimeDescription();
+  infra.logger.info({ runtime }, 'starting');
+  if (!runtime.noNodeSnapshot) {
+    infra.logger.warn('Node.js runs without --no-node-snapshot, which the plugin sandbox (isolated-vm) needs: start through npm, or set NODE_OPTIONS=--no-node-snapshot');
   }
   if (config.generatedSecrets.length) {
     infra.logger.warn(

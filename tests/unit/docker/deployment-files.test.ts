@@ -145,6 +145,13 @@ describe('the image build', () => {
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/apps\/core-api\/main\.js"\]$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
   });
+
+  it('builds and runs on Node.js 24, native modules against the headers of the image itself, the plugin sandbox with --no-node-snapshot', () => {
+    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1])).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+    expect(dockerfile).toMatch(/^COPY package\.json package-lock\.json \.npmrc \.\/$/m);
+    expect(dockerfile).toMatch(/^ENV npm_config_nodedir=\/usr\/local$/m);
+    expect(dockerfile).toMatch(/^ENV .*NODE_OPTIONS=--no-node-snapshot/m);
+  });
 });
 
 describe('docker/healthcheck.js', () => {

@@ -17,7 +17,7 @@ function storedFiles(dataDir: string): string[] {
   return ['files', 'knowledge']
     .flatMap((dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true, withFileTypes: true }) : []))
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
     .sort();
 }
 
