@@ -1,0 +1,10 @@
+import { area } from './area';
+
+/**
+ * The console's areas, ONE line each (docs/console.md "Adding an area"). An area is the folder
+ * `src/routes/<id>/` with `area.tsx` (its screens, default export, lazy chunk) and `nav.ts` (its label,
+ * icon and order in the navigation); it is served at `/<id>/*`.
+ */
+export const AREAS = [
+  area('applications', () => import('../routes/applications/area')),
+];
