@@ -9,7 +9,8 @@ import type { RequestPasswordResetUseCase } from '../../../core/auth/use-cases/r
 import type { SignOutUseCase } from '../../../core/auth/use-cases/sign-out.use-case';
 import type { GetCurrentUserUseCase } from '../../../core/users/use-cases/get-current-user.use-case';
 import { actorOf } from '../shared/auth.middleware';
-import { answerSession, clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './session-cookie';
+import { UnauthorizedError } from '../../../core/shared/errors';
+import { answerSession, clearRefreshCookie, refreshTokenOf, setRefreshCookie, wantsCookieSession } from './session-cookie';
 
 export interface AuthRouterDeps {
   auth: Middleware;
@@ -41,6 +42,8 @@ export function authRouter(d: AuthRouterDeps): Router {
   r.post('/refresh', d.addressLimit, async (ctx) => {
     const { token, fromCookie } = refreshTokenOf(ctx);
     ctx.set('Cache-Control', 'no-store');
+    // The console asks at every start whether a cookie session exists: without one, that is a 401, not a bad request.
+    if (token === undefined && wantsCookieSession(ctx)) throw new UnauthorizedError('No session');
     if (!fromCookie) {
       ctx.body = await d.refresh.execute({ refresh_token: token });
       return;

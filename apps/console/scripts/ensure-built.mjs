@@ -21,7 +21,7 @@ function files(dir) {
 
 export function sourceFingerprint() {
   const hash = createHash('sha256');
-  const inputs = [join(consoleDir, 'index.html'), join(consoleDir, 'vite.config.mts'), join(root, 'package-lock.json'), ...files(join(consoleDir, 'src'))];
+  const inputs = [join(consoleDir, 'index.html'), join(consoleDir, 'vite.config.mts'), join(root, 'package-lock.json'), ...files(join(consoleDir, 'src')), ...(existsSync(join(consoleDir, 'public')) ? files(join(consoleDir, 'public')) : [])];
   for (const file of inputs) {
     if (!existsSync(file)) continue;
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
@@ -44,7 +44,9 @@ export async function ensureConsoleBuilt({ force = false, log = (line) => proces
     throw new Error('The console is not built and Vite is not installed: run `npm install` (with dev dependencies), then `npm run build:console`.');
   }
   log(existsSync(stampFile) ? 'console: sources changed, rebuilding…' : 'console: building (first start)…');
-  await vite.build({ configFile: join(consoleDir, 'vite.config.mts'), logLevel: 'warn' });
+  // Always React's production build, whatever NODE_ENV the caller runs under (Jest sets `test`).
+  process.env.NODE_ENV = 'production';
+  await vite.build({ configFile: join(consoleDir, 'vite.config.mts'), mode: 'production', logLevel: 'warn' });
   writeFileSync(stampFile, `${fingerprint}\n`);
   log('console: built into apps/console/dist');
   return true;

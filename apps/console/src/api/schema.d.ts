@@ -2503,6 +2503,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The providers and their catalogued models, for picking a chat's provider and model
+         * @description Each provider with its default model, its catalogued models (with their limits), whether the platform holds a key of its own for it (platform keys serve paid plans) and whether it accepts models outside the catalogue.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The catalogue */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProviderInfo"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/custom-domains": {
         parameters: {
             query?: never;
@@ -14580,12 +14620,12 @@ export interface components {
         /** @description One SSE `data:` line: `{type:'chunk',content}` zero or more times, then `{type:'done',fullResponse,conversationId,messageId,usage,provider,model}`; a failure ends with `{type:'error',message}`. */
         StreamEvent: Record<string, never>;
         ProviderInfo: {
-            /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+            /** @example provider_a */
             id?: string;
             /** @example gpt-4o-mini */
             defaultModel?: string;
             models?: {
-                /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+                /** @example gpt-4o-mini */
                 id?: string;
                 maxOutputTokens?: number;
                 contextWindow?: number;

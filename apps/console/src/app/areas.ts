@@ -7,4 +7,6 @@ import { area } from './area';
  */
 export const AREAS = [
   area('applications', () => import('../routes/applications/area')),
+  area('playground', () => import('../routes/playground/area')),
+  area('provider-keys', () => import('../routes/provider-keys/area')),
 ];

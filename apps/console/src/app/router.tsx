@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Loading } from '../components/States';
 import { AREAS } from './areas';
 import { NotFound } from './NotFound';
 import { RequireSession } from './RequireSession';
@@ -10,6 +11,7 @@ const lazyScreen = (load: () => Promise<{ default: React.ComponentType }>) => as
 const routes: RouteObject[] = [
   {
     element: <Root />,
+    HydrateFallback: Loading,
     children: [
       { path: 'sign-in', lazy: lazyScreen(() => import('../routes/auth/SignIn')) },
       { path: 'sign-up', lazy: lazyScreen(() => import('../routes/auth/SignUp')) },
