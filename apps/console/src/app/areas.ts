@@ -9,4 +9,5 @@ export const AREAS = [
   area('applications', () => import('../routes/applications/area')),
   area('playground', () => import('../routes/playground/area')),
   area('provider-keys', () => import('../routes/provider-keys/area')),
+  area('api-keys', () => import('../routes/api-keys/area')),
 ];
