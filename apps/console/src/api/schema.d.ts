@@ -1804,7 +1804,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Usage"];
+                        "application/json": components["schemas"]["BillingUsage"];
                     };
                 };
                 401: components["responses"]["Error"];
@@ -14429,11 +14429,6 @@ export interface components {
             overageUsdPer1k?: number | null;
             limits?: components["schemas"]["PlanLimits"];
         };
-        Usage: {
-            promptTokens?: number;
-            completionTokens?: number;
-            totalTokens?: number;
-        };
         HostedSession: {
             /**
              * Format: uri
@@ -14499,6 +14494,42 @@ export interface components {
             result?: "applied" | "duplicate" | "stale" | "ignored";
             /** @example event type customer.created is not handled */
             reason?: string;
+        };
+        BillingUsage: {
+            /** @enum {string} */
+            plan?: "free" | "starter" | "pro" | "enterprise";
+            /** @enum {string} */
+            status?: "active" | "past_due" | "canceled" | "trialing" | "incomplete";
+            /**
+             * @description The plan whose limits apply now: Free while canceled or incomplete
+             * @example pro
+             */
+            effectivePlan?: string;
+            /** @description True on active Starter and Pro: tokens past the included ones are billed as overage. Otherwise the included tokens are a hard limit (402). */
+            overageAllowed?: boolean;
+            /** @description The current monthly billing period, counted from registration or the last plan change */
+            period?: {
+                /** Format: date-time */
+                start?: string;
+                /** Format: date-time */
+                end?: string;
+            };
+            limits?: components["schemas"]["PlanLimits"];
+            usage?: {
+                /** @description Platform-key tokens this period */
+                tokensUsed?: number;
+                /** @description Held by chats in flight */
+                tokensReserved?: number;
+                /** @description Included tokens left; null when unlimited */
+                tokensRemaining?: number | null;
+                overageTokens?: number;
+                overageCostUsd?: number;
+                /** @description Tokens answered on the user's own keys: never metered */
+                ownKeyTokens?: number;
+                messages?: number;
+                applications?: number;
+                apiKeys?: number;
+            };
         };
         Branding: {
             /** @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f */
@@ -14583,6 +14614,11 @@ export interface components {
         };
         ConversationWithMessages: components["schemas"]["Conversation"] & {
             messages?: components["schemas"]["Message"][];
+        };
+        Usage: {
+            promptTokens?: number;
+            completionTokens?: number;
+            totalTokens?: number;
         };
         Answer: {
             /** @example 3b241101-e2bb-4255-8caf-4136c566a962 */

@@ -6,6 +6,7 @@ import { area } from './area';
  * icon and order in the navigation); it is served at `/<id>/*`.
  */
 export const AREAS = [
+  area('start', () => import('../routes/start/area')),
   area('applications', () => import('../routes/applications/area')),
   area('playground', () => import('../routes/playground/area')),
   area('provider-keys', () => import('../routes/provider-keys/area')),

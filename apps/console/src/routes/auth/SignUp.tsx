@@ -26,7 +26,7 @@ export default function SignUp() {
     setError(null);
     try {
       await session.signIn('register', values);
-      navigate(safeNext(params.get('next')), { replace: true });
+      navigate(params.get('next') ? safeNext(params.get('next')) : '/start', { replace: true }); // a newcomer starts with the guide
     } catch (e) {
       const apiError = e instanceof SessionError ? toApiError(e.status, e.body) : e;
       const byField = fieldErrors(apiError, FIELDS);
