@@ -18,6 +18,8 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     sourcemap: false,
+    // Which chunk is which area's: read by npm run bench:console.
+    manifest: true,
     rolldownOptions: {
       onLog(level, log, handler) {
         // React libraries mark modules "use client" (for server components); meaningless in a browser bundle.

@@ -23,6 +23,7 @@ describeInBrowser('console: applications', () => {
   it('guides a new owner from the empty list to a created, edited and deleted application', async () => {
     const { page } = tab;
     await signUp(page, world.url, { email: freshEmail() });
+    await page.getByRole('link', { name: 'Applications' }).click();
     await page.getByRole('heading', { name: 'No applications yet' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/applications');
     expect(await axeViolations(page)).toEqual([]);
@@ -66,6 +67,7 @@ describeInBrowser('console: applications', () => {
   it('shows the API’s refusal on the field it names, keeps what was typed, and shows names as text', async () => {
     const { page } = tab;
     await signUp(page, world.url, { email: freshEmail() });
+    await tab.goto('/applications');
     const create = async (name: string, slug: string) => {
       await page.getByRole('button', { name: 'New application' }).click();
       const dialog = page.getByRole('dialog', { name: 'Create an application' });
