@@ -35,6 +35,7 @@ import { marketplaceModule } from './modules/marketplace.module';
 import { workflowsModule } from './modules/workflows.module';
 import { teamsModule } from './modules/teams.module';
 import { toolsModule } from './modules/tools.module';
+import { consoleModule } from './modules/console.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -96,6 +97,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
     eventsModule(),
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),
+    consoleModule(),
   ];
 }
 

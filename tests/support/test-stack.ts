@@ -58,6 +58,8 @@ export interface StackOptions {
   engine?: 'remote' | 'in-process';
   /** Start the provider emulator and point every provider at it (with platform keys). */
   providers?: boolean;
+  /** A short access-token life (seconds), to test expiry and silent refresh. */
+  accessTokenTtlSeconds?: number;
 }
 
 /** Platform keys the emulator accepts, set as PROVIDER_X_API_KEY when a stack runs with providers. */
@@ -86,7 +88,7 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     config.aiServiceUrl = aiListening.url;
     ai = { app, listening: aiListening, client: new TestClient(aiListening.url) };
   }
-  const core = await createCoreApi(infra, { passwordHashing: FAST_HASHING });
+  const core = await createCoreApi(infra, { passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds });
   const listening = await listen(core, '127.0.0.1', 0);
   const client = new TestClient(listening.url);
   let adminToken: Promise<string> | undefined;

@@ -4,6 +4,7 @@ import type { ExchangeLoginCodeUseCase } from '../../../core/auth/use-cases/exch
 import type { IdentitiesUseCase } from '../../../core/auth/use-cases/identities.use-case';
 import type { OAuthLoginUseCase } from '../../../core/auth/use-cases/oauth-login.use-case';
 import { actorOf } from '../shared/auth.middleware';
+import { answerSession } from './session-cookie';
 
 export interface ExternalLoginUrls {
   /** The platform's public origin for callback URLs: PUBLIC_BASE_URL, else the request's own origin. */
@@ -37,8 +38,7 @@ export function oauthRouter(d: {
     });
   }
   r.post('/api/auth/oauth/exchange', d.addressLimit, async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await d.exchange.execute(ctx.request.body);
+    ctx.body = answerSession(ctx, await d.exchange.execute(ctx.request.body));
   });
   r.get('/api/users/me/identities', d.auth, async (ctx) => {
     ctx.body = await d.identities.list(actorOf(ctx));

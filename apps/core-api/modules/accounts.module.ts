@@ -17,6 +17,7 @@ import { ConfirmPasswordResetUseCase } from '../../../core/auth/use-cases/confir
 import { LoginUseCase } from '../../../core/auth/use-cases/login.use-case';
 import { RefreshSessionUseCase } from '../../../core/auth/use-cases/refresh-session.use-case';
 import { RegisterUseCase } from '../../../core/auth/use-cases/register.use-case';
+import { SignOutUseCase } from '../../../core/auth/use-cases/sign-out.use-case';
 import { RequestPasswordResetUseCase } from '../../../core/auth/use-cases/request-password-reset.use-case';
 import { RateLimitedError } from '../../../core/shared/errors';
 import { DeleteAccountUseCase } from '../../../core/users/use-cases/delete-account.use-case';
@@ -61,6 +62,7 @@ export const accountsModule: AppModule = {
       }),
     );
     provide(c, RefreshSessionUseCase, (get) => new RefreshSessionUseCase(session(get)));
+    provide(c, SignOutUseCase, (get) => new SignOutUseCase(session(get)));
     provide(c, AuthenticateUseCase, (get) => new AuthenticateUseCase(session(get)));
     provide(c, ChangePasswordUseCase, (get) => new ChangePasswordUseCase(session(get)));
     const resetDeps = (get: Getter) => ({
@@ -103,6 +105,7 @@ export const accountsModule: AppModule = {
       register: resolve(c, RegisterUseCase),
       login: resolve(c, LoginUseCase),
       refresh: resolve(c, RefreshSessionUseCase),
+      signOut: resolve(c, SignOutUseCase),
       me: resolve(c, GetCurrentUserUseCase),
       changePassword: resolve(c, ChangePasswordUseCase),
       requestReset: resolve(c, RequestPasswordResetUseCase),

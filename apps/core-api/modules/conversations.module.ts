@@ -1,5 +1,7 @@
 import type { Container } from 'inversify';
 import { conversationsRouter } from '../../../adapters/http/conversations/conversations.router';
+import { providersRouter } from '../../../adapters/http/conversations/providers.router';
+import { ListProvidersUseCase } from '../../../core/conversations/use-cases/list-providers.use-case';
 import type { ChatPolicy } from '../../../core/conversations/ports/chat-policy.port';
 import { ArchiveConversationUseCase } from '../../../core/conversations/use-cases/archive-conversation.use-case';
 import { CreateConversationUseCase } from '../../../core/conversations/use-cases/create-conversation.use-case';
@@ -37,6 +39,7 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
       provide(c, GetConversationUseCase, (get) => new GetConversationUseCase(deps(get)));
       provide(c, ArchiveConversationUseCase, (get) => new ArchiveConversationUseCase({ ...deps(get), events: eventDeps(c, get).events }));
       provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+      provide(c, ListProvidersUseCase, (get) => new ListProvidersUseCase({ engine: get(CHAT_TOKENS.ChatEngine) }));
       provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
     },
     routers: (c) => [
@@ -49,6 +52,7 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
         send: resolve(c, SendMessageUseCase),
         stream: resolve(c, StreamMessageUseCase),
       }),
+      providersRouter({ auth: resolve(c, TOKENS.AuthMiddleware), list: resolve(c, ListProvidersUseCase) }),
     ],
   };
 }

@@ -12,6 +12,8 @@ import { TOKENS } from '../tokens';
 export interface InfrastructureModuleOptions {
   /** Cheaper argon2 parameters for tests; production uses the OWASP defaults. */
   passwordHashing?: { memoryCost: number; timeCost: number; parallelism: number };
+  /** A shorter access-token life for tests of expiry (the console's silent refresh); 15 minutes otherwise. */
+  accessTokenTtlSeconds?: number;
 }
 
 /** Shared infrastructure: config, logger, database, Redis, crypto, rate limiter and the database health check. */
@@ -30,7 +32,7 @@ export function infrastructureModule(infra: Infrastructure, options: Infrastruct
       c.bind(TOKENS.SecretBox).toConstantValue(new AesGcmSecretBox({ key: config.encryptionKey, previousKeys: config.previousEncryptionKeys }));
       c.bind(TOKENS.KeyHasher).toConstantValue(new Sha256KeyHasher());
       c.bind(TOKENS.PasswordHasher).toConstantValue(new Argon2PasswordHasher(options.passwordHashing));
-      c.bind(TOKENS.TokenService).toConstantValue(new JwtTokenService({ secret: config.jwtSecret }));
+      c.bind(TOKENS.TokenService).toConstantValue(new JwtTokenService({ secret: config.jwtSecret, accessTtlSeconds: options.accessTokenTtlSeconds }));
       const checks: HealthCheck[] = [
         { name: 'database', critical: true, check: async () => void (await infra.dataSource.query('SELECT 1')) },
       ];

@@ -54,6 +54,7 @@ export class RequestPasswordResetUseCase {
         '',
         token,
         '',
+        `Paste it with a new password at ${base}/reset-password (the console), or`,
         `POST ${base}/api/auth/password-reset/confirm with {"token": "<the token>", "password": "<your new password>"}`,
         '',
         'If it was not you, ignore this message; your password has not changed.',

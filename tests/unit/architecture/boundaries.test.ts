@@ -71,3 +71,47 @@ describe('architecture: the core parses documents through its port', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/** Every import specifier of a file (static, dynamic, re-export). */
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+}
+
+function consoleFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? consoleFiles(path) : /\.(ts|tsx)$/.test(name) ? [path] : [];
+  });
+}
+
+describe('architecture: the console is a thin shell over HTTP', () => {
+  const SRC = join(ROOT, 'apps', 'console', 'src');
+  const resolveFrom = (file: string, spec: string) => (spec.startsWith('.') ? relative(ROOT, join(file, '..', spec)) : spec);
+
+  it('no console file imports core/, adapters/ or another app (it knows the platform through HTTP and the generated types only)', () => {
+    const offenders = consoleFiles(SRC).flatMap((file) =>
+      importsOf(readFileSync(file, 'utf8'))
+        .map((spec) => resolveFrom(file, spec))
+        .filter((target) => /^(core|adapters|apps\/(?!console\/))/.test(target) || /^(\.\.\/)+/.test(target))
+        .map((target) => `${relative(ROOT, file)} imports ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('areas never import each other (shared pieces live in components/ and lib/)', () => {
+    const offenders = consoleFiles(join(SRC, 'routes')).flatMap((file) => {
+      const area = relative(join(SRC, 'routes'), file).split('/')[0];
+      return importsOf(readFileSync(file, 'utf8'))
+        .map((spec) => resolveFrom(file, spec))
+        .filter((target) => target.startsWith('apps/console/src/routes/') && target.split('/')[4] !== area)
+        .map((target) => `${relative(ROOT, file)} imports ${target}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('the rule itself catches a console import of the core', () => {
+    const file = join(SRC, 'routes', 'applications', 'x.tsx');
+    expect(resolveFrom(file, '../../../../../core/applications/domain/application')).toBe('core/applications/domain/application');
+    expect(importsOf("import { a } from '../../lib/x';\nconst m = import('../y');")).toEqual(['../../lib/x', '../y']);
+  });
+});

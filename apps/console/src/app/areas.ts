@@ -1,0 +1,14 @@
+import { area } from './area';
+
+/**
+ * The console's areas, ONE line each (docs/console.md "Adding an area"). An area is the folder
+ * `src/routes/<id>/` with `area.tsx` (its screens, default export, lazy chunk) and `nav.ts` (its label,
+ * icon and order in the navigation); it is served at `/<id>/*`.
+ */
+export const AREAS = [
+  area('start', () => import('../routes/start/area')),
+  area('applications', () => import('../routes/applications/area')),
+  area('playground', () => import('../routes/playground/area')),
+  area('provider-keys', () => import('../routes/provider-keys/area')),
+  area('api-keys', () => import('../routes/api-keys/area')),
+];

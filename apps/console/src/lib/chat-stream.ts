@@ -1,0 +1,36 @@
+import { session } from '../api/client';
+import { NetworkError, toApiError } from './errors';
+import { readSse, sseJson } from './sse';
+
+/** The events of a streamed answer (`POST /api/conversations/:id/stream`). */
+export type ChatEvent =
+  | { type: 'chunk'; content: string }
+  | { type: 'done'; messageId: string; fullResponse: string; provider: string; model: string; sources?: { fileName?: string; excerpt?: string; score?: number }[] }
+  | { type: 'error'; message: string; statusCode?: number };
+
+/**
+ * Sends a message and yields the answer's events as they arrive (fetch + the SSE reader: a POST body and
+ * the bearer header, which EventSource cannot send). A refusal before the stream (400, 402, 404, 429)
+ * is thrown as the API's error; a failure during it arrives as an `error` event.
+ */
+export async function* streamChat(conversationId: string, body: { content: string; provider?: string; model?: string }, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
+  let res: Response;
+  try {
+    res = await session.fetch(
+      new Request(`/api/conversations/${encodeURIComponent(conversationId)}/stream`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify(body),
+        signal,
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') return;
+    throw new NetworkError('The platform could not be reached');
+  }
+  if (!res.ok) throw toApiError(res.status, await res.json().catch(() => null));
+  for await (const message of readSse(res, signal)) {
+    const event = sseJson<ChatEvent>(message);
+    if (event && typeof event === 'object' && 'type' in event) yield event;
+  }
+}

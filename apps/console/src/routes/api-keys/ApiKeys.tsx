@@ -1,0 +1,131 @@
+import { Ban, Plus, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, Loading } from '../../components/States';
+import { formatNumber } from '../../lib/format';
+import { CreateKeyDialog } from './CreateKeyDialog';
+import { EmbedPanel } from './EmbedPanel';
+import { useApiKeys, useApplicationChoices, useDeleteApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from './queries';
+import { s } from './strings';
+
+/** API keys (create with the raw key shown once, revoke, delete) and the widget snippet with its live preview. */
+export default function ApiKeys() {
+  const keys = useApiKeys();
+  const apps = useApplicationChoices();
+  const revoke = useRevokeApiKey();
+  const remove = useDeleteApiKey();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [createdShown, setCreatedShown] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const [embedApp, setEmbedApp] = useState('');
+  useEffect(() => {
+    if (!embedApp && apps.data?.length) setEmbedApp(new URLSearchParams(window.location.search).get('app') ?? apps.data[0]!.id!);
+  }, [apps.data, embedApp]);
+  const appName = (id?: string | null) => (id ? (apps.data?.find((a) => a.id === id)?.name ?? id) : s.allApplications);
+
+  const createButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <Plus aria-hidden size={16} />
+      {s.create}
+    </Button>
+  );
+
+  let list;
+  if (keys.isPending) list = <Loading />;
+  else if (keys.isError) list = <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />;
+  else if (!keys.data.length) list = <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
+  else
+    list = (
+      <div className="ap-table-wrap">
+        <table className="ap-table">
+          <thead>
+            <tr>
+              <th scope="col">{s.columns.name}</th>
+              <th scope="col">{s.columns.key}</th>
+              <th scope="col">{s.columns.scope}</th>
+              <th scope="col">{s.columns.limit}</th>
+              <th scope="col">{s.columns.used}</th>
+              <th scope="col">{s.columns.status}</th>
+              <th scope="col">
+                <span className="ap-visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.map((k) => (
+              <tr key={k.id}>
+                <th scope="row">{k.name}</th>
+                <td>
+                  <code>
+                    {k.keyPrefix}…{k.keyHint}
+                  </code>
+                </td>
+                <td>{appName(k.applicationId)}</td>
+                <td>{s.perMinute(k.rateLimit ?? 0)}</td>
+                <td>{formatNumber(k.requestCount ?? 0)}</td>
+                <td>{k.isActive ? s.active : s.revoked}</td>
+                <td className="ap-row-actions">
+                  {k.isActive ? (
+                    <Button variant="ghost" aria-label={s.revokeLabel(k.name ?? '')} onClick={() => setRevoking(k)}>
+                      <Ban aria-hidden size={16} />
+                    </Button>
+                  ) : null}
+                  <Button variant="ghost" aria-label={s.deleteLabel(k.name ?? '')} onClick={() => setDeleting(k)}>
+                    <Trash2 aria-hidden size={16} />
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} actions={keys.data?.length ? createButton : undefined} />
+      <div className="ap-stack">
+        {list}
+        {apps.data?.length && embedApp ? <EmbedPanel apps={apps.data} appId={embedApp} onAppChange={setEmbedApp} created={created} /> : null}
+      </div>
+      <CreateKeyDialog
+        open={creating}
+        defaultApplicationId={embedApp}
+        created={createdShown ? created : null}
+        onCreated={(key) => {
+          setCreated(key);
+          setCreatedShown(true);
+          if (key.applicationId) setEmbedApp(key.applicationId);
+        }}
+        onOpenChange={(open) => {
+          setCreating(open);
+          if (!open) setCreatedShown(false);
+        }}
+      />
+      <ConfirmDialog
+        open={!!revoking}
+        onOpenChange={(open) => !open && setRevoking(null)}
+        title={s.revokeTitle(revoking?.name ?? '')}
+        description={s.revokeBody}
+        confirmLabel={s.revoke}
+        busy={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => revoking && revoke.mutate(revoking.id!, { onSuccess: () => setRevoking(null) })}
+      />
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={s.deleteTitle(deleting?.name ?? '')}
+        description={s.deleteBody}
+        confirmLabel={s.delete}
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => deleting && remove.mutate(deleting.id!, { onSuccess: () => setDeleting(null) })}
+      />
+    </>
+  );
+}

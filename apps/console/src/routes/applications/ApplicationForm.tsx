@@ -1,0 +1,42 @@
+import { useForm } from 'react-hook-form';
+import { Button } from '../../components/Button';
+import { Field, TextArea } from '../../components/Field';
+import { ErrorText } from '../../components/States';
+import { fieldErrors } from '../../lib/errors';
+import { t } from '../../lib/strings';
+import { toApplicationForm, toApplicationInput } from './form';
+import { useSaveApplication, type Application } from './queries';
+import { s } from './strings';
+
+type Values = ReturnType<typeof toApplicationForm>;
+const FIELDS = ['name', 'description', 'slug', 'allowedOrigins'] as const;
+
+/** Create or edit an application; the API's 400s and 409s land on the field they name. */
+export function ApplicationForm({ application, onDone }: { application?: Application; onDone: (saved: Application) => void }) {
+  const save = useSaveApplication(application?.id);
+  const form = useForm<Values>({ defaultValues: toApplicationForm(application) });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((values) =>
+    save.mutate(toApplicationInput(values), {
+      onSuccess: onDone,
+      onError: (error) => {
+        for (const [field, message] of Object.entries(fieldErrors(error, FIELDS))) form.setError(field as keyof Values, { message: message as string });
+      },
+    }),
+  );
+  const unplaced = save.error && !Object.keys(fieldErrors(save.error, FIELDS)).length ? save.error : null;
+  return (
+    <form onSubmit={submit} noValidate className="ap-stack">
+      <Field label={s.name} error={errors.name?.message} {...form.register('name', { required: `${s.name} is required`, maxLength: { value: 100, message: 'At most 100 characters' } })} />
+      <TextArea label={s.descriptionField} rows={2} error={errors.description?.message} {...form.register('description')} />
+      <Field label={s.slug} hint={s.slugHint} error={errors.slug?.message} {...form.register('slug')} />
+      <TextArea label={s.origins} hint={s.originsHint} rows={3} error={errors.allowedOrigins?.message} {...form.register('allowedOrigins')} />
+      <ErrorText error={unplaced} />
+      <div className="ap-actions">
+        <Button type="submit" variant="primary" busy={save.isPending}>
+          {save.isPending ? t.saving : application ? t.save : t.create}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2, Circle } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { api, data } from '../../api/client';
+import { Button } from '../../components/Button';
+import { Field } from '../../components/Field';
+import { PageHeader } from '../../components/PageHeader';
+import { ErrorState, ErrorText, Loading } from '../../components/States';
+import { fieldErrors } from '../../lib/errors';
+import { s } from './strings';
+
+type ProviderId = 'provider_a' | 'provider_b' | 'provider_c' | 'provider_d';
+
+function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children: ReactNode }) {
+  return (
+    <li className="ap-card ap-step">
+      <h2>
+        {done ? <CheckCircle2 aria-hidden size={18} className="ap-step__done" /> : <Circle aria-hidden size={18} />} {n}. {title}
+        <span className="ap-visually-hidden"> ({done ? s.done : s.todo})</span>
+      </h2>
+      {children}
+    </li>
+  );
+}
+
+/** The first-run path: application → provider key (or the plan's platform keys) → first chat → embed snippet. */
+export default function FirstRun() {
+  const client = useQueryClient();
+  const apps = useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { limit: 100 } } })) });
+  const usage = useQuery({ queryKey: ['billing', 'usage'], queryFn: () => data(api.GET('/api/billing/usage')) });
+  const keys = useQuery({ queryKey: ['provider-keys'], queryFn: () => data(api.GET('/api/provider-keys')) });
+  const createApp = useMutation({
+    mutationFn: (name: string) => data(api.POST('/api/applications', { body: { name } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['applications'] }),
+  });
+  const [provider, setProvider] = useState<ProviderId>('provider_a');
+  const saveKey = useMutation({
+    mutationFn: (apiKey: string) => data(api.PUT('/api/provider-keys/{provider}', { params: { path: { provider } }, body: { apiKey } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['provider-keys'] }),
+  });
+  const appForm = useForm<{ name: string }>({ defaultValues: { name: '' } });
+  const keyForm = useForm<{ apiKey: string }>({ defaultValues: { apiKey: '' } });
+
+  if (apps.isPending || usage.isPending || keys.isPending) return <Loading />;
+  const failed = apps.error ?? usage.error ?? keys.error;
+  if (failed) return <ErrorState error={failed} onRetry={() => void Promise.all([apps.refetch(), usage.refetch(), keys.refetch()])} />;
+
+  const app = apps.data?.[0];
+  const plan = usage.data?.effectivePlan ?? usage.data?.plan ?? 'free';
+  const ownKey = keys.data?.[0];
+  const modelReady = plan !== 'free' || !!ownKey;
+
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} />
+      <ol className="ap-steps">
+        <Step n={1} title={s.step1} done={!!app}>
+          {app ? (
+            <p>{s.step1Done(app.name ?? '')}</p>
+          ) : (
+            <form
+              className="ap-inline-form"
+              noValidate
+              onSubmit={appForm.handleSubmit(({ name }) =>
+                createApp.mutate(name.trim(), {
+                  onError: (error) => {
+                    const message = fieldErrors(error, ['name'] as const).name;
+                    if (message) appForm.setError('name', { message });
+                  },
+                }),
+              )}
+            >
+              <Field label={s.appName} error={appForm.formState.errors.name?.message} {...appForm.register('name', { required: `${s.appName} is required` })} />
+              <Button type="submit" variant="primary" busy={createApp.isPending}>
+                {s.createApp}
+              </Button>
+            </form>
+          )}
+          {createApp.error && !fieldErrors(createApp.error, ['name'] as const).name ? <ErrorText error={createApp.error} /> : null}
+        </Step>
+        <Step n={2} title={s.step2} done={modelReady}>
+          {ownKey ? <p>{s.ownKeySaved(s.providers[ownKey.provider!] ?? ownKey.provider!, ownKey.keyHint!)}</p> : null}
+          {plan !== 'free' ? (
+            <p>{s.platformServes(plan)}</p>
+          ) : !ownKey ? (
+            <>
+              <p>{s.freeNeedsKey}</p>
+              <form
+                className="ap-inline-form"
+                noValidate
+                onSubmit={keyForm.handleSubmit(({ apiKey }) =>
+                  saveKey.mutate(apiKey.trim(), {
+                    onError: (error) => {
+                      const message = fieldErrors(error, ['apiKey'] as const).apiKey;
+                      if (message) keyForm.setError('apiKey', { message });
+                    },
+                  }),
+                )}
+              >
+                <div className="ap-field">
+                  <label htmlFor="fr-provider">{s.provider}</label>
+                  <select id="fr-provider" className="ap-select" value={provider} onChange={(e) => setProvider(e.target.value as ProviderId)}>
+                    {Object.entries(s.providers).map(([id, name]) => (
+                      <option key={id} value={id}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <Field label={s.apiKey} type="password" autoComplete="off" error={keyForm.formState.errors.apiKey?.message} {...keyForm.register('apiKey', { required: `${s.apiKey} is required` })} />
+                <Button type="submit" variant="primary" busy={saveKey.isPending}>
+                  {s.saveKey}
+                </Button>
+              </form>
+              {saveKey.error && !fieldErrors(saveKey.error, ['apiKey'] as const).apiKey ? <ErrorText error={saveKey.error} /> : null}
+            </>
+          ) : null}
+          <p>
+            <Link to="/provider-keys">{s.manageKeys}</Link>
+          </p>
+        </Step>
+        <Step n={3} title={s.step3} done={false}>
+          <p>{s.step3Body}</p>
+          {app && modelReady ? (
+            <Link className="ap-button ap-button--primary" to={`/playground/${app.id}`}>
+              {s.openPlayground}
+            </Link>
+          ) : null}
+        </Step>
+        <Step n={4} title={s.step4} done={false}>
+          <p>{s.step4Body}</p>
+          {app ? (
+            <Link className="ap-button ap-button--secondary" to={`/api-keys?app=${app.id}`}>
+              {s.openEmbed}
+            </Link>
+          ) : null}
+        </Step>
+      </ol>
+    </>
+  );
+}

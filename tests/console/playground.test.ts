@@ -1,0 +1,125 @@
+import { describeInBrowser } from '../browser/support/browser';
+import { settled, uploadDocument } from '../e2e/core-api/knowledge/knowledge-documents';
+import { registerUser, userWithApplication } from '../support/test-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+
+const LAMP_RULES = 'The harbour lamp is lit thirty minutes before sunset and put out at sunrise, every day of the year.';
+
+/** The Playground in Chromium: streamed answers from the emulator through the real platform. */
+describeInBrowser('console: playground', () => {
+  let world: ConsoleStack;
+  let tab: ConsolePage;
+
+  beforeAll(async () => {
+    world = await startConsoleStack();
+  });
+  afterAll(() => world?.close());
+  beforeEach(async () => {
+    world.stack.emulator!.reset();
+    tab = await world.open();
+  });
+  afterEach(async () => {
+    expect(tab.pageErrors).toEqual([]);
+    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
+    expect(await tab.leakedTokens()).toEqual([]);
+    await tab.context.close();
+  });
+
+  /** An owner on a paid plan (platform keys serve) with an application holding one ready document. */
+  async function paidOwnerWithDocs(appName: string) {
+    const owner = await userWithApplication(world.stack.client, { name: appName });
+    await world.stack.setPlan(owner.user.id, 'pro');
+    const upload = await uploadDocument(world.stack.client, owner.token, { applicationId: owner.app.id }, { name: 'lamp-rules.md', text: LAMP_RULES });
+    expect((await settled(world.stack.client, owner.token, upload.body.id)).status).toBe('ready');
+    return owner;
+  }
+
+  it('streams an answer token by token with the picked provider and model, shows its sources, rates it, and reopens the conversation', async () => {
+    const { page } = tab;
+    const owner = await paidOwnerWithDocs('Harbour Help');
+    const answer = 'The lamp is lit thirty minutes before sunset, every single day of the year.';
+    world.stack.emulator!.behaviour.reply = answer;
+    world.stack.emulator!.behaviour.chunkDelayMs = 60;
+    await signIn(page, world.url, owner);
+    await tab.goto('/playground');
+    await page.getByLabel('Application').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/playground/${owner.app.id}`);
+
+    await page.getByLabel('Provider').selectOption('provider_a');
+    await page.getByLabel('Model').selectOption('gpt-4o');
+    await page.getByLabel('Message').fill('When is the harbour lamp lit?');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    // Token by token: the answer is seen part-way before it is whole.
+    const answerBody = page.locator('.ap-message--assistant .ap-message__body').last();
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const text = (await answerBody.textContent().catch(() => '')) ?? '';
+      if (text && text !== 'Answering…') seen.add(text);
+      if (text === answer) break;
+      await page.waitForTimeout(20);
+    }
+    expect([...seen].some((t) => t.length > 0 && t.length < answer.length && answer.startsWith(t))).toBe(true);
+    await page.getByRole('button', { name: 'Send' }).waitFor(); // the stream ended
+
+    const last = world.stack.emulator!.requests.filter((r) => r.provider === 'provider_a' && r.path.includes('chat/completions')).at(-1)!;
+    expect((last.body as { model: string }).model).toBe('gpt-4o');
+
+    const assistant = page.locator('.ap-message--assistant').last();
+    await assistant.getByText('lamp-rules.md').waitFor();
+    await assistant.getByText(/harbour lamp is lit thirty minutes/).waitFor();
+    await assistant.getByRole('button', { name: '4 of 5' }).click();
+    await assistant.getByText('Rated 4 of 5').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'playground');
+
+    const conversationUrl = new URL(page.url()).pathname;
+    expect(conversationUrl).toMatch(new RegExp(`^/playground/${owner.app.id}/[0-9a-f-]{36}$`));
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByText('Ask something to see how the application answers.').waitFor();
+    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link').first().click();
+    await page.locator('.ap-message--user').getByText('When is the harbour lamp lit?').waitFor();
+    await page.locator('.ap-message--assistant').getByText(answer).waitFor();
+    expect(new URL(page.url()).pathname).toBe(conversationUrl);
+  });
+
+  it('explains a 402 on the Free plan without an own key, with the way out, keeping the message', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Free Desk' });
+    await signIn(page, world.url, owner);
+    await tab.goto(`/playground/${owner.app.id}`);
+    await page.getByLabel('Provider').selectOption('provider_a');
+    await page.getByLabel('Message').fill('Hello?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const alert = page.locator('.ap-error-text');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Your plan does not allow this.');
+    await page.getByRole('link', { name: 'Save a provider key' }).waitFor();
+    await expect(page.getByLabel('Message').inputValue()).resolves.toBe('Hello?');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'playground-402');
+  });
+
+  it('shows a message and an answer holding markup as text; nothing runs', async () => {
+    const { page } = tab;
+    const owner = await paidOwnerWithDocs(xssPayload('app'));
+    world.stack.emulator!.behaviour.reply = xssPayload('answer');
+    await signIn(page, world.url, owner);
+    await tab.goto(`/playground/${owner.app.id}`);
+    await page.getByLabel('Message').fill(xssPayload('question'));
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.ap-message--assistant .ap-message__body').getByText(xssPayload('answer')).waitFor();
+    await page.locator('.ap-message--user').getByText(xssPayload('question')).first().waitFor();
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(await page.getByLabel('Application').locator('option').first().textContent()).toBe(xssPayload('app'));
+  });
+
+  it('offers an empty playground the way to create an application', async () => {
+    const { page } = tab;
+    const user = await registerUser(world.stack.client);
+    await signIn(page, world.url, user);
+    await tab.goto('/playground');
+    await page.getByRole('heading', { name: 'No application to chat with yet' }).waitFor();
+    await page.getByRole('link', { name: 'Create an application' }).waitFor();
+  });
+});
