@@ -1015,6 +1015,14 @@ export interface paths {
                         hostedPage?: {
                             enabled?: boolean;
                         };
+                        /** @description How the knowledge base is searched for chats and, by default, on GET /api/knowledge/search */
+                        retrieval?: {
+                            /**
+                             * @default hybrid
+                             * @enum {string}
+                             */
+                            mode?: "hybrid" | "vector" | "keyword";
+                        };
                     };
                 };
             };
@@ -3464,7 +3472,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "multipart/form-data": {
-                        /** Format: binary */
+                        /**
+                         * Format: binary
+                         * @description Text, Markdown, JSON, CSV, HTML, XML, PDF (its text layer; encrypted and image-only PDFs are refused) or DOCX (.docm and documents with macros are refused). The same file twice in one application answers 409 naming the first.
+                         */
                         file: string;
                         /** Format: uuid */
                         applicationId: string;
@@ -3505,6 +3516,7 @@ export interface paths {
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
                 404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
                 413: components["responses"]["Error"];
                 415: components["responses"]["Error"];
                 503: components["responses"]["Error"];
@@ -3523,13 +3535,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search an application's ready documents; chunks best first with their cosine relevance */
+        /** Search an application's ready documents by meaning, by words or both (hybrid); chunks best first with their place and cosine relevance */
         get: {
             parameters: {
                 query: {
                     applicationId: string;
                     query: string;
                     limit?: number;
+                    /** @description vector (by meaning), keyword (full text: the query's distinctive words) or hybrid (both fused by reciprocal rank). Default: the application's retrieval.mode (hybrid unless changed) */
+                    mode?: "hybrid" | "vector" | "keyword";
                 };
                 header?: never;
                 path?: never;
@@ -3618,6 +3632,59 @@ export interface paths {
                 404: components["responses"]["Error"];
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{id}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-index a ready document with new chunk settings; it stays searchable with its current chunks until the new ones replace them in one step */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Characters; the document's current size when absent */
+                        chunkSize?: number;
+                        /** @description Characters, at most half of chunkSize; the current overlap when absent */
+                        chunkOverlap?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Accepted: `reindexing` shows the settings being built */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeDocument"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -12617,6 +12684,467 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's tools */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Tools, by name */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Tool"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Add a tool (name unique per application; schema and source checked) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example get_weather */
+                        name: string;
+                        /** @example The current weather of a city */
+                        description: string;
+                        /**
+                         * @description JSON Schema (draft-07) of the arguments, an object at the top, at most 16 KB; checked with Ajv in strict mode on save (unknown keywords refused).
+                         * @example {
+                         *       "type": "object",
+                         *       "properties": {
+                         *         "city": {
+                         *           "type": "string",
+                         *           "enum": [
+                         *             "Lisbon",
+                         *             "Oslo"
+                         *           ]
+                         *         }
+                         *       },
+                         *       "required": [
+                         *         "city"
+                         *       ]
+                         *     }
+                         */
+                        parameters?: Record<string, never>;
+                        source: components["schemas"]["ToolSource"];
+                        /** @default 10000 */
+                        timeoutMs?: number;
+                        /** @description Name → value (a single line); on change, null removes one and names left out keep their value. Stored encrypted; answers show the names only. */
+                        secrets?: {
+                            [key: string]: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Tool */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Tool"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/tools/{toolId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tool */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Tool id */
+                    toolId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Tool */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Tool"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /** Change a tool; the fields given are checked as on create */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Tool id */
+                    toolId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example get_weather */
+                        name?: string;
+                        /** @example The current weather of a city */
+                        description?: string;
+                        /**
+                         * @description JSON Schema (draft-07) of the arguments, an object at the top, at most 16 KB; checked with Ajv in strict mode on save (unknown keywords refused).
+                         * @example {
+                         *       "type": "object",
+                         *       "properties": {
+                         *         "city": {
+                         *           "type": "string",
+                         *           "enum": [
+                         *             "Lisbon",
+                         *             "Oslo"
+                         *           ]
+                         *         }
+                         *       },
+                         *       "required": [
+                         *         "city"
+                         *       ]
+                         *     }
+                         */
+                        parameters?: Record<string, never>;
+                        source?: components["schemas"]["ToolSource"];
+                        /** @default 10000 */
+                        timeoutMs?: number;
+                        /** @description Name → value (a single line); on change, null removes one and names left out keep their value. Stored encrypted; answers show the names only. */
+                        secrets?: {
+                            [key: string]: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Tool */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Tool"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Remove a tool */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Tool id */
+                    toolId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's agent settings (the defaults until saved) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Agent settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AgentSettings"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /** Change the agent settings; the fields given replace the current ones */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Names of the application's tools offered to the model. */
+                        enabledTools?: string[];
+                        toolChoice?: ("auto" | "none" | "required") | {
+                            /** @example get_weather */
+                            name: string;
+                        };
+                        /** @default 5 */
+                        maxToolRounds?: number;
+                        /** @default 60000 */
+                        timeBudgetMs?: number;
+                        /** @default true */
+                        parallelCalls?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Agent settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AgentSettings"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Not served: the server is stateless (no server-sent stream) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                401: components["responses"]["Error"];
+                405: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * The application as an MCP server (Streamable HTTP, stateless): JSON-RPC requests answered as JSON. Tools: chat, search_knowledge and the workflows marked as tools (run_workflow tools).
+         * @description Authenticate with the application's API key in X-API-Key or as Authorization: Bearer <api key>. Every request counts against the key's rate limit; chat calls count against the owner's quota like any chat. Clients send Accept: application/json, text/event-stream.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The application, when the key covers every application of its owner (or ?applicationId=). */
+                    "X-Application-Id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id?: number | string;
+                        /**
+                         * @description initialize, tools/list, tools/call, ping, notifications/initialized
+                         * @example tools/call
+                         */
+                        method: string;
+                        /**
+                         * @example {
+                         *       "name": "chat",
+                         *       "arguments": {
+                         *         "message": "What are your opening hours?"
+                         *       }
+                         *     }
+                         */
+                        params?: Record<string, never>;
+                    };
+                };
+            };
+            responses: {
+                /** @description JSON-RPC answer (a tool's failure is a result with isError: true) */
+                200: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                        "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                        "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            jsonrpc?: "2.0";
+                            /** @example 1 */
+                            id?: number;
+                            /**
+                             * @example {
+                             *       "content": [
+                             *         {
+                             *           "type": "text",
+                             *           "text": "We open at 9."
+                             *         }
+                             *       ],
+                             *       "isError": false
+                             *     }
+                             */
+                            result?: Record<string, never>;
+                        };
+                    };
+                };
+                /** @description A notification was accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                406: components["responses"]["Error"];
+                /** @description Past the key's requests per minute */
+                429: {
+                    headers: {
+                        "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                        "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                        "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Not served: the server is stateless (no sessions to end) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                401: components["responses"]["Error"];
+                405: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -14361,6 +14889,14 @@ export interface components {
              * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
              */
             teamId?: string | null;
+            /** @description How the knowledge base is searched for chats and, by default, on GET /api/knowledge/search */
+            retrieval?: {
+                /**
+                 * @default hybrid
+                 * @enum {string}
+                 */
+                mode: "hybrid" | "vector" | "keyword";
+            };
         };
         AuditRecord: {
             /** Format: uuid */
@@ -14690,6 +15226,16 @@ export interface components {
              * @example Customers may return any gadget within 30 days of purchase for a full refund.
              */
             excerpt?: string;
+            /**
+             * @description The passage's page (PDF), for a citation such as "handbook.pdf, p. 12"
+             * @example 12
+             */
+            page?: number | null;
+            /**
+             * @description The passage's heading path ("Leave > Sick leave")
+             * @example Returns > Refunds
+             */
+            section?: string | null;
         };
         CustomDomain: {
             /** @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f */
@@ -14843,7 +15389,7 @@ export interface components {
             /** @example refund-policy.md */
             fileName?: string;
             /** @enum {string} */
-            format?: "txt" | "md" | "json" | "csv" | "html" | "xml";
+            format?: "txt" | "md" | "json" | "csv" | "html" | "xml" | "pdf" | "docx";
             /** @description Bytes */
             size?: number;
             /** @enum {string} */
@@ -14864,6 +15410,16 @@ export interface components {
             /** @example local-hash-384 */
             embeddingModel?: string;
             embeddingDimension?: number | null;
+            /**
+             * @description SHA-256 of the uploaded file (hex); the same file twice in one application is refused with 409
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            contentHash?: string | null;
+            /** @description A re-index under way with these settings; the current chunks stay searchable until it switches */
+            reindexing?: {
+                chunkSize?: number;
+                chunkOverlap?: number;
+            } | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -14877,8 +15433,18 @@ export interface components {
             chunkIndex?: number;
             /** @example Customers may return any gadget within 30 days of purchase for a full refund. */
             text?: string;
-            /** @description Cosine similarity to the query */
+            /** @description Cosine similarity to the query (in hybrid and keyword mode the order is the mode's own rank, not this score) */
             score?: number;
+            /**
+             * @description The chunk's page (PDF), else null
+             * @example 12
+             */
+            page?: number | null;
+            /**
+             * @description The chunk's heading path, headings joined with " > " (Markdown, HTML, DOCX), else null
+             * @example Returns > Refunds
+             */
+            section?: string | null;
         };
         /** @description A published marketplace plugin */
         MarketplacePlugin: {
@@ -15672,6 +16238,93 @@ export interface components {
             };
             /** Format: date-time */
             createdAt?: string | null;
+        };
+        ToolSource: {
+            /** @constant */
+            type: "http";
+            /**
+             * @default POST
+             * @enum {string}
+             */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description https URL; {{args.NAME}} fills the path or query (URL-encoded), never the host. Called through the SSRF-safe client: public addresses only, no redirects followed.
+             * @example https://api.weather.example/v1/now?city={{args.city}}
+             */
+            url: string;
+            /**
+             * @description Header values may hold {{secrets.NAME}}, filled at call time only.
+             * @example {
+             *       "Authorization": "Bearer {{secrets.TOKEN}}"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            allowedHosts?: string[];
+        } | {
+            /** @constant */
+            type: "builtin";
+            /** @constant */
+            builtin: "search_knowledge";
+        } | {
+            /** @constant */
+            type: "builtin";
+            /** @constant */
+            builtin: "run_workflow";
+            /** Format: uuid */
+            workflowId: string;
+        };
+        Tool: {
+            /** Format: uuid */
+            id?: string;
+            /** Format: uuid */
+            applicationId?: string;
+            /** @example get_weather */
+            name?: string;
+            /** @example The current weather of a city */
+            description?: string;
+            /**
+             * @description JSON Schema (draft-07) of the arguments, an object at the top, at most 16 KB; checked with Ajv in strict mode on save (unknown keywords refused).
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "city": {
+             *           "type": "string",
+             *           "enum": [
+             *             "Lisbon",
+             *             "Oslo"
+             *           ]
+             *         }
+             *       },
+             *       "required": [
+             *         "city"
+             *       ]
+             *     }
+             */
+            parameters?: Record<string, never>;
+            source?: components["schemas"]["ToolSource"];
+            /** @default 10000 */
+            timeoutMs: number;
+            secretNames?: string[];
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        AgentSettings: {
+            /** @description Names of the application's tools offered to the model. */
+            enabledTools?: string[];
+            toolChoice?: ("auto" | "none" | "required") | {
+                /** @example get_weather */
+                name: string;
+            };
+            /** @default 5 */
+            maxToolRounds: number;
+            /** @default 60000 */
+            timeBudgetMs: number;
+            /** @default true */
+            parallelCalls: boolean;
         };
         Upload: {
             /** Format: uuid */
