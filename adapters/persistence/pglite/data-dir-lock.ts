@@ -1,7 +1,11 @@
 import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { tryLock, unlock } from 'fs-native-extensions';
+import type * as NativeLocks from 'fs-native-extensions';
+
+// Loaded on the first lock only: a deployment on PostgreSQL never needs the native addon.
+let native: typeof NativeLocks | undefined;
+const nativeLocks = (): typeof NativeLocks => (native ??= require('fs-native-extensions') as typeof NativeLocks);
 
 /** Who holds an embedded database's folder, as the holder wrote it into the lock file. */
 export interface LockHolder {
@@ -49,7 +53,7 @@ export class DataDirLock {
     const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
     let locked = false;
     try {
-      locked = tryLock(fd);
+      locked = nativeLocks().tryLock(fd);
     } finally {
       if (!locked) closeSync(fd);
     }
@@ -71,7 +75,7 @@ export class DataDirLock {
     this.released = true;
     try {
       ftruncateSync(this.fd, 0);
-      unlock(this.fd);
+      nativeLocks().unlock(this.fd);
     } finally {
       closeSync(this.fd);
     }

@@ -15,7 +15,7 @@ function snapshot(dir: string): Record<string, string> {
   return files;
 }
 
-async function ports(): Promise<Record<string, string>> {
+async function ports(): Promise<{ PORT: string; AI_SERVICE_PORT: string; MARKETPLACE_PORT: string }> {
   return { PORT: String(await freePort()), AI_SERVICE_PORT: String(await freePort()), MARKETPLACE_PORT: String(await freePort()) };
 }
 
