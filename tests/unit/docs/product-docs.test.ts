@@ -24,5 +24,9 @@ describe('the product docs', () => {
     expect(readme).toContain('/public/widget.js');
     expect(readme).toContain('"allowedOrigins"');
     expect(readme).toContain('/api/auth/refresh');
+    // The emulator runs in the foreground: its block is on its own, in a second terminal, and its port variable named.
+    expect(readme).toMatch(/second\s+terminal/);
+    expect(readme).toContain('`EMULATOR_PORT`');
+    expect(readme).toContain('```bash\nnpm run emulator\n```');
   });
 });
