@@ -105,6 +105,12 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
     process.exit(1);
   }
   for (const l of listening) infra.logger.info({ service: l.app.name, url: l.url }, 'listening');
+  // Where a newcomer reads what the API offers: the core API's reference when it runs here, else the first service's.
+  const reference = listening.find((l) => l.app.name === 'core-api') ?? listening[0];
+  if (reference) {
+    const docs = `${reachableUrl(reference.url)}/api/docs`;
+    infra.logger.info({ service: reference.app.name, url: docs }, `API reference: ${docs} (OpenAPI at /api/openapi.json)`);
+  }
   // `npm run marketplace:seed` on the same embedded database reaches the catalog through this address.
   const marketplace = listening.find((l) => l.app.name === 'marketplace');
   if (marketplace) infra.database.lock?.note({ marketplaceUrl: reachableUrl(marketplace.url) });
