@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { EVENT_TYPES } from '../../../core/events/domain/domain-event';
 
 const ROOT = join(__dirname, '../../..');
 /** The documents a user of the product reads. */
@@ -28,5 +29,10 @@ describe('the product docs', () => {
     expect(readme).toMatch(/second\s+terminal/);
     expect(readme).toContain('`EMULATOR_PORT`');
     expect(readme).toContain('```bash\nnpm run emulator\n```');
+  });
+
+  it('README counts the event types the API has', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`The ${EVENT_TYPES.length} event types`);
   });
 });
