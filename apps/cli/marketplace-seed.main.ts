@@ -1,4 +1,4 @@
-import { DataDirLockedError } from '../../adapters/persistence/pglite/data-dir-lock';
+import { DataDirLock, DataDirLockedError, type LockHolder } from '../../adapters/persistence/pglite/data-dir-lock';
 import { createMarketplace } from '../marketplace/marketplace.container';
 import { catalogInProcess, catalogOverHttp, seedCatalog, type SeedResult } from '../marketplace/marketplace-seed';
 import { ConfigError, loadConfig } from '../shared/config';
@@ -21,10 +21,9 @@ async function main(): Promise<void> {
   try {
     infra = await createInfrastructure(config);
   } catch (error) {
-    const url = error instanceof DataDirLockedError ? error.holder?.marketplaceUrl : undefined;
-    if (!url) throw error;
-    const holder = (error as DataDirLockedError).holder!;
-    report(await seedCatalog(catalogOverHttp(url, config.marketplaceToken)), ` through the marketplace of process ${holder.pid} (${holder.command}) at ${url}`);
+    if (!(error instanceof DataDirLockedError)) throw error;
+    const holder = await marketplaceOf(config.dataDir, error);
+    report(await seedCatalog(catalogOverHttp(holder.marketplaceUrl, config.marketplaceToken)), ` through the marketplace of process ${holder.pid} (${holder.command}) at ${holder.marketplaceUrl}`);
     return;
   }
   try {
@@ -35,6 +34,27 @@ async function main(): Promise<void> {
   } finally {
     await infra.close();
   }
+}
+
+/** Commands that serve a marketplace once they have started. */
+const SERVES_MARKETPLACE = new Set(['npm start', 'npm run start:marketplace']);
+
+/**
+ * The holder's marketplace address. A holder that serves one but is still starting (the lock is taken before the ports
+ * are) gets up to 60 s to write it; any other holder refuses the seed with the error's one line.
+ */
+async function marketplaceOf(dataDir: string, error: DataDirLockedError): Promise<LockHolder & { marketplaceUrl: string }> {
+  let holder = error.holder;
+  if (holder && !holder.marketplaceUrl && SERVES_MARKETPLACE.has(holder.command)) {
+    process.stderr.write(`Waiting for process ${holder.pid} (${holder.command}) to start its marketplace...\n`);
+    const until = Date.now() + 60_000;
+    while (holder?.pid === error.holder?.pid && !holder?.marketplaceUrl && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 250));
+      holder = DataDirLock.holderOf(dataDir);
+    }
+  }
+  if (!holder?.marketplaceUrl) throw error;
+  return holder as LockHolder & { marketplaceUrl: string };
 }
 
 function report({ created, completed, present }: SeedResult, where: string): void {

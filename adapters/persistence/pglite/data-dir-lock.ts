@@ -1,4 +1,4 @@
-import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type * as NativeLocks from 'fs-native-extensions';
@@ -63,6 +63,11 @@ export class DataDirLock {
     return lock;
   }
 
+  /** What the holder of `dir`'s lock says about itself now (null when none, or while it writes). */
+  static holderOf(dir: string): LockHolder | null {
+    return readHolder(join(dir, LOCK_FILE));
+  }
+
   /** Adds to what the holder says about itself (the marketplace's address once it listens). */
   note(details: Pick<LockHolder, 'marketplaceUrl'>): void {
     this.holder = { ...this.holder, ...details };
@@ -91,6 +96,7 @@ export class DataDirLock {
 /** What the holder wrote, or null when the file is empty or half-written (the holder is writing it right now). */
 function readHolder(path: string): LockHolder | null {
   try {
+    if (!existsSync(path)) return null;
     const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
     if (typeof value.pid !== 'number' || typeof value.command !== 'string') return null;
     return {

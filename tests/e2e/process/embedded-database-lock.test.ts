@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirLock } from '../../../adapters/persistence/pglite/data-dir-lock';
 import { freePort, spawnService, waitUntilUp, type Service } from '../../support/spawn-service';
+import { waitFor } from '../../support/wait-for';
 
 /** Every file under `dir` with a digest of its bytes: equal snapshots mean nothing was written. */
 function snapshot(dir: string): Record<string, string> {
@@ -76,15 +77,16 @@ describe('the embedded database lock', () => {
     const api = `http://127.0.0.1:${env.PORT}`;
     let start = spawnService('apps/all/main.ts', env);
     running.push(start);
+    // The seed run as soon as npm start holds the database, while it may still be starting: it waits for the marketplace.
+    await waitFor(() => existsSync(join(dataDir, 'pglite.lock')) && readFileSync(join(dataDir, 'pglite.lock'), 'utf8').includes(`"pid":${start.child.pid}`), 60_000);
+    const seeded = await run('apps/cli/marketplace-seed.main.ts', { DATA_DIR: dataDir });
+    expect(seeded).toEqual({ code: 0, output: expect.stringContaining(`marketplace seeded through the marketplace of process ${start.child.pid} (npm start) at http://127.0.0.1:${env.MARKETPLACE_PORT}: 6 added`) });
     await waitUntilUp(`${api}/api/health`, start);
     expect(holderOf(dataDir)).toEqual(expect.objectContaining({ pid: start.child.pid, command: 'npm start', marketplaceUrl: `http://127.0.0.1:${env.MARKETPLACE_PORT}` }));
 
     const second = await run('apps/all/main.ts', { DATA_DIR: dataDir, ...(await ports()) });
     expect(second.code).toBe(1);
     expect(second.output).toMatch(new RegExp(`^The embedded database in \\S+ is in use by process ${start.child.pid} \\(npm start, since [0-9:]+ UTC\\): stop it first`));
-
-    const seeded = await run('apps/cli/marketplace-seed.main.ts', { DATA_DIR: dataDir });
-    expect(seeded).toEqual({ code: 0, output: expect.stringContaining(`marketplace seeded through the marketplace of process ${start.child.pid} (npm start) at http://127.0.0.1:${env.MARKETPLACE_PORT}: 6 added`) });
     const again = await run('apps/cli/marketplace-seed.main.ts', { DATA_DIR: dataDir });
     expect(again.output).toMatch(/: 0 added, 6 already there$/);
 
@@ -105,7 +107,7 @@ describe('the embedded database lock', () => {
     await waitUntilUp(`${api}/api/health`, start);
     expect(holderOf(dataDir).pid).toBe(start.child.pid);
     expect((await browse()).total).toBe(2);
-    expect(await start.stop('SIGTERM')).toBe(0);
-    expect(readFileSync(join(dataDir, 'pglite.lock'), 'utf8')).toBe('');
+    const stopped = await start.stop('SIGTERM');
+    expect({ stopped, lock: readFileSync(join(dataDir, 'pglite.lock'), 'utf8'), pid: start.child.pid, log: start.output().slice(-3000) }).toEqual({ stopped: 0, lock: '', pid: start.child.pid, log: expect.any(String) });
   }, 180_000);
 });
