@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { DataDirLock } from './pglite/data-dir-lock';
 import { PGlitePool } from './pglite/pglite-pool';
 import { inThread, openPGlite, type StatementRunner } from './pglite/pglite-statements';
 import { PGliteThread } from './pglite/pglite-thread';
@@ -22,11 +23,18 @@ export interface DataSourceOptions {
   pgliteThread?: boolean;
   /** PostgreSQL schema to use (tests give each run its own). */
   schema?: string;
+  /**
+   * What this process runs (`npm start`, `npm run migrate`, ...), written into the embedded database's lock so that
+   * a second opener can name it. Only for PGlite in a folder.
+   */
+  command?: string;
 }
 
 export interface Database {
   dataSource: DataSource;
   kind: 'postgres' | 'pglite';
+  /** The lock this process holds on the embedded database's folder (PGlite in a folder only). */
+  lock?: DataDirLock;
   close(): Promise<void>;
 }
 
@@ -64,10 +72,22 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
   }
 
   let dataDir: string | undefined;
+  let lock: DataDirLock | undefined;
   if (options.dataDir) {
     dataDir = join(options.dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
+    // PGlite serves one process: a second one on the same files loses data. Refused before anything is opened.
+    lock = DataDirLock.acquire(options.dataDir, options.command ?? `node ${process.argv[1] ?? ''}`.trim(), dataDir);
   }
+  try {
+    return await openPGliteDatabase(dataDir, options, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function openPGliteDatabase(dataDir: string | undefined, options: DataSourceOptions, lock: DataDirLock | undefined): Promise<Database> {
   const db = options.pgliteThread ? await PGliteThread.open({ dataDir }) : await inThreadDatabase(dataDir);
   // Shared, the session lets the database thread run the next statement while this one takes in an answer.
   const pool = new PGlitePool(db, { shareSession: options.pgliteThread === true });
@@ -77,18 +97,29 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
     driver: { Pool: function PoolFactory() { return pool; } },
     migrations: MIGRATIONS,
   });
-  await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
+  try {
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw error;
+  }
   // Single-user PostgreSQL has no autovacuum: this keeps the planner's statistics current.
   const upkeep = new PGliteUpkeep(dataSource);
   upkeep.start();
   return {
     dataSource,
     kind: 'pglite',
+    lock,
     close: async () => {
-      await upkeep.stop();
-      await dataSource.destroy();
-      await db.close();
+      try {
+        await upkeep.stop();
+        await dataSource.destroy();
+        await db.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

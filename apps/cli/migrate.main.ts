@@ -1,7 +1,8 @@
 import '../shared/runtime-check';
 import { openDatabase } from '../../adapters/persistence/data-source';
 import { ConfigError, loadConfig } from '../shared/config';
-import { databaseFailureLine } from '../shared/startup-failure';
+import { processCommand } from '../shared/process-command';
+import { dataDirLockedLine, databaseFailureLine } from '../shared/startup-failure';
 
 /**
  * `npm run migrate`: brings the database named by the environment (DATABASE_URL, or the embedded
@@ -11,7 +12,7 @@ import { databaseFailureLine } from '../shared/startup-failure';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir, command: processCommand() });
   const applied = (await database.dataSource.query(`SELECT name FROM migrations ORDER BY id`)) as { name: string }[];
   process.stdout.write(`database up to date (${database.kind}): ${applied.length} migrations applied\n`);
   await database.close();
@@ -21,7 +22,7 @@ main().catch((error) => {
   const line =
     error instanceof ConfigError
       ? `Configuration error: ${error.message}`
-      : (databaseFailureLine(error, process.env.DATABASE_URL || undefined) ?? `Migration failed: ${(error as Error).message}`);
+      : (dataDirLockedLine(error) ?? databaseFailureLine(error, process.env.DATABASE_URL || undefined) ?? `Migration failed: ${(error as Error).message}`);
   process.stderr.write(`${line}\n`);
   process.exit(1);
 });

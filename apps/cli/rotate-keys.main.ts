@@ -16,6 +16,8 @@ import { join, resolve } from 'node:path';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm.secret-box';
 import { openDatabase } from '../../adapters/persistence/data-source';
 import { rotateStoredSecrets, UnreadableSecretError, type RotationResult } from '../../adapters/persistence/secret-rotation';
+import { processCommand } from '../shared/process-command';
+import { dataDirLockedLine } from '../shared/startup-failure';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
@@ -35,7 +37,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<number> {
   if (previous.some((k) => !HEX64.test(k))) return fail('PREVIOUS_ENCRYPTION_KEYS must be 64-hex keys separated by commas');
 
   const box = new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey, ...previous] });
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATABASE_URL ? undefined : dataDir });
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATABASE_URL ? undefined : dataDir, command: processCommand() });
   let result: RotationResult;
   try {
     result = await rotateStoredSecrets(database.dataSource, box);
@@ -61,7 +63,7 @@ main(process.env).then(
   (code) => process.exit(code),
   (error: unknown) => {
     // Only the message: a driver error never carries a key, but a stack of this script has nothing useful either.
-    process.stderr.write(`keys:rotate failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${dataDirLockedLine(error) ?? `keys:rotate failed: ${error instanceof Error ? error.message : String(error)}`}\n`);
     process.exit(1);
   },
 );

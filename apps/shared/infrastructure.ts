@@ -8,6 +8,7 @@ import { RedisInvalidatedCache } from '../../adapters/cache/redis-invalidated.ca
 import { openDatabase, type Database } from '../../adapters/persistence/data-source';
 import { createLogger, type Logger } from '../../adapters/logging/logger';
 import type { AppConfig } from './config';
+import { processCommand } from './process-command';
 import { RedisUnreachableError, redisWhere } from './startup-failure';
 
 /** What every app of a process shares: configuration, logger, database, Redis and the clock. */
@@ -35,6 +36,7 @@ export async function createInfrastructure(
       dataDir: config.databaseUrl ? undefined : join(config.dataDir),
       pgliteThread: config.pgliteThread,
       schema: options.schema,
+      command: processCommand(),
     }));
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })

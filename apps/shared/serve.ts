@@ -4,7 +4,7 @@ import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
 import { runtimeDescription } from './runtime';
-import { databaseFailureLine, ListenError, listenFailureLine, redisFailureLine } from './startup-failure';
+import { dataDirLockedLine, databaseFailureLine, ListenError, listenFailureLine, redisFailureLine } from './startup-failure';
 
 export interface Listening {
   app: ComposedApp;
@@ -83,7 +83,7 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
   try {
     infra = await createInfrastructure(config);
   } catch (error) {
-    const line = databaseFailureLine(error, config.databaseUrl) ?? redisFailureLine(error);
+    const line = dataDirLockedLine(error) ?? databaseFailureLine(error, config.databaseUrl) ?? redisFailureLine(error);
     if (!line) throw error;
     process.stderr.write(`${line}\n`);
     process.exit(1);
@@ -111,6 +111,15 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
     process.exit(1);
   }
   for (const l of listening) infra.logger.info({ service: l.app.name, url: l.url }, 'listening');
+  // Where a newcomer reads what the API offers: the core API's reference when it runs here, else the first service's.
+  const reference = listening.find((l) => l.app.name === 'core-api') ?? listening[0];
+  if (reference) {
+    const docs = `${reachableUrl(reference.url)}/api/docs`;
+    infra.logger.info({ service: reference.app.name, url: docs }, `API reference: ${docs} (OpenAPI at /api/openapi.json)`);
+  }
+  // `npm run marketplace:seed` on the same embedded database reaches the catalog through this address.
+  const marketplace = listening.find((l) => l.app.name === 'marketplace');
+  if (marketplace) infra.database.lock?.note({ marketplaceUrl: reachableUrl(marketplace.url) });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -125,4 +134,9 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** A listening address another local process can connect to: the loopback for a wildcard address. */
+function reachableUrl(url: string): string {
+  return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
 }

@@ -1,3 +1,6 @@
+import { hostname } from 'node:os';
+import { DataDirLockedError } from '../../adapters/persistence/pglite/data-dir-lock';
+
 /** The variable that moves each service's port. */
 export const PORT_VARIABLES: Record<string, string> = {
   'core-api': 'PORT',
@@ -84,4 +87,22 @@ export function redisWhere(redisUrl: string): string {
 export function redisFailureLine(error: unknown): string | undefined {
   if (!(error instanceof RedisUnreachableError)) return undefined;
   return `Cannot reach Redis of REDIS_URL (${error.where}): ${error.reason}. Check REDIS_URL and that Redis is running, or unset it to run on one instance.`;
+}
+
+/**
+ * The one line for an embedded database another process holds: which folder, the holder's pid and command, and what
+ * to do. The refused process has changed nothing (the lock is taken before the database is opened).
+ */
+export function dataDirLockedLine(error: unknown): string | undefined {
+  if (!(error instanceof DataDirLockedError)) return undefined;
+  const h = error.holder;
+  if (!h) {
+    return `The embedded database in ${error.databaseDir} is in use by another process: stop it first, or set DATA_DIR to another folder (nothing was changed).`;
+  }
+  const since = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(h.since)?.[1];
+  const elsewhere = h.hostname && h.hostname !== hostname() ? ` on host ${h.hostname}` : '';
+  return (
+    `The embedded database in ${error.databaseDir} is in use by process ${h.pid}${elsewhere} (${h.command}${since ? `, since ${since} UTC` : ''}): ` +
+    `stop it first (Ctrl-C where it runs, or kill ${h.pid}), or set DATA_DIR to another folder (nothing was changed).`
+  );
 }

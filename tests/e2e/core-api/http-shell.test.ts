@@ -65,4 +65,13 @@ describe('core API: the HTTP shell', () => {
     expect(ui.text).toContain('swagger-ui-bundle.js');
     expect((await stack.client.get('/api/docs/swagger-ui-bundle.js')).status).toBe(200);
   });
+
+  it('serves the icon browsers ask for, not a 404', async () => {
+    const icon = await fetch(`${stack.client.baseUrl}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = Buffer.from(await icon.arrayBuffer());
+    // An ICO file: reserved 0, type 1 (icon), one image.
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).toEqual([0, 1, 1]);
+  });
 });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { signActingUser } from '../../../adapters/shared/marketplace-acting-user';
 import { zipOf } from '../../support/plugins/plugin-examples';
 import { DATABASE_KINDS } from '../../support/test-database';
-import { seedMarketplace } from '../../../apps/marketplace/marketplace-seed';
+import { catalogInProcess, catalogOverHttp, SEED_AUTHOR, seedCatalog, seedMarketplace } from '../../../apps/marketplace/marketplace-seed';
 import { PRESETS } from '../../../core/themes/domain/presets';
 import { aMarketUser, pluginSubmission, publishedPlugin, startMarketplace, type MarketplaceStack } from '../../support/marketplace-stack';
 
@@ -259,7 +259,7 @@ describe('marketplace seed', () => {
     const first = await seedMarketplace(market.app.container);
     expect(first.created).toHaveLength(6);
     const again = await seedMarketplace(market.app.container);
-    expect(again).toEqual({ created: [], present: first.created });
+    expect(again).toEqual({ created: [], completed: [], present: first.created });
     const plugins = await market.client.get('/marketplace/browse');
     expect(plugins.body.total).toBe(2);
     expect(plugins.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['conversation-counter', 'profanity-filter']);
@@ -271,5 +271,34 @@ describe('marketplace seed', () => {
     expect(versions.body[0]).toMatchObject({ version: '1.0.0', fileSize: expect.any(Number), checksum: expect.stringMatching(/^sha256:/) });
     const dark = themes.body.data.find((t: { name: string }) => t.name === 'dark');
     expect((await market.client.get(`/marketplace/themes/${dark.id}`)).body.definition).toEqual(PRESETS.find((p) => p.id === 'dark')!.definition);
+  });
+});
+
+describe('marketplace seed through the running service', () => {
+  let market: MarketplaceStack;
+  beforeAll(async () => {
+    market = await startMarketplace();
+  });
+  afterAll(() => market.close());
+
+  it('seeds over the API with the service token, and publishes what an interrupted run left pending', async () => {
+    // An earlier run that stopped between submitting and approving left this theme pending.
+    const pending = await catalogInProcess(market.app.container).submit('theme', { name: 'dark', slug: 'dark', version: '1.0.0', author: 'Platform team', manifest: { extend: 'dark' } });
+    expect(pending).toMatchObject({ id: expect.any(String), status: 'pending' });
+    const seeded = await seedCatalog(catalogOverHttp(market.url, market.token));
+    expect(seeded.completed).toEqual(['theme dark']);
+    expect(seeded.created).toHaveLength(5);
+    expect(await seedCatalog(catalogOverHttp(market.url, market.token))).toEqual({ created: [], completed: [], present: [...seeded.created.slice(0, 3), 'theme dark', ...seeded.created.slice(3)] });
+    const themes = await market.client.get('/marketplace/themes');
+    expect(themes.body.data.map((t: { name: string; featured: boolean }) => [t.name, t.featured]).sort()).toEqual([['dark', true], ['default', true], ['minimal', true], ['vibrant', true]]);
+    const plugins = await market.client.get('/marketplace/browse');
+    for (const plugin of plugins.body.data) {
+      expect((await market.client.get(`/marketplace/plugins/${plugin.id}/versions`)).body).toHaveLength(1);
+    }
+    expect(plugins.body.data.every((p: { authorId: string }) => p.authorId === SEED_AUTHOR.userId)).toBe(true);
+  });
+
+  it('names MARKETPLACE_TOKEN when the service refuses the token', async () => {
+    await expect(seedCatalog(catalogOverHttp(market.url, 'not-the-token-of-this-service'))).rejects.toThrow(/refused MARKETPLACE_TOKEN/);
   });
 });

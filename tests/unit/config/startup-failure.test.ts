@@ -1,4 +1,7 @@
-import { databaseFailureLine, ListenError, listenFailureLine } from '../../../apps/shared/startup-failure';
+import { join } from 'node:path';
+import { DataDirLockedError } from '../../../adapters/persistence/pglite/data-dir-lock';
+import { processCommand } from '../../../apps/shared/process-command';
+import { dataDirLockedLine, databaseFailureLine, ListenError, listenFailureLine } from '../../../apps/shared/startup-failure';
 
 describe('listenFailureLine: a service that cannot take its port says which and how to move it', () => {
   it('names the port and the variable of each service for a busy port', () => {
@@ -47,5 +50,27 @@ describe('databaseFailureLine: a database the process cannot open is one line, w
     expect(databaseFailureLine(withCode('relation "x" does not exist', '42P01'), url)).toBeUndefined();
     expect(databaseFailureLine(new TypeError('bug'), url)).toBeUndefined();
     expect(databaseFailureLine(withCode('connect ECONNREFUSED', 'ECONNREFUSED'), undefined)).toBeUndefined();
+  });
+});
+
+describe('dataDirLockedLine: an embedded database another process holds', () => {
+  it('names the holder, its host when it is another machine, and what to do', () => {
+    const holder = { pid: 4242, command: 'npm start', hostname: 'elsewhere', since: '2026-01-02T03:04:05.678Z' };
+    expect(dataDirLockedLine(new DataDirLockedError('/srv/data/pglite', holder))).toBe(
+      'The embedded database in /srv/data/pglite is in use by process 4242 on host elsewhere (npm start, since 03:04:05 UTC): ' +
+        'stop it first (Ctrl-C where it runs, or kill 4242), or set DATA_DIR to another folder (nothing was changed).',
+    );
+    expect(dataDirLockedLine(new DataDirLockedError('/srv/data/pglite', null))).toBe(
+      'The embedded database in /srv/data/pglite is in use by another process: stop it first, or set DATA_DIR to another folder (nothing was changed).',
+    );
+    expect(dataDirLockedLine(new Error('other'))).toBeUndefined();
+  });
+
+  it('names a process by the npm script that runs its entry point', () => {
+    const root = join(__dirname, '../../..');
+    expect(processCommand(join(root, 'apps/all/main.ts'))).toBe('npm start');
+    expect(processCommand(join(root, 'apps/cli/migrate.main.ts'))).toBe('npm run migrate');
+    expect(processCommand(join(root, 'apps/cli/marketplace-seed.main.ts'))).toBe('npm run marketplace:seed');
+    expect(processCommand(join(root, 'dist/apps/all/main.js'))).toBe('node dist/apps/all/main.js');
   });
 });

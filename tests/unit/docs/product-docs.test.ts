@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { EVENT_TYPES } from '../../../core/events/domain/domain-event';
 
 const ROOT = join(__dirname, '../../..');
 /** The documents a user of the product reads. */
@@ -24,5 +25,14 @@ describe('the product docs', () => {
     expect(readme).toContain('/public/widget.js');
     expect(readme).toContain('"allowedOrigins"');
     expect(readme).toContain('/api/auth/refresh');
+    // The emulator runs in the foreground: its block is on its own, in a second terminal, and its port variable named.
+    expect(readme).toMatch(/second\s+terminal/);
+    expect(readme).toContain('`EMULATOR_PORT`');
+    expect(readme).toContain('```bash\nnpm run emulator\n```');
+  });
+
+  it('README counts the event types the API has', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`The ${EVENT_TYPES.length} event types`);
   });
 });
