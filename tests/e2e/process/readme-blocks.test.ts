@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { aDocx, aPdf, wordParagraph } from '../../support/document-fixtures';
 import { freePort, serviceOf, type Service } from '../../support/spawn-service';
 import { waitFor } from '../../support/wait-for';
 
@@ -39,6 +40,8 @@ function nameOf(block: Block): string {
     ['refresh', /\/api\/auth\/refresh/],
     ['widget', /\/public\/widget\.js/],
     ['public api', /\/api\/v1\/chat/],
+    ['documents', /file=@handbook\.pdf/],
+    ['tools', /\/api\/v1\/mcp/],
     ['brand', /\/theme\/customize/],
     ['templates and teams', /\/api\/templates/],
     ['admin plan', /\/api\/admin\/users/],
@@ -65,10 +68,13 @@ const stopGroup = async (service: Service) => {
  */
 describe('the README tour, run as written', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-readme-'));
+  // The reader's folder: the documents block uploads the reader's own handbook.pdf and policies.docx from it.
+  const workDir = mkdtempSync(join(tmpdir(), 'platform-readme-cwd-'));
   const servers: Service[] = [];
   afterAll(async () => {
     for (const server of servers) await stopGroup(server);
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(workDir, { recursive: true, force: true });
   });
 
   it('every block pastes as is and prints what it says', async () => {
@@ -130,7 +136,12 @@ describe('the README tour, run as written', () => {
         return `printf '@@${i}@@\\n'\n${step.subshell ? `(\nunset KEY CREATED\n${run}\n)` : run}`;
       })
       .join('\n');
-    const session = serviceOf(spawn('bash', ['-c', script], { cwd: tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    writeFileSync(join(workDir, 'handbook.pdf'), await aPdf(['Welcome to the company.', 'Sick leave: tell your manager before 9am on the first day.']));
+    writeFileSync(
+      join(workDir, 'policies.docx'),
+      await aDocx(wordParagraph('Leave', 'Heading1') + wordParagraph('Sick leave is paid from the first day for up to ten days a year.')),
+    );
+    const session = serviceOf(spawn('bash', ['-c', script], { cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
     expect(await session.exited).toBe(0);
     const output = session.output();
     const parts = new Map<string, { text: string; lines: string[]; vars: Record<string, string> }>();
@@ -185,6 +196,13 @@ describe('the README tour, run as written', () => {
     expect(part('public api').lines).toHaveLength(1);
     expect(JSON.stringify(answer(part('public api').lines[0]))).toContain('Echo: Hello');
 
+    const [pdf, docx, search] = part('documents').lines.map(answer);
+    expect({ file: JSON.stringify(pdf).includes('handbook.pdf'), status: pdf.status }).toEqual({ file: true, status: 'processing' });
+    expect({ file: JSON.stringify(docx).includes('policies.docx'), status: docx.status }).toEqual({ file: true, status: 'processing' });
+    const hits = JSON.stringify(search);
+    expect(hits).toContain('"page":2');
+    expect(hits).toContain('"section":"Leave"');
+
     const brand = part('brand').lines;
     expect(answer(brand[0])).toMatchObject({ id: app, theme: { themeId: 'dark' } });
     expect(answer(brand[1])).toMatchObject({ theme: { customization: { colors: { primary: '#0a7d4f' } } } });
@@ -201,6 +219,12 @@ describe('the README tour, run as written', () => {
     const invited = answer(invitation);
     expect(invited).toMatchObject({ email: 'colleague@example.com', role: 'member' });
     expect(answer(transferred)).toMatchObject({ id: app, teamId: invited.teamId });
+
+    const [tool, agent, ...mcp] = part('tools').lines;
+    expect(answer(tool)).toMatchObject({ name: 'order_status', source: { type: 'http' } });
+    expect(answer(agent)).toMatchObject({ enabledTools: ['order_status'], maxToolRounds: 3 });
+    expect(part('tools').text).not.toContain('shp_live_123'); // the tool's secret is stored, never shown
+    expect(mcp.join('\n')).toContain('Echo: Hello');
 
     expect(part('admin plan').lines).toHaveLength(1);
     expect(answer(part('admin plan').lines[0])).toMatchObject({ plan: 'enterprise', effectivePlan: 'enterprise' });
