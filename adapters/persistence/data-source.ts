@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { PGlitePool } from './pglite/pglite-pool';
-import { inThread, openPGlite, type StatementRunner } from './pglite/pglite-statements';
+import { inThread, openPGlite, type PGliteMemorySettings, type StatementRunner } from './pglite/pglite-statements';
 import { PGliteThread } from './pglite/pglite-thread';
 import { PGliteUpkeep } from './pglite/pglite-upkeep';
 import { withMigrationLock } from './migration-lock';
@@ -20,6 +20,8 @@ export interface DataSourceOptions {
    * thread.
    */
   pgliteThread?: boolean;
+  /** The embedded PGlite's memory settings; unset means PGLITE_MEMORY_DEFAULTS. */
+  pgliteMemory?: PGliteMemorySettings;
   /** PostgreSQL schema to use (tests give each run its own). */
   schema?: string;
 }
@@ -67,8 +69,11 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
   if (options.dataDir) {
     dataDir = join(options.dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
+    // A new data directory is created on a thread that then ends, taking initdb's memory with it.
+    await PGliteThread.initialize(dataDir, options.pgliteMemory);
   }
-  const db = options.pgliteThread ? await PGliteThread.open({ dataDir }) : await inThreadDatabase(dataDir);
+  const memory = options.pgliteMemory;
+  const db = options.pgliteThread ? await PGliteThread.open({ dataDir, memory }) : await inThreadDatabase(dataDir, memory);
   // Shared, the session lets the database thread run the next statement while this one takes in an answer.
   const pool = new PGlitePool(db, { shareSession: options.pgliteThread === true });
   const dataSource = new DataSource({
@@ -93,8 +98,8 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
   };
 }
 
-async function inThreadDatabase(dataDir: string | undefined): Promise<StatementRunner & { close(): Promise<void> }> {
-  const db = await openPGlite(dataDir);
+async function inThreadDatabase(dataDir: string | undefined, memory: PGliteMemorySettings | undefined): Promise<StatementRunner & { close(): Promise<void> }> {
+  const db = await openPGlite(dataDir, memory);
   return { ...inThread(db), close: () => db.close() };
 }
 

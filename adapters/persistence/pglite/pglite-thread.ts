@@ -1,11 +1,15 @@
 import { Worker } from 'node:worker_threads';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PgResult, StatementRunner } from './pglite-statements';
+import type { PGliteMemorySettings, PgResult, StatementRunner } from './pglite-statements';
 
 export interface WorkerOptions {
   /** Where PGlite keeps its files; unset means in memory. */
   dataDir?: string;
+  /** PostgreSQL's memory settings; unset means the platform's defaults (PGLITE_MEMORY_DEFAULTS). */
+  memory?: PGliteMemorySettings;
+  /** Create the data directory and end the thread (see PGliteThread.initialize). */
+  initializeOnly?: boolean;
 }
 
 export type ToWorker = { type: 'run'; id: number; sql: string; params?: unknown[] } | { type: 'close' };
@@ -36,6 +40,22 @@ export class PGliteThread implements StatementRunner {
     // Like a pool's idle sockets, an idle database does not keep the process alive; a statement in
     // flight or a close under way does.
     worker.unref();
+  }
+
+  /**
+   * Creates `dataDir` when it does not hold a database yet, on a thread of its own that then ends.
+   * PGlite's initdb is a second PostgreSQL in WebAssembly, with its own heap: run in the thread that serves
+   * the database afterwards, it left that thread about 150 MB larger for the life of the process (the
+   * memory a WebAssembly heap has touched is never given back; docs/benchmarks/memory.md).
+   */
+  static async initialize(dataDir: string, memory?: PGliteMemorySettings): Promise<void> {
+    if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+    const thread = await PGliteThread.open({ dataDir, memory, initializeOnly: true });
+    await new Promise<void>((resolve) => {
+      if (thread.stopped) return resolve();
+      thread.worker.ref();
+      thread.worker.once('exit', () => resolve());
+    });
   }
 
   static open(options: WorkerOptions = {}): Promise<PGliteThread> {
@@ -114,7 +134,7 @@ function toError(fields: Record<string, unknown>): Error {
 
 /**
  * Compiled (dist/), the worker is the neighbouring .js file. Run from the TypeScript sources (ts-node,
- * Jest), the new thread has no TypeScript loader: this thread strips the types of the worker's two
+ * Jest), the new thread has no TypeScript loader: this thread strips the types of the worker's
  * modules with SWC and hands it the JavaScript. The worker itself loads no native code, as SWC's addon
  * crashes the process when a thread that loaded it ends and another loads it again.
  */
@@ -139,7 +159,7 @@ function workerSources(): Record<string, string> {
   // Required here only: the compiled build never needs SWC.
   const { transformSync } = require('@swc/core') as typeof import('@swc/core');
   const sources: Record<string, string> = {};
-  for (const name of ['pglite-worker.ts', 'pglite-statements.ts']) {
+  for (const name of ['pglite-worker.ts', 'pglite-statements.ts', 'pglite-memory.ts']) {
     const file = join(__dirname, name);
     sources[file] = transformSync(readFileSync(file, 'utf8'), {
       filename: file,

@@ -18,7 +18,10 @@ export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule 
   return {
     name: 'chat-engine',
     bind(c: Container) {
-      provide(c, CHAT_TOKENS.ConversationRepository, (get) => new CachedConversationRepository(new TypeOrmConversationRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
+      provide(c, CHAT_TOKENS.ConversationRepository, (get) => {
+        const history = get<AppConfig>(TOKENS.Config).historyCacheChars;
+        return new CachedConversationRepository(new TypeOrmConversationRepository(get(TOKENS.DataSource), history), get(TOKENS.Cache));
+      });
       provide(c, CHAT_TOKENS.LlmProviderRegistry, (get) => {
         const config = get<AppConfig>(TOKENS.Config);
         return createLlmProviderRegistry({ baseUrls: config.providerBaseUrls, platformKeys: config.providerKeys, timeoutMs: config.providerTimeoutMs });
