@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { initializeDataDir } from './pglite/pglite-initdb';
 import { PGlitePool } from './pglite/pglite-pool';
 import { inThread, openPGlite, type PGliteMemorySettings, type StatementRunner } from './pglite/pglite-statements';
 import { PGliteThread } from './pglite/pglite-thread';
@@ -69,8 +70,8 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
   if (options.dataDir) {
     dataDir = join(options.dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
-    // A new data directory is created on a thread that then ends, taking initdb's memory with it.
-    await PGliteThread.initialize(dataDir, options.pgliteMemory);
+    // A new data directory is created by a process that then ends, taking initdb's memory with it.
+    await initializeDataDir(dataDir, options.pgliteMemory);
   }
   const memory = options.pgliteMemory;
   const db = options.pgliteThread ? await PGliteThread.open({ dataDir, memory }) : await inThreadDatabase(dataDir, memory);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGliteMemorySettings, PgResult, StatementRunner } from './pglite-statements';
 
@@ -8,8 +8,6 @@ export interface WorkerOptions {
   dataDir?: string;
   /** PostgreSQL's memory settings; unset means the platform's defaults (PGLITE_MEMORY_DEFAULTS). */
   memory?: PGliteMemorySettings;
-  /** Create the data directory and end the thread (see PGliteThread.initialize). */
-  initializeOnly?: boolean;
 }
 
 export type ToWorker = { type: 'run'; id: number; sql: string; params?: unknown[] } | { type: 'close' };
@@ -40,22 +38,6 @@ export class PGliteThread implements StatementRunner {
     // Like a pool's idle sockets, an idle database does not keep the process alive; a statement in
     // flight or a close under way does.
     worker.unref();
-  }
-
-  /**
-   * Creates `dataDir` when it does not hold a database yet, on a thread of its own that then ends.
-   * PGlite's initdb is a second PostgreSQL in WebAssembly, with its own heap: run in the thread that serves
-   * the database afterwards, it left that thread about 150 MB larger for the life of the process (the
-   * memory a WebAssembly heap has touched is never given back; docs/benchmarks/memory.md).
-   */
-  static async initialize(dataDir: string, memory?: PGliteMemorySettings): Promise<void> {
-    if (existsSync(join(dataDir, 'PG_VERSION'))) return;
-    const thread = await PGliteThread.open({ dataDir, memory, initializeOnly: true });
-    await new Promise<void>((resolve) => {
-      if (thread.stopped) return resolve();
-      thread.worker.ref();
-      thread.worker.once('exit', () => resolve());
-    });
   }
 
   static open(options: WorkerOptions = {}): Promise<PGliteThread> {

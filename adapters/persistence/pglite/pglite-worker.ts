@@ -11,19 +11,12 @@ const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
 async function main(): Promise<void> {
-  const { dataDir, memory, initializeOnly } = workerData as WorkerOptions;
+  const { dataDir, memory } = workerData as WorkerOptions;
   let db: PGlite;
   try {
     db = await openPGlite(dataDir, memory);
   } catch (error) {
     post({ type: 'failed', error: plainError(error) });
-    return;
-  }
-  if (initializeOnly) {
-    // The data directory now exists (initdb ran); the thread ends, and its memory with it.
-    await db.close();
-    post({ type: 'ready' });
-    port.close();
     return;
   }
   let previous: Promise<unknown> = Promise.resolve();
