@@ -95,7 +95,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
   private readonly histories: HistoryCache;
 
   /** `historyCacheChars` bounds the history cache (characters of message text held, about two bytes each). */
-  constructor(private readonly db: DataSource, historyCacheChars = 16_000_000) {
+  constructor(private readonly db: DataSource, historyCacheChars = 8_000_000) {
     this.histories = new HistoryCache(historyCacheChars);
   }
 
