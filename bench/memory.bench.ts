@@ -309,12 +309,12 @@ async function plugins(api: Api, token: string): Promise<void> {
 }
 
 async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
-  const until = Date.now() + 180_000;
+  const until = Date.now() + 360_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the platform exited with ${child.exitCode}`);
     const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
     if (ok) return;
-    if (Date.now() > until) throw new Error('the platform did not become healthy in 3 minutes');
+    if (Date.now() > until) throw new Error('the platform did not become healthy in 6 minutes');
     await sleep(200);
   }
 }

@@ -81,7 +81,12 @@ interface Prepared {
   fields: { name: string; dataTypeID: number }[];
 }
 
-const MAX_PREPARED = 5_000;
+/**
+ * Statements prepared per database. Each keeps its parse tree and generic plan in the WebAssembly heap, about
+ * 30 KB (docs/benchmarks/memory.md), so this bounds them to about 30 MB; the platform's own statements are a
+ * few hundred, and past the bound a statement runs unprepared (planned at every call), as before it was known.
+ */
+const MAX_PREPARED = 1_000;
 const preparedByDb = new WeakMap<PGlite, Map<string, Prepared>>();
 
 async function preparedStatement(db: PGlite, sql: string): Promise<Prepared | undefined> {
