@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printTable, rowOf, type Row } from './support/format';
 import { cpuPerRequest } from './support/cpu';
+import { policyCosts } from './support/policy-costs';
 import { startServerProcess, stopAll } from './support/processes';
 import { pgliteThreadSetting } from '../apps/shared/config';
 
@@ -14,7 +15,8 @@ import { pgliteThreadSetting } from '../apps/shared/config';
  * (a) straight to the emulator, (b) through a bare Koa pass-through, (c) the platform's chat with auth and
  * persistence (core API with its chat engine in-process as `npm start` runs it; on PostgreSQL, or with
  * BENCH_ENGINE=http, over HTTP to the AI service); then the time to the first streamed chunk and whether chunks
- * arrive one by one. Each server runs in its own process; the emulator answers after a fixed delay.
+ * arrive one by one. Each server runs in its own process; the emulator answers after a fixed delay. Last, in this
+ * process, what each chat policy (and the access check and the turn's events) costs with its feature unused.
  */
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -106,6 +108,16 @@ async function main() {
   } finally {
     stopAll(children);
   }
+  if (process.env.BENCH_POLICIES !== 'off') await printPolicyCosts();
+}
+
+/** Each step of a turn with its feature unused, in this process (bench/support/policy-costs.ts). BENCH_POLICIES=off skips it. */
+async function printPolicyCosts(): Promise<void> {
+  const turns = Number(process.env.BENCH_POLICY_TURNS ?? 400);
+  const steps = await policyCosts(turns);
+  console.log(`\nEach step of a chat turn with its feature unused (in-process, embedded PGlite, ${turns} turns after 50 unmeasured)`);
+  console.log('| step | p50 ms | p90 ms | statements |\n|---|---|---|---|');
+  for (const s of steps) console.log(`| ${s.step} | ${s.p50.toFixed(3)} | ${s.p90.toFixed(3)} | ${s.statements} |`);
 }
 
 const meanOf = (row: Row): string => row.mean.toFixed(2);

@@ -31,8 +31,9 @@ import type { NewUser, UserRepository } from '../../core/users/ports/user-reposi
  * `user`, `app`, `sub`, `pk` (which providers a user has keys for: the fact, never the key), `mc`
  * (default model config per application), `mcv` (the A/B shares of that default, which every new
  * conversation draws its version from), `pt` (default prompt template), `kd` (ready documents),
- * `apikey` (public API keys by digest, read through ApiKeyLookup) and `conv` (a conversation with its
- * owner, as a chat turn starts from it).
+ * `apikey` (public API keys by digest, read through ApiKeyLookup), `conv` (a conversation with its
+ * owner, as a chat turn starts from it), and `wh` and `wf` (whether an owner has webhooks, workflows:
+ * cached-event-subscriptions.ts).
  */
 
 /** Runs a write, then forgets the regions it may have changed, whether it succeeded or not (a failed write may have applied). */
@@ -103,14 +104,15 @@ export class CachedApplicationRepository implements ApplicationRepository {
     try {
       return await this.inner.moveTo(id, holder);
     } finally {
-      // The owner changed: the cached conversations and API keys carry it.
+      // The owner changed: the cached conversations and API keys carry it; its webhooks and workflows moved
+      // to an owner that may have had none (cached-event-subscriptions.ts).
       await this.cache.invalidate(`app:${id}`);
-      for (const region of ['apikey', 'conv']) await this.cache.invalidateRegion(region);
+      for (const region of ['apikey', 'conv', 'wh', 'wf']) await this.cache.invalidateRegion(region);
     }
   }
   async reassignTeam(teamId: string, ownerId: string): Promise<void> {
     // Every application of the team changed owner; cached conversations and API keys carry it.
-    await invalidatingAfter(this.cache, ['app', 'apikey', 'conv'], () => this.inner.reassignTeam(teamId, ownerId));
+    await invalidatingAfter(this.cache, ['app', 'apikey', 'conv', 'wh', 'wf'], () => this.inner.reassignTeam(teamId, ownerId));
   }
   async update(id: string, changes: ApplicationChanges): Promise<Application> {
     try {

@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DataDirLock } from './pglite/data-dir-lock';
+import { initializeDataDir } from './pglite/pglite-initdb';
 import { PGlitePool } from './pglite/pglite-pool';
-import { inThread, openPGlite, type StatementRunner } from './pglite/pglite-statements';
+import { inThread, openPGlite, type PGliteMemorySettings, type StatementRunner } from './pglite/pglite-statements';
 import { PGliteThread } from './pglite/pglite-thread';
 import { PGliteUpkeep } from './pglite/pglite-upkeep';
 import { withMigrationLock } from './migration-lock';
@@ -21,6 +22,8 @@ export interface DataSourceOptions {
    * thread.
    */
   pgliteThread?: boolean;
+  /** The embedded PGlite's memory settings; unset means PGLITE_MEMORY_DEFAULTS. */
+  pgliteMemory?: PGliteMemorySettings;
   /** PostgreSQL schema to use (tests give each run its own). */
   schema?: string;
   /**
@@ -88,7 +91,10 @@ export async function openDatabase(options: DataSourceOptions): Promise<Database
 }
 
 async function openPGliteDatabase(dataDir: string | undefined, options: DataSourceOptions, lock: DataDirLock | undefined): Promise<Database> {
-  const db = options.pgliteThread ? await PGliteThread.open({ dataDir }) : await inThreadDatabase(dataDir);
+  // A new data directory is created by a process that then ends, taking initdb's memory with it.
+  if (dataDir) await initializeDataDir(dataDir, options.pgliteMemory);
+  const memory = options.pgliteMemory;
+  const db = options.pgliteThread ? await PGliteThread.open({ dataDir, memory }) : await inThreadDatabase(dataDir, memory);
   // Shared, the session lets the database thread run the next statement while this one takes in an answer.
   const pool = new PGlitePool(db, { shareSession: options.pgliteThread === true });
   const dataSource = new DataSource({
@@ -124,8 +130,8 @@ async function openPGliteDatabase(dataDir: string | undefined, options: DataSour
   };
 }
 
-async function inThreadDatabase(dataDir: string | undefined): Promise<StatementRunner & { close(): Promise<void> }> {
-  const db = await openPGlite(dataDir);
+async function inThreadDatabase(dataDir: string | undefined, memory: PGliteMemorySettings | undefined): Promise<StatementRunner & { close(): Promise<void> }> {
+  const db = await openPGlite(dataDir, memory);
   return { ...inThread(db), close: () => db.close() };
 }
 

@@ -11,6 +11,11 @@ export interface IsolatedVmSandboxOptions {
   memoryMb: number;
   /** Isolates unused this long are disposed (created again on next use). */
   idleMs?: number;
+  /**
+   * Isolates loaded at once (PLUGIN_MAX_ISOLATES): loading one more first disposes the least recently used
+   * one that has no call running, which is loaded again on its next use, as after `idleMs`.
+   */
+  maxLoaded?: number;
   /** Largest JSON a handler may return. */
   maxResultChars?: number;
   onError?(installationId: string, message: string): void;
@@ -21,6 +26,8 @@ interface Instance {
   context: ivm.Context;
   invoke: ivm.Reference<(kind: string, name: string, arg: string, depth: number) => Promise<string>>;
   lastUsed: number;
+  /** Calls running in it: an isolate is never unloaded under one. */
+  calls: number;
 }
 
 const MAX_ARG_CHARS = 2 * 1024 * 1024;
@@ -50,6 +57,7 @@ export class IsolatedVmPluginSandbox implements PluginSandbox {
 
   async load(instance: SandboxInstance, limits: CallLimits): Promise<PluginDefinition> {
     this.dispose(instance.installationId);
+    this.makeRoom();
     const isolate = new ivm.Isolate({
       memoryLimit: this.options.memoryMb,
       onCatastrophicError: (message) => this.options.onError?.(instance.installationId, `catastrophic isolate error: ${message}`),
@@ -63,7 +71,7 @@ export class IsolatedVmPluginSandbox implements PluginSandbox {
       })) as unknown as Instance['invoke'];
       const script = await isolate.compileScript(instance.source, { filename: 'plugin.js' });
       await withWallLimit(script.run(context, { timeout: limits.cpuMs }), limits.wallMs, () => isolate.dispose());
-      const entry: Instance = { isolate, context, invoke, lastUsed: Date.now() };
+      const entry: Instance = { isolate, context, invoke, lastUsed: Date.now(), calls: 0 };
       this.instances.set(instance.installationId, entry);
       const described = await this.call(instance.installationId, { kind: 'lifecycle', name: 'describe' as never }, null, limits, 0, 'describe');
       return checkDefinition(described as PluginDefinition);
@@ -83,6 +91,7 @@ export class IsolatedVmPluginSandbox implements PluginSandbox {
     instance.lastUsed = Date.now();
     const argText = JSON.stringify(arg ?? null);
     if (argText.length > MAX_ARG_CHARS) throw new PluginCallError('the call argument is too large', 'result');
+    instance.calls++;
     try {
       const run = instance.invoke.apply(undefined, [kind ?? target.kind, target.name, argText, depth], {
         arguments: { copy: true },
@@ -95,6 +104,19 @@ export class IsolatedVmPluginSandbox implements PluginSandbox {
       const failure = asCallError(error, instance.isolate);
       if (instance.isolate.isDisposed || failure.reason === 'timeout') this.dispose(installationId);
       throw failure;
+    } finally {
+      instance.calls--;
+    }
+  }
+
+  /** Below `maxLoaded`, by unloading the least recently used isolates that have no call running. */
+  private makeRoom(): void {
+    const max = this.options.maxLoaded ?? Infinity;
+    if (this.instances.size < max) return;
+    const idle = [...this.instances].filter(([, instance]) => instance.calls === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    for (const [id] of idle) {
+      if (this.instances.size < max) return;
+      this.dispose(id);
     }
   }
 

@@ -7,6 +7,7 @@ import { applyPlanSettings, PlanSettingsError } from '../../core/billing/domain/
 import { DEFAULT_PLANS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
 import { catalogPrices, type PriceTable } from '../../core/ai/domain/model-catalog';
 import { applyPriceOverrides, PriceSettingsError } from '../../core/analytics/domain/prices';
+import { PGLITE_MEMORY_DEFAULTS, type PGliteMemorySettings } from '../../adapters/persistence/pglite/pglite-memory';
 
 /** The runtime contract of ARCHITECTURE.md, read once and validated at start-up. */
 export interface AppConfig {
@@ -47,14 +48,23 @@ export interface AppConfig {
   cacheTtlMs: number;
   /** Run the embedded PGlite on a worker thread of its own (PGLITE_THREAD, on by default). */
   pgliteThread: boolean;
+  /** The embedded PGlite's memory (PGLITE_SHARED_BUFFERS_MB, PGLITE_WORK_MEM_MB, PGLITE_MAINTENANCE_WORK_MEM_MB). */
+  pgliteMemory: PGliteMemorySettings;
+  /** Characters of conversation history each chat engine keeps in memory (HISTORY_CACHE_MB, about 2 bytes each). */
+  historyCacheChars: number;
+  /** Entries the in-process cache keeps at most (CACHE_MAX_ENTRIES), least recently stored out first. */
+  cacheMaxEntries: number;
   /** The plans on offer: the defaults, or those of the JSON file at PLANS_FILE over them. */
   plans: Record<PlanTier, Plan>;
   /** Custom domains: resolvers for verification (DNS_SERVERS), names nobody may claim (RESERVED_DOMAINS), the CNAME target. */
   dnsServers: string[];
   reservedDomains: string[];
   customDomainTarget?: string;
-  /** Plugin sandbox limits (EXTENSIONS.md): PLUGIN_MEMORY_MB, PLUGIN_HOOK_TIMEOUT_MS, PLUGIN_KV_MAX_KEYS. */
-  plugins: { memoryMb: number; hookTimeoutMs: number; kvMaxKeys: number };
+  /**
+   * Plugin sandbox limits (EXTENSIONS.md): PLUGIN_MEMORY_MB, PLUGIN_HOOK_TIMEOUT_MS, PLUGIN_KV_MAX_KEYS, and
+   * PLUGIN_MAX_ISOLATES (installations loaded at once in this process; the least recently used is unloaded).
+   */
+  plugins: { memoryMb: number; hookTimeoutMs: number; kvMaxKeys: number; maxIsolates: number };
   /** Secrets generated into DATA_DIR this start (development only), to say so in the log. */
   generatedSecrets: string[];
   /** Webhook URLs may use http: (WEBHOOKS_ALLOW_HTTP, development only). */
@@ -172,6 +182,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authRateLimitPerMinute: positiveInt('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE, 30),
     cacheTtlMs: wholeNumber('CACHE_TTL_MS', env.CACHE_TTL_MS, 10_000),
     pgliteThread: pgliteThreadSetting(env),
+    pgliteMemory: {
+      sharedBuffersMb: boundedInt('PGLITE_SHARED_BUFFERS_MB', env.PGLITE_SHARED_BUFFERS_MB, PGLITE_MEMORY_DEFAULTS.sharedBuffersMb, 1, 4096),
+      workMemMb: boundedInt('PGLITE_WORK_MEM_MB', env.PGLITE_WORK_MEM_MB, PGLITE_MEMORY_DEFAULTS.workMemMb, 1, 1024),
+      maintenanceWorkMemMb: boundedInt('PGLITE_MAINTENANCE_WORK_MEM_MB', env.PGLITE_MAINTENANCE_WORK_MEM_MB, PGLITE_MEMORY_DEFAULTS.maintenanceWorkMemMb, 1, 4096),
+    },
+    historyCacheChars: wholeNumber('HISTORY_CACHE_MB', env.HISTORY_CACHE_MB, 16) * 500_000,
+    cacheMaxEntries: positiveInt('CACHE_MAX_ENTRIES', env.CACHE_MAX_ENTRIES, 20_000),
     plans: plansFrom(env.PLANS_FILE),
     dnsServers: list(env.DNS_SERVERS),
     reservedDomains: list(env.RESERVED_DOMAINS).map((d) => d.toLowerCase()),
@@ -180,6 +197,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       memoryMb: positiveInt('PLUGIN_MEMORY_MB', env.PLUGIN_MEMORY_MB, 64),
       hookTimeoutMs: positiveInt('PLUGIN_HOOK_TIMEOUT_MS', env.PLUGIN_HOOK_TIMEOUT_MS, 50),
       kvMaxKeys: positiveInt('PLUGIN_KV_MAX_KEYS', env.PLUGIN_KV_MAX_KEYS, 10_000),
+      maxIsolates: positiveInt('PLUGIN_MAX_ISOLATES', env.PLUGIN_MAX_ISOLATES, 32),
     },
     generatedSecrets,
     webhooksAllowHttp: onOff('WEBHOOKS_ALLOW_HTTP', env.WEBHOOKS_ALLOW_HTTP, false),
@@ -326,6 +344,13 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
 
 function atLeast(name: string, value: number, minimum: number): number {
   if (value < minimum) throw new ConfigError(`${name} must be at least ${minimum}`);
+  return value;
+}
+
+function boundedInt(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}`);
   return value;
 }
 

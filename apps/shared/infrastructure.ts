@@ -35,6 +35,7 @@ export async function createInfrastructure(
       databaseUrl: config.databaseUrl,
       dataDir: config.databaseUrl ? undefined : join(config.dataDir),
       pgliteThread: config.pgliteThread,
+      pgliteMemory: config.pgliteMemory,
       schema: options.schema,
       command: processCommand(),
     }));
@@ -51,8 +52,8 @@ export async function createInfrastructure(
     });
   }
   const cache: Cache = redis
-    ? new RedisInvalidatedCache(redis, { ttlMs: config.cacheTtlMs, onError: (err) => logger.warn({ err: { message: err.message } }, 'cache invalidation channel error') })
-    : new MemoryCache({ ttlMs: config.cacheTtlMs });
+    ? new RedisInvalidatedCache(redis, { ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries, onError: (err) => logger.warn({ err: { message: err.message } }, 'cache invalidation channel error') })
+    : new MemoryCache({ ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries });
   return {
     config,
     logger,

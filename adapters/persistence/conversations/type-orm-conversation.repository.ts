@@ -103,7 +103,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
    */
   constructor(
     private readonly db: DataSource,
-    historyCacheChars = 16_000_000,
+    historyCacheChars = 8_000_000,
     private readonly onAnnounced: () => void = () => undefined,
   ) {
     this.histories = new HistoryCache(historyCacheChars);

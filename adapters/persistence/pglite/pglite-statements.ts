@@ -1,5 +1,8 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
+import { PGLITE_MEMORY_DEFAULTS, type PGliteMemorySettings } from './pglite-memory';
+
+export type { PGliteMemorySettings } from './pglite-memory';
 
 /** A statement's answer, shaped as node-postgres answers it (what TypeORM's postgres driver reads). */
 export interface PgResult {
@@ -17,15 +20,25 @@ export interface StatementRunner {
   run(sql: string, params?: unknown[]): Promise<PgResult>;
 }
 
+/** PostgreSQL's start arguments for these settings, after PGlite's own. */
+export function startParams(memory: PGliteMemorySettings): string[] {
+  return [
+    ...PGlite.defaultStartParams,
+    '-c', `shared_buffers=${memory.sharedBuffersMb}MB`,
+    '-c', `work_mem=${memory.workMemMb}MB`,
+    '-c', `maintenance_work_mem=${memory.maintenanceWorkMemMb}MB`,
+  ];
+}
+
 /**
- * Opens the embedded database (in memory without `dataDir`) with pgvector. Its prepared statements
- * always run their generic plan: planning in WebAssembly costs as much as running a chat turn's
- * statements, and PostgreSQL, once the tables have statistics, would choose to plan several of them
- * again on every call. The plans follow the tables as they grow because the upkeep (PGliteUpkeep)
+ * Opens the embedded database (in memory without `dataDir`) with pgvector and the memory settings. Its
+ * prepared statements always run their generic plan: planning in WebAssembly costs as much as running a
+ * chat turn's statements, and PostgreSQL, once the tables have statistics, would choose to plan several of
+ * them again on every call. The plans follow the tables as they grow because the upkeep (PGliteUpkeep)
  * analyzes them, which makes PostgreSQL rebuild the plans that read them.
  */
-export async function openPGlite(dataDir: string | undefined): Promise<PGlite> {
-  const db = await PGlite.create({ dataDir, extensions: { vector } });
+export async function openPGlite(dataDir: string | undefined, memory: PGliteMemorySettings = PGLITE_MEMORY_DEFAULTS): Promise<PGlite> {
+  const db = await PGlite.create({ dataDir, extensions: { vector }, startParams: startParams(memory) });
   await db.exec(`SET plan_cache_mode = force_generic_plan`);
   return db;
 }
@@ -68,7 +81,12 @@ interface Prepared {
   fields: { name: string; dataTypeID: number }[];
 }
 
-const MAX_PREPARED = 5_000;
+/**
+ * Statements prepared per database. Each keeps its parse tree and generic plan in the WebAssembly heap, about
+ * 30 KB (docs/benchmarks/memory.md), so this bounds them to about 30 MB; the platform's own statements are a
+ * few hundred, and past the bound a statement runs unprepared (planned at every call), as before it was known.
+ */
+const MAX_PREPARED = 1_000;
 const preparedByDb = new WeakMap<PGlite, Map<string, Prepared>>();
 
 async function preparedStatement(db: PGlite, sql: string): Promise<Prepared | undefined> {

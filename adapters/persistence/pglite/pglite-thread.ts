@@ -1,11 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PgResult, StatementRunner } from './pglite-statements';
+import type { PGliteMemorySettings, PgResult, StatementRunner } from './pglite-statements';
 
 export interface WorkerOptions {
   /** Where PGlite keeps its files; unset means in memory. */
   dataDir?: string;
+  /** PostgreSQL's memory settings; unset means the platform's defaults (PGLITE_MEMORY_DEFAULTS). */
+  memory?: PGliteMemorySettings;
 }
 
 export type ToWorker = { type: 'run'; id: number; sql: string; params?: unknown[] } | { type: 'close' };
@@ -114,7 +116,7 @@ function toError(fields: Record<string, unknown>): Error {
 
 /**
  * Compiled (dist/), the worker is the neighbouring .js file. Run from the TypeScript sources (ts-node,
- * Jest), the new thread has no TypeScript loader: this thread strips the types of the worker's two
+ * Jest), the new thread has no TypeScript loader: this thread strips the types of the worker's
  * modules with SWC and hands it the JavaScript. The worker itself loads no native code, as SWC's addon
  * crashes the process when a thread that loaded it ends and another loads it again.
  */
@@ -139,7 +141,7 @@ function workerSources(): Record<string, string> {
   // Required here only: the compiled build never needs SWC.
   const { transformSync } = require('@swc/core') as typeof import('@swc/core');
   const sources: Record<string, string> = {};
-  for (const name of ['pglite-worker.ts', 'pglite-statements.ts']) {
+  for (const name of ['pglite-worker.ts', 'pglite-statements.ts', 'pglite-memory.ts']) {
     const file = join(__dirname, name);
     sources[file] = transformSync(readFileSync(file, 'utf8'), {
       filename: file,

@@ -78,7 +78,8 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
       provide(c, PLUGIN_TOKENS.KvStore, (get) => new TypeOrmPluginKvStore(get(TOKENS.DataSource)));
       provide(c, PLUGIN_TOKENS.Sandbox, (get) => {
         const logger = get(TOKENS.Logger);
-        return new IsolatedVmPluginSandbox({ memoryMb: get(TOKENS.Config).plugins.memoryMb, onError: (installationId, message) => logger.error({ installationId }, message) });
+        const { memoryMb, maxIsolates } = get(TOKENS.Config).plugins;
+        return new IsolatedVmPluginSandbox({ memoryMb, maxLoaded: maxIsolates, onError: (installationId, message) => logger.error({ installationId }, message) });
       });
       if (!c.isBound(PLUGIN_TOKENS.Http)) provide(c, PLUGIN_TOKENS.Http, () => new FilteredHttpsPluginHttp(options.http));
       provide(c, PLUGIN_TOKENS.Scheduler, (get) => {

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import { webhooksRouter } from '../../../adapters/http/webhooks/webhooks.router';
-import { TypeOrmWebhookRepository } from '../../../adapters/persistence/webhooks/type-orm-webhook.repository';
+import { CachedWebhookRepository } from '../../../adapters/cache/cached-event-subscriptions';
 import { SsrfSafeWebhookSender, type LookupFunction } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
 import type { JobQueue } from '../../../core/shared/job-queue.port';
 import type { WebhookRepository } from '../../../core/webhooks/ports/webhook-repository.port';
@@ -47,7 +47,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): AppModule {
   return {
     name: 'webhooks',
     bind(c: Container) {
-      provide(c, WEBHOOK_TOKENS.Repository, (get) => new TypeOrmWebhookRepository(get(TOKENS.DataSource)));
+      provide(c, WEBHOOK_TOKENS.Repository, (get) => new CachedWebhookRepository(get(TOKENS.DataSource), get(TOKENS.Cache)));
       provide(c, WEBHOOK_TOKENS.Sender, (get) => {
         const config = get(TOKENS.Config);
         return new SsrfSafeWebhookSender({

@@ -4,7 +4,7 @@ import { publicWorkflowsRouter, templatesRouter, workflowsRouter } from '../../.
 import { BullMqPluginScheduler } from '../../../adapters/plugins/bullmq.plugin-scheduler';
 import { CronerPluginScheduler } from '../../../adapters/plugins/croner.plugin-scheduler';
 import { SqlTemplateParts } from '../../../adapters/persistence/workflows/sql-template-parts';
-import { SqlWorkflowRepository } from '../../../adapters/persistence/workflows/sql-workflow.repository';
+import { CachedWorkflowRepository } from '../../../adapters/cache/cached-event-subscriptions';
 import { SsrfSafeWebhookSender } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
 import { JsonataConditionEvaluator } from '../../../adapters/workflows/jsonata.condition-evaluator';
 import { PluginBackedWorkflowScheduler } from '../../../adapters/workflows/plugin-scheduler.workflow-scheduler';
@@ -80,7 +80,7 @@ export function workflowsModule(options: WorkflowsModuleOptions = {}): AppModule
   return {
     name: 'workflows',
     bind(c: Container) {
-      provide(c, WORKFLOW_TOKENS.Repository, (get) => new SqlWorkflowRepository(get(TOKENS.DataSource)));
+      provide(c, WORKFLOW_TOKENS.Repository, (get) => new CachedWorkflowRepository(get(TOKENS.DataSource), get(TOKENS.Cache)));
       provide(c, WORKFLOW_TOKENS.JobQueue, (get) => ownJobQueue(get, prefix));
       provide(c, WORKFLOW_TOKENS.Conditions, () => new JsonataConditionEvaluator());
       provide(c, WORKFLOW_TOKENS.Http, (get) => {

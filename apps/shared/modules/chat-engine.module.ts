@@ -23,7 +23,7 @@ export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule 
         // A turn's events are written by the engine's statements: the dispatcher of this process (the core
         // API's) is woken after them; an AI service apart has none, and the core API's sweep takes them up.
         const wake = () => (c.isBound(EVENT_TOKENS.Wake) ? get(EVENT_TOKENS.Wake)() : undefined);
-        return new CachedConversationRepository(new TypeOrmConversationRepository(get(TOKENS.DataSource), undefined, wake), get(TOKENS.Cache));
+        return new CachedConversationRepository(new TypeOrmConversationRepository(get(TOKENS.DataSource), get<AppConfig>(TOKENS.Config).historyCacheChars, wake), get(TOKENS.Cache));
       });
       provide(c, CHAT_TOKENS.LlmProviderRegistry, (get) => {
         const config = get<AppConfig>(TOKENS.Config);
