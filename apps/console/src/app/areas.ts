@@ -12,4 +12,5 @@ export const AREAS = [
   area('provider-keys', () => import('../routes/provider-keys/area')),
   area('api-keys', () => import('../routes/api-keys/area')),
   area('knowledge', () => import('../routes/knowledge/area')),
+  area('model-configs', () => import('../routes/model-configs/area')),
 ];
