@@ -13,4 +13,5 @@ export const AREAS = [
   area('api-keys', () => import('../routes/api-keys/area')),
   area('knowledge', () => import('../routes/knowledge/area')),
   area('model-configs', () => import('../routes/model-configs/area')),
+  area('prompts', () => import('../routes/prompts/area')),
 ];
