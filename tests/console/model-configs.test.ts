@@ -101,4 +101,19 @@ describeInBrowser('console: model configs', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'model-configs');
   });
+
+  it('shows another user’s (or a missing) config as not found, with a retry', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Owner' });
+    const other = await userWithApplication(world.stack.client, { name: 'Other' });
+    const theirs = await world.stack.client.post('/api/model-configs', { applicationId: other.app.id, name: 'Theirs', provider: 'provider_a' }, { token: other.token });
+    expect(theirs.status).toBe(201);
+    await signIn(page, world.url, owner);
+    await tab.goto(`/model-configs/${theirs.body._id}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Nothing here' });
+    await alert.waitFor();
+    await alert.getByRole('button', { name: 'Try again' }).waitFor();
+    expect(await page.content()).not.toContain('Theirs');
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });
