@@ -11,4 +11,7 @@ export const AREAS = [
   area('playground', () => import('../routes/playground/area')),
   area('provider-keys', () => import('../routes/provider-keys/area')),
   area('api-keys', () => import('../routes/api-keys/area')),
+  area('knowledge', () => import('../routes/knowledge/area')),
+  area('model-configs', () => import('../routes/model-configs/area')),
+  area('prompts', () => import('../routes/prompts/area')),
 ];

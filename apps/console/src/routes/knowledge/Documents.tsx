@@ -1,0 +1,110 @@
+import { AlertTriangle, CheckCircle2, Loader2, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState, ErrorState, Loading } from '../../components/States';
+import { formatDate } from '../../lib/format';
+import { useDeleteDocument, useDocuments, type KnowledgeDocument } from './queries';
+import { formatBytes, s } from './strings';
+
+function Status({ doc }: { doc: KnowledgeDocument }) {
+  if (doc.status === 'error')
+    return (
+      <span className="ap-kn-status ap-kn-status--error">
+        <AlertTriangle aria-hidden size={16} />
+        {s.failed(doc.error ?? '')}
+      </span>
+    );
+  if (doc.status === 'processing')
+    return (
+      <span className="ap-kn-status">
+        <Loader2 aria-hidden size={16} className="ap-spin" />
+        {s.progress(doc.progress ?? 0)}
+        <progress max={100} value={doc.progress ?? 0} aria-label={s.progress(doc.progress ?? 0)} />
+      </span>
+    );
+  return (
+    <span className="ap-kn-status">
+      <CheckCircle2 aria-hidden size={16} />
+      {s.status.ready}
+      {doc.reindexing ? ` · ${s.reindexing}` : ''}
+    </span>
+  );
+}
+
+/** The application's documents with their live status; delete after confirmation. */
+export function Documents({ applicationId }: { applicationId?: string }) {
+  const list = useDocuments(applicationId);
+  const remove = useDeleteDocument(applicationId);
+  const [deleting, setDeleting] = useState<KnowledgeDocument | null>(null);
+
+  let body;
+  if (list.isPending) body = <Loading />;
+  else if (list.isError) body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  else if (!list.data.length) body = <EmptyState title={s.empty}>{s.emptyBody}</EmptyState>;
+  else
+    body = (
+      <div className="ap-table-wrap">
+        <table className="ap-table">
+          <thead>
+            <tr>
+              <th scope="col">{s.columns.name}</th>
+              <th scope="col">{s.columns.status}</th>
+              <th scope="col">{s.columns.chunks}</th>
+              <th scope="col">{s.columns.size}</th>
+              <th scope="col">{s.columns.added}</th>
+              <th scope="col">
+                <span className="ap-visually-hidden">{s.columns.actions}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((doc) => (
+              <tr key={doc.id}>
+                <th scope="row">
+                  <span className="ap-strong">{doc.fileName}</span>
+                  <span className="ap-muted ap-block">{(doc.format ?? '').toUpperCase()}</span>
+                </th>
+                <td>
+                  <Status doc={doc} />
+                </td>
+                <td>
+                  {doc.status === 'ready' ? s.chunks(doc.chunkCount ?? 0) : '—'}
+                  {doc.chunkSize ? <span className="ap-muted ap-block">{s.chunkSettings(doc.chunkSize, doc.chunkOverlap ?? 0)}</span> : null}
+                </td>
+                <td>{formatBytes(doc.size ?? 0)}</td>
+                <td>{doc.createdAt ? formatDate(doc.createdAt) : '—'}</td>
+                <td className="ap-row-actions">
+                  <Button variant="ghost" aria-label={s.deleteLabel(doc.fileName ?? '')} onClick={() => setDeleting(doc)}>
+                    <Trash2 aria-hidden size={16} />
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <section className="ap-stack" aria-labelledby="kn-documents">
+      <h2 id="kn-documents">{s.documents}</h2>
+      {body}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(open) => {
+          if (!open) {
+            setDeleting(null);
+            remove.reset();
+          }
+        }}
+        title={s.deleteTitle(deleting?.fileName ?? '')}
+        description={s.deleteBody}
+        confirmLabel={s.deleteConfirm}
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => deleting && remove.mutate(deleting.id!, { onSuccess: () => setDeleting(null) })}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import { useForm } from 'react-hook-form';
+import { Button } from '../../components/Button';
+import { Field, TextArea } from '../../components/Field';
+import { ErrorText } from '../../components/States';
+import { fieldErrors } from '../../lib/errors';
+import { t } from '../../lib/strings';
+import { useProviderCatalogue, useSaveConfig, type ConfigInput, type ModelConfig, type ProviderId } from './queries';
+import { s } from './strings';
+
+interface Values {
+  name: string;
+  provider: ProviderId;
+  modelId: string;
+  settings: { temperature: string; maxTokens: string; topP: string; systemPrompt: string };
+}
+
+/** The API's field paths and where they land in the form. */
+const FIELDS = ['name', 'provider', 'modelId', 'settings.temperature', 'settings.maxTokens', 'settings.topP', 'settings.systemPrompt'] as const;
+
+const num = (v: string): number | undefined => (v.trim() === '' ? undefined : Number(v));
+
+/** The form's text as the API's body: empty settings left out, numbers sent as typed (the API judges the ranges). */
+export function toConfigInput(values: Values): ConfigInput {
+  const settings = {
+    temperature: num(values.settings.temperature),
+    maxTokens: num(values.settings.maxTokens),
+    topP: num(values.settings.topP),
+    systemPrompt: values.settings.systemPrompt.trim() || undefined,
+  };
+  return {
+    name: values.name.trim(),
+    provider: values.provider,
+    modelId: values.modelId,
+    settings: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)),
+  };
+}
+
+const text = (n: number | undefined) => (n === undefined ? '' : String(n));
+
+/** Create or edit a config: provider and model from the catalogue, settings and limits; the API's 400s on their fields. */
+export function ConfigForm({ applicationId, config, onDone }: { applicationId?: string; config?: ModelConfig; onDone: () => void }) {
+  const catalogue = useProviderCatalogue();
+  const save = useSaveConfig(applicationId, config?._id);
+  const form = useForm<Values>({
+    defaultValues: {
+      name: config?.name ?? '',
+      provider: config?.provider ?? 'provider_a',
+      modelId: config?.modelId ?? '',
+      settings: {
+        temperature: text(config?.settings?.temperature),
+        maxTokens: text(config?.settings?.maxTokens),
+        topP: text(config?.settings?.topP),
+        systemPrompt: config?.settings?.systemPrompt ?? '',
+      },
+    },
+  });
+  const { errors } = form.formState;
+  const provider = form.watch('provider');
+  const info = catalogue.data?.find((p) => p.id === provider);
+  const models = info?.models ?? [];
+  const submit = form.handleSubmit((values) =>
+    save.mutate(toConfigInput({ ...values, modelId: values.modelId || info?.defaultModel || '' }), {
+      onSuccess: onDone,
+      onError: (error) => {
+        for (const [field, message] of Object.entries(fieldErrors(error, FIELDS))) form.setError(field as keyof Values, { message: message as string });
+      },
+    }),
+  );
+  const unplaced = save.error && !Object.keys(fieldErrors(save.error, FIELDS)).length ? save.error : null;
+  const modelError = errors.modelId?.message;
+
+  return (
+    <form onSubmit={submit} noValidate className="ap-stack">
+      <Field label={s.name} error={errors.name?.message} {...form.register('name', { required: `${s.name} is required` })} />
+      <div className="ap-field">
+        <label htmlFor="mc-provider">{s.provider}</label>
+        <select
+          id="mc-provider"
+          {...form.register('provider', {
+            onChange: () => form.setValue('modelId', ''),
+          })}
+        >
+          {(catalogue.data ?? []).map((p) => (
+            <option key={p.id} value={p.id}>
+              {s.providers[p.id ?? ''] ?? p.id}
+            </option>
+          ))}
+          {!catalogue.data ? <option value={provider}>{s.providers[provider] ?? provider}</option> : null}
+        </select>
+        {errors.provider?.message ? (
+          <p className="ap-field__error" role="alert">
+            {errors.provider.message}
+          </p>
+        ) : null}
+      </div>
+      <div className="ap-field">
+        <label htmlFor="mc-model">{s.model}</label>
+        <select id="mc-model" aria-invalid={modelError ? true : undefined} aria-describedby={modelError ? 'mc-model-error' : undefined} {...form.register('modelId')}>
+          <option value="">{info?.defaultModel ? `${info.defaultModel} (default)` : '—'}</option>
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.id}
+            </option>
+          ))}
+          {config?.modelId && !models.some((m) => m.id === config.modelId) ? <option value={config.modelId}>{config.modelId}</option> : null}
+        </select>
+        {modelError ? (
+          <p className="ap-field__error" id="mc-model-error" role="alert">
+            {modelError}
+          </p>
+        ) : null}
+      </div>
+      <div className="ap-mc-grid">
+        <Field label={s.temperature} inputMode="decimal" error={errors.settings?.temperature?.message} {...form.register('settings.temperature')} />
+        <Field label={s.maxTokens} inputMode="numeric" error={errors.settings?.maxTokens?.message} {...form.register('settings.maxTokens')} />
+        <Field label={s.topP} inputMode="decimal" error={errors.settings?.topP?.message} {...form.register('settings.topP')} />
+      </div>
+      <TextArea label={s.systemPrompt} rows={3} error={errors.settings?.systemPrompt?.message} {...form.register('settings.systemPrompt')} />
+      <ErrorText error={unplaced} />
+      <div className="ap-actions">
+        <Button type="submit" variant="primary" busy={save.isPending}>
+          {save.isPending ? t.saving : config ? t.save : t.create}
+        </Button>
+      </div>
+    </form>
+  );
+}

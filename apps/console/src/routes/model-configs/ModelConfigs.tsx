@@ -1,0 +1,141 @@
+import { FlaskConical, Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Dialog } from '../../components/Dialog';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
+import { ConfigForm } from './ConfigForm';
+import { useApplicationChoices, useConfigs, useDeleteConfig, useMakeDefault, type ModelConfig } from './queries';
+import { s } from './strings';
+
+/** An application's model configs: create, edit, make default, delete, and the way to their A/B versions. */
+export default function ModelConfigs() {
+  const apps = useApplicationChoices();
+  const [params, setParams] = useSearchParams();
+  const chosen = params.get('app') ?? apps.data?.[0]?.id;
+  const list = useConfigs(chosen);
+  const makeDefault = useMakeDefault();
+  const remove = useDeleteConfig();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<ModelConfig | null>(null);
+  const [deleting, setDeleting] = useState<ModelConfig | null>(null);
+
+  const createButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <Plus aria-hidden size={16} />
+      {s.create}
+    </Button>
+  );
+
+  let configs;
+  if (list.isPending) configs = <Loading />;
+  else if (list.isError) configs = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  else if (!list.data.length) configs = <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
+  else
+    configs = (
+      <>
+        <div className="ap-actions">{createButton}</div>
+        <ErrorText error={makeDefault.error} />
+        <div className="ap-table-wrap">
+          <table className="ap-table">
+            <thead>
+              <tr>
+                <th scope="col">{s.columns.name}</th>
+                <th scope="col">{s.columns.model}</th>
+                <th scope="col">{s.columns.settings}</th>
+                <th scope="col">
+                  <span className="ap-visually-hidden">{s.columns.actions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((config) => (
+                <tr key={config._id}>
+                  <th scope="row">
+                    <span className="ap-strong">{config.name}</span>
+                    {config.isDefault ? <span className="ap-mc-badge">{s.isDefault}</span> : null}
+                  </th>
+                  <td>
+                    {s.providers[config.provider ?? ''] ?? config.provider} · <code>{config.modelId}</code>
+                  </td>
+                  <td>{s.settingsSummary(config.settings?.temperature, config.settings?.maxTokens, config.settings?.topP)}</td>
+                  <td className="ap-row-actions">
+                    {!config.isDefault ? (
+                      <Button variant="ghost" aria-label={s.makeDefaultLabel(config.name ?? '')} busy={makeDefault.isPending && makeDefault.variables === config._id} onClick={() => makeDefault.mutate(config._id!)}>
+                        <Star aria-hidden size={16} />
+                      </Button>
+                    ) : null}
+                    <Link className="ap-button ap-button--ghost" aria-label={s.versionsLabel(config.name ?? '')} to={`/model-configs/${config._id}`}>
+                      <FlaskConical aria-hidden size={16} />
+                    </Link>
+                    <Button variant="ghost" aria-label={s.editLabel(config.name ?? '')} onClick={() => setEditing(config)}>
+                      <Pencil aria-hidden size={16} />
+                    </Button>
+                    <Button variant="ghost" aria-label={s.deleteLabel(config.name ?? '')} onClick={() => setDeleting(config)}>
+                      <Trash2 aria-hidden size={16} />
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </>
+    );
+
+  let body;
+  if (apps.isPending) body = <Loading />;
+  else if (apps.isError) body = <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />;
+  else if (!apps.data.length)
+    body = (
+      <EmptyState title={s.noApplications} action={<Link className="ap-button ap-button--primary" to="/applications">{s.createApplication}</Link>}>
+        {s.noApplicationsBody}
+      </EmptyState>
+    );
+  else
+    body = (
+      <div className="ap-stack">
+        <div className="ap-field">
+          <label htmlFor="mc-app">{s.application}</label>
+          <select id="mc-app" className="ap-select" value={chosen} onChange={(e) => setParams({ app: e.target.value })}>
+            {apps.data.map((app) => (
+              <option key={app.id} value={app.id}>
+                {app.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {configs}
+      </div>
+    );
+
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} />
+      {body}
+      <Dialog open={creating} onOpenChange={setCreating} title={s.createTitle}>
+        {creating ? <ConfigForm applicationId={chosen} onDone={() => setCreating(false)} /> : null}
+      </Dialog>
+      <Dialog open={!!editing} onOpenChange={(open) => !open && setEditing(null)} title={s.editTitle}>
+        {editing ? <ConfigForm key={editing._id} applicationId={chosen} config={editing} onDone={() => setEditing(null)} /> : null}
+      </Dialog>
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(open) => {
+          if (!open) {
+            setDeleting(null);
+            remove.reset();
+          }
+        }}
+        title={s.deleteTitle(deleting?.name ?? '')}
+        description={s.deleteBody}
+        confirmLabel={s.deleteConfirm}
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => deleting && remove.mutate(deleting._id!, { onSuccess: () => setDeleting(null) })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,235 @@
+import { ArrowLeft, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useParams } from 'react-router';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Field } from '../../components/Field';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
+import { fieldErrors } from '../../lib/errors';
+import { formatNumber } from '../../lib/format';
+import { useAddVersion, useComparison, useConfig, useDeleteVersion, useUpdateVersion, type Version } from './queries';
+import { s } from './strings';
+
+interface Arm {
+  name: string;
+  control: boolean;
+  traffic: number;
+  metrics: NonNullable<Version['metrics']>;
+}
+
+/** One metric of every arm as horizontal SVG bars, the figures written beside them. */
+function BarChart({ title, arms, value, format }: { title: string; arms: Arm[]; value: (a: Arm) => number; format: (n: number) => string }) {
+  const max = Math.max(1, ...arms.map(value));
+  const row = 28;
+  return (
+    <figure>
+      <figcaption>{title}</figcaption>
+      <svg width="100%" height={arms.length * row} viewBox={`0 0 400 ${arms.length * row}`} role="img" aria-label={`${title}: ${arms.map((a) => `${a.name} ${format(value(a))}`).join(', ')}`}>
+        {arms.map((arm, i) => (
+          <g key={arm.name} transform={`translate(0 ${i * row})`}>
+            <text x={0} y={17}>
+              {arm.name.length > 18 ? `${arm.name.slice(0, 17)}…` : arm.name}
+            </text>
+            <rect className={arm.control ? 'ap-mc-bar ap-mc-bar--control' : 'ap-mc-bar'} x={140} y={5} height={16} width={Math.max(1, (value(arm) / max) * 180)} />
+            <text x={146 + (value(arm) / max) * 180} y={17}>
+              {format(value(arm))}
+            </text>
+          </g>
+        ))}
+      </svg>
+    </figure>
+  );
+}
+
+function TrafficCell({ configId, version }: { configId: string; version: Version }) {
+  const update = useUpdateVersion(configId);
+  const form = useForm<{ trafficPercent: string }>({ defaultValues: { trafficPercent: String(version.trafficPercent ?? 0) } });
+  const submit = form.handleSubmit(({ trafficPercent }) =>
+    update.mutate(
+      { versionId: version._id!, trafficPercent: Number(trafficPercent) },
+      {
+        onError: (error) => {
+          const message = fieldErrors(error, ['trafficPercent'] as const).trafficPercent ?? (error as Error).message;
+          form.setError('trafficPercent', { message });
+        },
+      },
+    ),
+  );
+  return (
+    <form className="ap-inline-form" noValidate onSubmit={submit}>
+      <Field label={s.trafficLabel(version.label ?? '')} inputMode="decimal" error={form.formState.errors.trafficPercent?.message} {...form.register('trafficPercent')} />
+      <Button type="submit" aria-label={s.saveTrafficLabel(version.label ?? '')} busy={update.isPending}>
+        {s.saveTraffic}
+      </Button>
+    </form>
+  );
+}
+
+function AddVersion({ configId }: { configId: string }) {
+  const add = useAddVersion(configId);
+  const FIELDS = ['label', 'trafficPercent', 'settings.temperature'] as const;
+  const form = useForm<{ label: string; trafficPercent: string; settings: { temperature: string } }>({ defaultValues: { label: '', trafficPercent: '0', settings: { temperature: '' } } });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((values) => {
+    const temperature = values.settings.temperature.trim();
+    add.mutate(
+      { label: values.label.trim(), trafficPercent: Number(values.trafficPercent), ...(temperature ? { settings: { temperature: Number(temperature) } } : {}) },
+      {
+        onSuccess: () => form.reset(),
+        onError: (error) => {
+          for (const [field, message] of Object.entries(fieldErrors(error, FIELDS))) form.setError(field as 'label', { message: message as string });
+        },
+      },
+    );
+  });
+  const unplaced = add.error && !Object.keys(fieldErrors(add.error, FIELDS)).length ? add.error : null;
+  return (
+    <section className="ap-card ap-stack" aria-labelledby="mc-add">
+      <h2 id="mc-add">{s.addVersion}</h2>
+      <form className="ap-stack" noValidate onSubmit={submit}>
+        <div className="ap-mc-grid">
+          <Field label={s.label} error={errors.label?.message} {...form.register('label', { required: `${s.label} is required` })} />
+          <Field label={s.traffic} inputMode="decimal" error={errors.trafficPercent?.message} {...form.register('trafficPercent')} />
+          <Field label={s.temperature} inputMode="decimal" error={errors.settings?.temperature?.message} {...form.register('settings.temperature')} />
+        </div>
+        <ErrorText error={unplaced} />
+        <div className="ap-actions">
+          <Button type="submit" variant="primary" busy={add.isPending}>
+            {s.addVersion}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** A config's A/B versions: traffic shares, the metrics of each arm beside the control, add, delete. */
+export default function Versions() {
+  const { configId = '' } = useParams();
+  const comparison = useComparison(configId);
+  const config = useConfig(configId);
+  const remove = useDeleteVersion(configId);
+  const [deleting, setDeleting] = useState<Version | null>(null);
+  const name = comparison.data?.control?.name ?? '';
+
+  let body;
+  if (comparison.isPending) body = <Loading />;
+  else if (comparison.isError) body = <ErrorState error={comparison.error} onRetry={() => void comparison.refetch()} />;
+  else {
+    const { control, versions = [] } = comparison.data;
+    const empty = { requestCount: 0, avgLatencyMs: 0, avgTokensUsed: 0, errorRate: 0, userSatisfactionScore: null };
+    const arms: Arm[] = [
+      { name: s.control(control?.name ?? ''), control: true, traffic: control?.trafficPercent ?? 100, metrics: control?.metrics ?? empty },
+      ...versions.map((v) => ({ name: v.label ?? v.version ?? '', control: false, traffic: v.trafficPercent ?? 0, metrics: v.metrics ?? empty })),
+    ];
+    body = (
+      <div className="ap-stack">
+        {versions.length ? (
+          <div className="ap-table-wrap">
+            <table className="ap-table">
+              <caption className="ap-visually-hidden">{s.versions}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{s.vcolumns.version}</th>
+                  <th scope="col">{s.vcolumns.model}</th>
+                  <th scope="col">{s.vcolumns.traffic}</th>
+                  <th scope="col">{s.vcolumns.active}</th>
+                  <th scope="col">
+                    <span className="ap-visually-hidden">{s.vcolumns.actions}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {versions.map((v) => (
+                  <tr key={v._id}>
+                    <th scope="row">
+                      <span className="ap-strong">{v.label}</span>
+                      <span className="ap-muted ap-block">{v.version}</span>
+                    </th>
+                    <td>
+                      {s.providers[v.provider ?? ''] ?? v.provider} · <code>{v.modelId}</code>
+                    </td>
+                    <td>
+                      <TrafficCell key={`${v._id}-${v.trafficPercent}`} configId={configId} version={v} />
+                    </td>
+                    <td>{v.isActive ? s.yes : s.no}</td>
+                    <td className="ap-row-actions">
+                      <Button variant="ghost" aria-label={s.deleteVersionLabel(v.label ?? '')} onClick={() => setDeleting(v)}>
+                        <Trash2 aria-hidden size={16} />
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <EmptyState title={s.noVersions}>{s.noVersionsBody}</EmptyState>
+        )}
+        <AddVersion configId={configId} />
+        <section className="ap-card ap-stack" aria-labelledby="mc-metrics">
+          <h2 id="mc-metrics">{s.metricsTitle}</h2>
+          <div className="ap-mc-chart">
+            <BarChart title={s.chartRequests} arms={arms} value={(a) => a.metrics.requestCount ?? 0} format={formatNumber} />
+            <BarChart title={s.chartLatency} arms={arms} value={(a) => a.metrics.avgLatencyMs ?? 0} format={s.ms} />
+          </div>
+          <div className="ap-table-wrap">
+            <table className="ap-table">
+              <caption className="ap-visually-hidden">{s.metricsTitle}</caption>
+              <thead>
+                <tr>
+                  {Object.values(s.mcolumns).map((c) => (
+                    <th scope="col" key={c}>
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {arms.map((arm) => (
+                  <tr key={arm.name}>
+                    <th scope="row">{arm.name}</th>
+                    <td>{s.percent(arm.traffic)}</td>
+                    <td>{formatNumber(arm.metrics.requestCount ?? 0)}</td>
+                    <td>{s.ms(arm.metrics.avgLatencyMs ?? 0)}</td>
+                    <td>{formatNumber(Math.round(arm.metrics.avgTokensUsed ?? 0))}</td>
+                    <td>{s.percent(Math.round((arm.metrics.errorRate ?? 0) * 10000) / 100)}</td>
+                    <td>{s.rating(arm.metrics.userSatisfactionScore)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <Link className="ap-button ap-button--ghost" to={config.data?.applicationId ? `/model-configs?app=${config.data.applicationId}` : '/model-configs'}>
+        <ArrowLeft aria-hidden size={16} />
+        {s.back}
+      </Link>
+      <PageHeader title={s.versionsTitle(name)} description={s.versionsDescription} />
+      {body}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(open) => {
+          if (!open) {
+            setDeleting(null);
+            remove.reset();
+          }
+        }}
+        title={s.deleteVersionTitle(deleting?.label ?? '')}
+        description={s.deleteVersionBody}
+        confirmLabel={s.deleteVersionConfirm}
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => deleting && remove.mutate(deleting._id!, { onSuccess: () => setDeleting(null) })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,135 @@
+import { Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
+import { Editor } from './Editor';
+import { useApplicationChoices, useDeleteTemplate, useMakeDefault, useTemplates, type PromptTemplate } from './queries';
+import { s } from './strings';
+
+/** An application's prompt templates: list, editor with variables and preview, default, delete. */
+export default function Prompts() {
+  const apps = useApplicationChoices();
+  const [params, setParams] = useSearchParams();
+  const chosen = params.get('app') ?? apps.data?.[0]?.id;
+  const list = useTemplates(chosen);
+  const makeDefault = useMakeDefault();
+  const remove = useDeleteTemplate();
+  const [editing, setEditing] = useState<PromptTemplate | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<PromptTemplate | null>(null);
+
+  const createButton = (
+    <Button variant="primary" onClick={() => setEditing('new')}>
+      <Plus aria-hidden size={16} />
+      {s.create}
+    </Button>
+  );
+
+  let templates;
+  if (list.isPending) templates = <Loading />;
+  else if (list.isError) templates = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  else if (!list.data.length) templates = editing ? null : <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
+  else
+    templates = (
+      <>
+        {editing ? null : <div className="ap-actions">{createButton}</div>}
+        <ErrorText error={makeDefault.error} />
+        <div className="ap-table-wrap">
+          <table className="ap-table">
+            <thead>
+              <tr>
+                <th scope="col">{s.columns.name}</th>
+                <th scope="col">{s.columns.variables}</th>
+                <th scope="col">
+                  <span className="ap-visually-hidden">{s.columns.actions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((tpl) => (
+                <tr key={tpl.id}>
+                  <th scope="row">
+                    <span className="ap-strong">{tpl.name}</span>
+                    {tpl.isDefault ? <span className="ap-pt-badge">{s.isDefault}</span> : null}
+                  </th>
+                  <td>{tpl.variables?.length ? tpl.variables.join(', ') : s.none}</td>
+                  <td className="ap-row-actions">
+                    {!tpl.isDefault ? (
+                      <Button variant="ghost" aria-label={s.makeDefaultLabel(tpl.name ?? '')} onClick={() => makeDefault.mutate(tpl.id!)}>
+                        <Star aria-hidden size={16} />
+                      </Button>
+                    ) : null}
+                    <Button variant="ghost" aria-label={s.editLabel(tpl.name ?? '')} onClick={() => setEditing(tpl)}>
+                      <Pencil aria-hidden size={16} />
+                    </Button>
+                    <Button variant="ghost" aria-label={s.deleteLabel(tpl.name ?? '')} onClick={() => setDeleting(tpl)}>
+                      <Trash2 aria-hidden size={16} />
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </>
+    );
+
+  let body;
+  if (apps.isPending) body = <Loading />;
+  else if (apps.isError) body = <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />;
+  else if (!apps.data.length)
+    body = (
+      <EmptyState title={s.noApplications} action={<Link className="ap-button ap-button--primary" to="/applications">{s.createApplication}</Link>}>
+        {s.noApplicationsBody}
+      </EmptyState>
+    );
+  else
+    body = (
+      <div className="ap-stack">
+        <div className="ap-field">
+          <label htmlFor="pt-app">{s.application}</label>
+          <select
+            id="pt-app"
+            className="ap-select"
+            value={chosen}
+            onChange={(e) => {
+              setEditing(null);
+              setParams({ app: e.target.value });
+            }}
+          >
+            {apps.data.map((app) => (
+              <option key={app.id} value={app.id}>
+                {app.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {editing ? <Editor key={editing === 'new' ? 'new' : editing.id} applicationId={chosen} template={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} /> : null}
+        {templates}
+      </div>
+    );
+
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} />
+      {body}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(open) => {
+          if (!open) {
+            setDeleting(null);
+            remove.reset();
+          }
+        }}
+        title={s.deleteTitle(deleting?.name ?? '')}
+        description={s.deleteBody}
+        confirmLabel={s.deleteConfirm}
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => deleting && remove.mutate(deleting.id!, { onSuccess: () => setDeleting(null) })}
+      />
+    </>
+  );
+}

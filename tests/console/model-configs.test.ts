@@ -1,0 +1,119 @@
+import { describeInBrowser } from '../browser/support/browser';
+import { userWithApplication } from '../support/test-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+
+/** Model configs and A/B versions in Chromium: the API's 400 on its field, the default, traffic shares, metrics per arm. */
+describeInBrowser('console: model configs', () => {
+  let world: ConsoleStack;
+  let tab: ConsolePage;
+
+  beforeAll(async () => {
+    world = await startConsoleStack();
+  });
+  afterAll(() => world?.close());
+  beforeEach(async () => {
+    tab = await world.open();
+  });
+  afterEach(async () => {
+    expect(tab.pageErrors).toEqual([]);
+    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
+    expect(await tab.leakedTokens()).toEqual([]);
+    await tab.context.close();
+  });
+
+  it('creates configs (the API’s 400 on the field), switches the default, and compares an A/B version with the control', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Gadget Shop' });
+    const { client } = world.stack;
+    await client.put('/api/provider-keys/provider_a', { apiKey: 'sk-own-console-configs-1234' }, { token: owner.token });
+    await signIn(page, world.url, owner);
+    await tab.goto('/model-configs');
+    await page.getByRole('heading', { name: 'No model configs yet' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'New config' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a model config' });
+    const hostile = xssPayload('configname');
+    await dialog.getByLabel('Name').fill(hostile);
+    await dialog.getByLabel('Provider').selectOption('provider_a');
+    await dialog.getByLabel('Model').selectOption('gpt-4o');
+    await dialog.getByLabel('Temperature').fill('2.5');
+    await dialog.getByLabel('Max tokens (limit per answer)').fill('500');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const error = dialog.locator('.ap-field__error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/temperature/i);
+    expect(await dialog.getByLabel('Temperature').getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByLabel('Name').inputValue()).toBe(hostile); // what was typed is kept
+    await dialog.getByLabel('Temperature').fill('0.4');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const first = page.getByRole('row', { name: /configname/ });
+    await first.getByText('default').waitFor();
+    expect(await first.textContent()).toContain('gpt-4o');
+    expect(await first.textContent()).toContain('temperature 0.4 · max 500 tokens');
+
+    await page.getByRole('button', { name: 'New config' }).click();
+    await dialog.getByLabel('Name').fill('Backup');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const backup = page.getByRole('row', { name: /Backup/ });
+    await backup.waitFor();
+    await page.getByRole('button', { name: 'Make Backup the default' }).click();
+    await backup.getByText('default').waitFor();
+    await first.getByText('default').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Make ' + hostile + ' the default' }).click();
+    await first.getByText('default').waitFor();
+
+    // A/B: a version taking 100% of the default config's traffic answers the next conversation.
+    await page.getByRole('link', { name: `A/B versions of ${hostile}` }).click();
+    await page.getByRole('heading', { name: 'No versions yet' }).waitFor();
+    await page.getByLabel('Label').fill('Cooler');
+    await page.getByLabel('Traffic %').fill('150');
+    await page.getByRole('button', { name: 'Add version' }).click();
+    await page.locator('.ap-field__error').first().waitFor();
+    await page.getByLabel('Traffic %').fill('100');
+    await page.getByLabel('Temperature').fill('0.1');
+    await page.getByRole('button', { name: 'Add version' }).click();
+    await page.getByRole('row', { name: /Cooler/ }).first().waitFor();
+
+    const conversation = await client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token });
+    const answered = await client.post(`/api/conversations/${conversation.body.id}/messages`, { content: 'Hello' }, { token: owner.token });
+    expect(answered.status).toBe(200);
+    await page.reload();
+    const metrics = page.getByRole('table', { name: 'Metrics by arm' });
+    const armRow = metrics.getByRole('row', { name: /^Cooler/ });
+    await armRow.waitFor();
+    expect((await armRow.locator('td').allTextContents()).slice(0, 2)).toEqual(['100%', '1']);
+    expect((await metrics.getByRole('row', { name: /\(control\)/ }).locator('td').allTextContents()).slice(0, 2)).toEqual(['0%', '0']);
+    expect(await page.getByRole('img', { name: /^Requests: .*\(control\) 0, Cooler 1$/ }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'model-configs-ab');
+
+    // Halve the version's share: the control takes the rest.
+    await page.getByLabel('Traffic % of Cooler').fill('40');
+    await page.getByRole('button', { name: 'Save the traffic of Cooler' }).click();
+    await metrics.getByRole('row', { name: /\(control\)/ }).getByText('60%').waitFor();
+
+    await page.getByRole('button', { name: 'Delete version Cooler' }).click();
+    await page.getByRole('dialog', { name: 'Delete version Cooler?' }).getByRole('button', { name: 'Delete version' }).click();
+    await page.getByRole('heading', { name: 'No versions yet' }).waitFor();
+    await page.getByRole('link', { name: 'All model configs' }).click();
+    await page.getByRole('row', { name: /Backup/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'model-configs');
+  });
+
+  it('shows another user’s (or a missing) config as not found, with a retry', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Owner' });
+    const other = await userWithApplication(world.stack.client, { name: 'Other' });
+    const theirs = await world.stack.client.post('/api/model-configs', { applicationId: other.app.id, name: 'Theirs', provider: 'provider_a' }, { token: other.token });
+    expect(theirs.status).toBe(201);
+    await signIn(page, world.url, owner);
+    await tab.goto(`/model-configs/${theirs.body._id}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Nothing here' });
+    await alert.waitFor();
+    await alert.getByRole('button', { name: 'Try again' }).waitFor();
+    expect(await page.content()).not.toContain('Theirs');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
