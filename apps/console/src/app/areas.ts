@@ -11,4 +11,5 @@ export const AREAS = [
   area('playground', () => import('../routes/playground/area')),
   area('provider-keys', () => import('../routes/provider-keys/area')),
   area('api-keys', () => import('../routes/api-keys/area')),
+  area('notifications', () => import('../routes/notifications/area')),
 ];
