@@ -12,5 +12,6 @@ export const AREAS = [
   area('provider-keys', () => import('../routes/provider-keys/area')),
   area('api-keys', () => import('../routes/api-keys/area')),
   area('notifications', () => import('../routes/notifications/area')),
+  area('analytics', () => import('../routes/analytics/area')),
   area('account', () => import('../routes/account/area')),
 ];
