@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { session } from '../api/client';
 import { Button } from '../components/Button';
+import { NotificationBell } from '../components/NotificationBell';
 import { Loading } from '../components/States';
 import { t } from '../lib/strings';
 import { useSession } from '../lib/use-session';
@@ -20,7 +21,10 @@ export function Shell() {
         {t.skipToContent}
       </a>
       <aside className="ap-sidebar">
-        <div className="ap-brand">{t.product}</div>
+        <div className="ap-sidebar__header">
+          <div className="ap-brand">{t.product}</div>
+          <NotificationBell />
+        </div>
         <nav aria-label={t.mainNav}>
           <ul>
             {navItems.map(({ id, label, icon: Icon }) => (

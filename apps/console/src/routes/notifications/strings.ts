@@ -1,0 +1,21 @@
+/** The Notifications screen's strings. */
+export const s = {
+  title: 'Notifications',
+  description: 'What happened on your account: billing, teams, knowledge, webhooks, plugins and security.',
+  filterLabel: 'Show',
+  filters: { all: 'All', unread: 'Unread only' },
+  empty: 'No notifications',
+  emptyUnread: 'Nothing unread',
+  emptyBody: 'Billing, team, knowledge, webhook, plugin and security events appear here.',
+  count: (n: number) => (n === 1 ? '1 notification' : `${n} notifications`),
+  markRead: 'Mark read',
+  markReadLabel: (title: string) => `Mark read: ${title}`,
+  markAllRead: 'Mark all read',
+  allRead: (n: number) => (n === 1 ? '1 notification marked read.' : `${n} notifications marked read.`),
+  unread: 'Unread',
+  read: 'Read',
+  open: 'Open',
+  categories: { billing: 'Billing', team: 'Team', knowledge: 'Knowledge', webhook: 'Webhook', plugin: 'Plugin', security: 'Security' } as Record<string, string>,
+  previous: 'Previous',
+  next: 'Next',
+} as const;
