@@ -3,7 +3,7 @@ import { resolve } from '../../apps/shared/tokens';
 import { describeInBrowser } from '../browser/support/browser';
 import { FakeOAuthProviders } from '../support/fake-oauth-providers';
 import { registerUser } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** The Account screen in Chromium: profile, password, sign-in identities, plan and usage, deletion. */
 describeInBrowser('console: account', () => {
@@ -22,12 +22,7 @@ describeInBrowser('console: account', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('shows the profile (a display name holding <img onerror> as text), saves it, and shows the plan and usage', async () => {
     const { page } = tab;

@@ -1,7 +1,7 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { userWithApplication } from '../support/test-stack';
 import { waitFor } from '../support/wait-for';
-import { axeViolations, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Analytics in Chromium: overview, usage by day, provider and source, costs with own keys apart, as SVG bars and tables. */
 describeInBrowser('console: analytics', () => {
@@ -15,12 +15,7 @@ describeInBrowser('console: analytics', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('shows the empty state for an account without usage', async () => {
     const { page } = tab;

@@ -1,6 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { userWithApplication } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** API keys and embedding in Chromium: the raw key once, revoke, delete, the snippet and the sandboxed preview. */
 describeInBrowser('console: API keys and embedding', () => {
@@ -14,12 +14,7 @@ describeInBrowser('console: API keys and embedding', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('creates a key shown once with its rate limit, gives the snippet and a sandboxed live preview, then revokes and deletes it', async () => {
     const { page } = tab;

@@ -1,5 +1,5 @@
 import { describeInBrowser } from '../browser/support/browser';
-import { axeViolations, freshEmail, screenshot, signUp, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, freshEmail, screenshot, signUp, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** The Applications screen in Chromium against the composed platform. */
 describeInBrowser('console: applications', () => {
@@ -13,12 +13,7 @@ describeInBrowser('console: applications', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('guides a new owner from the empty list to a created, edited and deleted application', async () => {
     const { page } = tab;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeInBrowser } from '../browser/support/browser';
 import { registerUser } from '../support/test-stack';
-import { axeViolations, freshEmail, screenshot, signIn, signUp, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, freshEmail, screenshot, signIn, signUp, startConsoleStack, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Access tokens of this file's platform live 2 seconds: expiry and the silent refresh are real. */
 const TTL_SECONDS = 2;
@@ -19,12 +19,7 @@ describeInBrowser('console: sign-in, session and security', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('refuses a wrong password with the API’s message, then signs in and returns to the screen asked for, under a strict CSP', async () => {
     const { page } = tab;

@@ -1,7 +1,7 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { aDocx, anImageOnlyPdf, aPdf, wordParagraph } from '../support/document-fixtures';
 import { registerUser, userWithApplication } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Knowledge in Chromium: drag-and-drop and picker uploads, live processing, a failed document's reason, search modes, delete. */
 describeInBrowser('console: knowledge', () => {
@@ -15,12 +15,7 @@ describeInBrowser('console: knowledge', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('uploads PDF, Word and Markdown by drop and picker, shows them processed with chunk counts, searches them by mode, and deletes one', async () => {
     const { page } = tab;

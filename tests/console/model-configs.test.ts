@@ -1,6 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { userWithApplication } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Model configs and A/B versions in Chromium: the API's 400 on its field, the default, traffic shares, metrics per arm. */
 describeInBrowser('console: model configs', () => {
@@ -14,12 +14,7 @@ describeInBrowser('console: model configs', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('creates configs (the API’s 400 on the field), switches the default, and compares an A/B version with the control', async () => {
     const { page } = tab;

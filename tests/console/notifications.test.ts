@@ -2,7 +2,7 @@ import { NOTIFICATION_TOKENS } from '../../apps/core-api/modules/notifications.m
 import { resolve } from '../../apps/shared/tokens';
 import { describeInBrowser } from '../browser/support/browser';
 import { registerUser } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Notifications in Chromium: the shell's bell (polled, paused while hidden), the list, mark read, mark all read. */
 describeInBrowser('console: notifications', () => {
@@ -18,12 +18,7 @@ describeInBrowser('console: notifications', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('shows the empty list and a bell with nothing unread', async () => {
     const { page } = tab;

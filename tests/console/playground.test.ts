@@ -1,7 +1,7 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { settled, uploadDocument } from '../e2e/core-api/knowledge/knowledge-documents';
 import { registerUser, userWithApplication } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 const LAMP_RULES = 'The harbour lamp is lit thirty minutes before sunset and put out at sunrise, every day of the year.';
 
@@ -18,12 +18,7 @@ describeInBrowser('console: playground', () => {
     world.stack.emulator!.reset();
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   /** An owner on a paid plan (platform keys serve) with an application holding one ready document. */
   async function paidOwnerWithDocs(appName: string) {

@@ -1,6 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { userWithApplication } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Prompt templates in Chromium: the variables found as typed, the server's render preview, a missing value on its field, default, delete. */
 describeInBrowser('console: prompt templates', () => {
@@ -14,12 +14,7 @@ describeInBrowser('console: prompt templates', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('writes a template, lists its variables, previews it with sample values, saves, edits, switches the default and deletes', async () => {
     const { page } = tab;

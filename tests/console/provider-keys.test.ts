@@ -1,6 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { registerUser } from '../support/test-stack';
-import { axeViolations, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Provider keys in Chromium: saved, validated by the (emulated) provider, refused on a wrong prefix, deleted. */
 describeInBrowser('console: provider keys', () => {
@@ -14,12 +14,7 @@ describeInBrowser('console: provider keys', () => {
   beforeEach(async () => {
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('saves a key showing only its last four characters, validates it with the provider, and deletes it after confirmation', async () => {
     const { page } = tab;

@@ -1,5 +1,5 @@
 import { describeInBrowser } from '../browser/support/browser';
-import { axeViolations, freshEmail, screenshot, signUp, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
+import { axeViolations, freshEmail, screenshot, signUp, startConsoleStack, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** The first-run path in Chromium: from sign-up to a streamed answer and the widget snippet, without curl. */
 describeInBrowser('console: first run', () => {
@@ -14,12 +14,7 @@ describeInBrowser('console: first run', () => {
     world.stack.emulator!.reset();
     tab = await world.open();
   });
-  afterEach(async () => {
-    expect(tab.pageErrors).toEqual([]);
-    expect(await tab.injected()).toEqual({ injected: [], violations: [] });
-    expect(await tab.leakedTokens()).toEqual([]);
-    await tab.context.close();
-  });
+  afterEach(() => closeCheckedTab(tab));
 
   it('carries a newcomer on the Free plan from sign-up through an application and an own key to a streamed answer and the widget snippet', async () => {
     const { page } = tab;

@@ -114,6 +114,17 @@ export class ConsolePage {
 }
 
 /** Signs up through the console's screen; resolves on the signed-in shell. */
+/**
+ * Every console test's closing check of its tab: the page threw nothing, no injected script ran and the CSP refused
+ * nothing, no token sits in storage, a readable cookie or a URL; then the tab's browser context is closed.
+ */
+export async function closeCheckedTab(tab: ConsolePage): Promise<void> {
+  expect(tab.pageErrors).toEqual([]);
+  expect(await tab.injected()).toEqual({ injected: [], violations: [] });
+  expect(await tab.leakedTokens()).toEqual([]);
+  await tab.context.close();
+}
+
 export async function signUp(page: Page, baseUrl: string, user: { email: string; password?: string; name?: string }): Promise<void> {
   await page.goto(`${baseUrl}/sign-up`);
   await page.getByLabel('Your name').fill(user.name ?? 'Ada Lovelace');
