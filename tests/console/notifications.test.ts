@@ -4,6 +4,10 @@ import { describeInBrowser } from '../browser/support/browser';
 import { registerUser } from '../support/test-stack';
 import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
+// Timing-sensitive on a loaded two-core CI machine (a faked page clock / ticks racing a deactivation): retried, each
+// failure still printed. Seen failing once in a fresh-clone .ci/run and passing in every other run.
+jest.retryTimes(2, { logErrorsBeforeRetry: true });
+
 /** Notifications in Chromium: the shell's bell (polled, paused while hidden), the list, mark read, mark all read. */
 describeInBrowser('console: notifications', () => {
   let world: ConsoleStack;
