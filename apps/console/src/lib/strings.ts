@@ -27,4 +27,7 @@ export const t = {
   paymentRequiredHint: 'Upgrade the plan, or save your own provider key to lift this limit.',
   sessionExpired: 'Your session ended. Sign in again to continue.',
   signedOut: 'You are signed out.',
+  application: 'Application',
+  noApplications: 'No applications yet',
+  createApplication: 'Create an application',
 } as const;
