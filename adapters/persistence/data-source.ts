@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DataDirLock } from './pglite/data-dir-lock';
@@ -24,6 +24,11 @@ export interface DataSourceOptions {
   pgliteThread?: boolean;
   /** The embedded PGlite's memory settings; unset means PGLITE_MEMORY_DEFAULTS. */
   pgliteMemory?: PGliteMemorySettings;
+  /**
+   * In memory only: a tar file of a data directory (`PGlite.dumpDataDir`, see dumpPGliteTemplate) the database starts
+   * from instead of running initdb; its applied migrations are skipped. Tests use one made once per run.
+   */
+  pgliteTemplate?: string;
   /** PostgreSQL schema to use (tests give each run its own). */
   schema?: string;
   /**
@@ -94,7 +99,8 @@ async function openPGliteDatabase(dataDir: string | undefined, options: DataSour
   // A new data directory is created by a process that then ends, taking initdb's memory with it.
   if (dataDir) await initializeDataDir(dataDir, options.pgliteMemory);
   const memory = options.pgliteMemory;
-  const db = options.pgliteThread ? await PGliteThread.open({ dataDir, memory }) : await inThreadDatabase(dataDir, memory);
+  const template = dataDir ? undefined : options.pgliteTemplate;
+  const db = options.pgliteThread ? await PGliteThread.open({ dataDir, memory, template }) : await inThreadDatabase(dataDir, memory, template);
   // Shared, the session lets the database thread run the next statement while this one takes in an answer.
   const pool = new PGlitePool(db, { shareSession: options.pgliteThread === true });
   const dataSource = new DataSource({
@@ -130,9 +136,38 @@ async function openPGliteDatabase(dataDir: string | undefined, options: DataSour
   };
 }
 
-async function inThreadDatabase(dataDir: string | undefined, memory: PGliteMemorySettings | undefined): Promise<StatementRunner & { close(): Promise<void> }> {
-  const db = await openPGlite(dataDir, memory);
+async function inThreadDatabase(
+  dataDir: string | undefined,
+  memory: PGliteMemorySettings | undefined,
+  template?: string,
+): Promise<StatementRunner & { close(): Promise<void> }> {
+  const db = await openPGlite(dataDir, memory, template);
   return { ...inThread(db), close: () => db.close() };
+}
+
+/**
+ * Writes a tar file of a new in-memory database with every migration applied (written to a neighbouring file, then
+ * renamed, so a reader never sees half of it): the `pgliteTemplate` of later opens.
+ */
+export async function dumpPGliteTemplate(file: string, memory?: PGliteMemorySettings): Promise<void> {
+  const db = await openPGlite(undefined, memory);
+  const pool = new PGlitePool(inThread(db), { shareSession: false });
+  const dataSource = new DataSource({
+    type: 'postgres',
+    driver: { Pool: function PoolFactory() { return pool; } },
+    migrations: MIGRATIONS,
+  });
+  try {
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+    await dataSource.destroy();
+    const tar = await db.dumpDataDir('none');
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, Buffer.from(await tar.arrayBuffer()));
+    renameSync(partial, file);
+  } finally {
+    await db.close().catch(() => undefined);
+  }
 }
 
 const quoteIdent = (name: string): string => {

@@ -14,11 +14,13 @@ if (!process.env.TEST_DATABASE_URL && !process.env.__PG_SKIP_NOTED) {
 }
 
 /**
- * A fresh database: in-memory PGlite (on a thread of its own, as the platform runs it, unless PGLITE_THREAD=off),
+ * A fresh database: in-memory PGlite (on a thread of its own, as the platform runs it, unless PGLITE_THREAD=off,
+ * loaded from the run's migrated template),
  * or a schema of its own on the test PostgreSQL, dropped on close.
  */
 export async function openTestDatabase(kind: DatabaseKind = 'pglite'): Promise<Database> {
-  if (kind === 'pglite') return openDatabase({ pgliteThread: pgliteThreadSetting() });
+  // Started from the run's migrated template (jest's global setup) when there is one.
+  if (kind === 'pglite') return openDatabase({ pgliteThread: pgliteThreadSetting(), pgliteTemplate: process.env.PGLITE_TEST_TEMPLATE || undefined });
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(6).toString('hex')}`;

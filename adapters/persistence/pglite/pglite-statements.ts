@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { PGlite, protocol, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import { PGLITE_MEMORY_DEFAULTS, type PGliteMemorySettings } from './pglite-memory';
@@ -37,8 +38,14 @@ export function startParams(memory: PGliteMemorySettings): string[] {
  * them again on every call. The plans follow the tables as they grow because the upkeep (PGliteUpkeep)
  * analyzes them, which makes PostgreSQL rebuild the plans that read them.
  */
-export async function openPGlite(dataDir: string | undefined, memory: PGliteMemorySettings = PGLITE_MEMORY_DEFAULTS): Promise<PGlite> {
-  const db = await PGlite.create({ dataDir, extensions: { vector }, startParams: startParams(memory) });
+export async function openPGlite(
+  dataDir: string | undefined,
+  memory: PGliteMemorySettings = PGLITE_MEMORY_DEFAULTS,
+  template?: string,
+): Promise<PGlite> {
+  // An in-memory database can start from a dumped data directory (a tar file) instead of running initdb.
+  const loadDataDir = template && !dataDir ? new Blob([readFileSync(template)]) : undefined;
+  const db = await PGlite.create({ dataDir, loadDataDir, extensions: { vector }, startParams: startParams(memory) });
   await db.exec(`SET plan_cache_mode = force_generic_plan`);
   return db;
 }

@@ -8,6 +8,8 @@ export interface WorkerOptions {
   dataDir?: string;
   /** PostgreSQL's memory settings; unset means the platform's defaults (PGLITE_MEMORY_DEFAULTS). */
   memory?: PGliteMemorySettings;
+  /** A dumped data directory (tar file) an in-memory database starts from (DataSourceOptions.pgliteTemplate). */
+  template?: string;
 }
 
 export type ToWorker = { type: 'run'; id: number; sql: string; params?: unknown[] } | { type: 'close' };

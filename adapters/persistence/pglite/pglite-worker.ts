@@ -11,10 +11,10 @@ const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
 async function main(): Promise<void> {
-  const { dataDir, memory } = workerData as WorkerOptions;
+  const { dataDir, memory, template } = workerData as WorkerOptions;
   let db: PGlite;
   try {
-    db = await openPGlite(dataDir, memory);
+    db = await openPGlite(dataDir, memory, template);
   } catch (error) {
     post({ type: 'failed', error: plainError(error) });
     return;
