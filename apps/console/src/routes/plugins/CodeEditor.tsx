@@ -7,15 +7,15 @@ import { s } from './strings';
 const CodeMirror = lazy(() => import('./CodeMirror'));
 
 /** A labelled code editor (CodeMirror 6, loaded on demand) with its hint and the API's error under it. */
-export function CodeEditor({ id, label, hint, error, ...rest }: Omit<CodeMirrorProps, 'labelledBy' | 'describedBy' | 'invalid'> & { id: string; label: string; hint?: string; error?: string }) {
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+export function CodeEditor({ id, label, hint, error, ...rest }: Omit<CodeMirrorProps, 'label' | 'description' | 'invalid'> & { id: string; label: string; hint?: string; error?: string }) {
+  const description = [hint, error].filter(Boolean).join(' ') || undefined;
   return (
     <div className="ap-field">
-      <span className="ap-pl-label" id={`${id}-label`}>
+      <span className="ap-pl-label" id={`${id}-label`} aria-hidden>
         {label}
       </span>
       <Suspense fallback={<Loading label={s.editorLoading} />}>
-        <CodeMirror {...rest} labelledBy={`${id}-label`} describedBy={describedBy} invalid={!!error} />
+        <CodeMirror {...rest} label={label} description={description} invalid={!!error} />
       </Suspense>
       {hint ? (
         <p className="ap-field__hint" id={`${id}-hint`}>

@@ -9,24 +9,29 @@ export interface CodeMirrorProps {
   onChange?: (value: string) => void;
   language: 'javascript' | 'json';
   readOnly?: boolean;
-  labelledBy: string;
-  describedBy?: string;
+  /** The accessible name (the visible label outside cannot be referenced from inside the shadow root). */
+  label: string;
+  /** The hint and the error, read after the name. */
+  description?: string;
   invalid?: boolean;
 }
 
 /**
- * The editor itself (its own lazy chunk). Its styles go through style-mod, which uses constructed style sheets
- * (`adoptedStyleSheets`) in browsers that have them, so the console's CSP (`style-src 'self'`) does not refuse them.
+ * The editor itself (its own lazy chunk). CodeMirror styles itself through style-mod, which writes a `<style>`
+ * element into a document (refused by the console's CSP, `style-src 'self'` without a nonce) but constructed style
+ * sheets (`adoptedStyleSheets`, CSSOM, not subject to that CSP) into a shadow root: so the editor lives in one.
+ * CSS custom properties cross the shadow boundary, so the console's theme variables still apply.
  */
 const theme = EditorView.theme({
   '&': { border: '1px solid var(--ap-color-border)', borderRadius: 'var(--ap-layout-border-radius)', fontSize: '0.9em' },
   '&.cm-focused': { outline: '2px solid var(--ap-color-primary)', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: 'var(--ap-font-mono)', minHeight: '8em', maxHeight: '28em' },
+  // Wrapped lines and no height cap: the editor never becomes a scrolling region of its own (keyboard users scroll the page).
+  '.cm-scroller': { fontFamily: 'var(--ap-font-mono)', minHeight: '8em' },
   '.cm-gutters': { color: 'var(--ap-color-text-muted)', backgroundColor: 'var(--ap-color-surface)' },
   '.cm-activeLineGutter': { color: 'var(--ap-color-text)' },
 });
 
-export default function CodeMirror({ value, onChange, language, readOnly, labelledBy, describedBy, invalid }: CodeMirrorProps) {
+export default function CodeMirror({ value, onChange, language, readOnly, label, description, invalid }: CodeMirrorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const attributes = useRef(new Compartment());
@@ -35,20 +40,25 @@ export default function CodeMirror({ value, onChange, language, readOnly, labell
 
   const contentAttributes = () =>
     EditorView.contentAttributes.of({
-      'aria-labelledby': labelledBy,
-      ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+      'aria-label': label,
+      ...(description ? { 'aria-description': description } : {}),
       ...(invalid ? { 'aria-invalid': 'true' } : {}),
       ...(readOnly ? { 'aria-readonly': 'true' } : {}),
     });
 
   useEffect(() => {
+    const shadow = host.current!.shadowRoot ?? host.current!.attachShadow({ mode: 'open' });
+    const mount = document.createElement('div');
+    shadow.replaceChildren(mount);
     const editor = new EditorView({
-      parent: host.current!,
+      root: shadow,
+      parent: mount,
       state: EditorState.create({
         doc: value,
         extensions: [
           basicSetup,
           theme,
+          EditorView.lineWrapping,
           language === 'json' ? json() : javascript(),
           EditorState.readOnly.of(!!readOnly),
           attributes.current.of(contentAttributes()),
@@ -67,7 +77,7 @@ export default function CodeMirror({ value, onChange, language, readOnly, labell
   useEffect(() => {
     view.current?.dispatch({ effects: attributes.current.reconfigure(contentAttributes()) });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [labelledBy, describedBy, invalid, readOnly]);
+  }, [label, description, invalid, readOnly]);
 
   useEffect(() => {
     const editor = view.current;

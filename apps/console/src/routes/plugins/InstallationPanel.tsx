@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
+import { ApiError } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';
 import { useInstallation, useMove, usePlugin, useSaveSettings, useUninstall } from './queries';
 import { SettingsForm } from './SettingsForm';
@@ -79,6 +80,8 @@ export function InstallationPanel({ appId, id, blocked, onGone }: { appId: strin
       <h3>{s.settings}</h3>
       {plugin.isPending ? (
         <Loading />
+      ) : plugin.isError && plugin.error instanceof ApiError && plugin.error.status === 404 ? (
+        <p className="ap-muted">{s.manifestHidden}</p>
       ) : plugin.isError ? (
         <ErrorState error={plugin.error} onRetry={() => void plugin.refetch()} />
       ) : (

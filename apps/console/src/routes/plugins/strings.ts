@@ -91,6 +91,7 @@ export const s = {
   runColumns: { at: 'When', kind: 'Kind', name: 'Name', outcome: 'Outcome', duration: 'Duration' },
   ok: 'OK',
   failed: 'Failed',
+  manifestHidden: 'Its settings are not shown: the plugin is private to its author.',
   saveSettings: 'Save settings',
   settingsSaved: 'Settings saved.',
   secretSet: 'set',
