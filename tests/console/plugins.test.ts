@@ -128,6 +128,7 @@ describeInBrowser('console: plugins', () => {
     const plugin = (await client.get('/api/plugins', { token: owner.token })).body.find((p: { name: string }) => p.name === 'greeter');
     for (let n = 0; n < 5; n++) expect((await client.get(`/api/plugins/${plugin.id}/endpoints/boom?applicationId=${owner.app.id}`)).status).toBe(502);
     await panel.getByText('Tripped: the platform deactivated this plugin.').waitFor();
+    await page.getByRole('row', { name: /^Greeter 1\.0\.0 Inactive/ }).waitFor(); // the list follows
     await panel.getByText(/Deactivated after 5 failures in a row; last: endpoint GET \/boom: .*boom on purpose/).waitFor();
     expect(await panel.getByRole('row', { name: /Failed: .*boom on purpose/ }).count()).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/Button';
 import { Field, TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
+import { ErrorText } from '../../components/States';
 import { ApiError } from '../../lib/errors';
 import { CodeEditor } from './CodeEditor';
 import { manifestErrors, type FormField } from './errors';
@@ -111,6 +112,7 @@ export function CreatePlugin() {
             </ul>
           </div>
         ) : null}
+        <ErrorText error={create.error instanceof ApiError ? null : create.error} />
         <div className="ap-actions">
           <Button type="submit" variant="primary" busy={create.isPending} disabled={mode === 'zip' && !zip}>
             {mode === 'zip' ? s.upload : s.save}

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
@@ -17,6 +18,12 @@ export function InstallationPanel({ appId, id, blocked, onGone }: { appId: strin
   const save = useSaveSettings(appId, id);
   const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
+  const client = useQueryClient();
+  const state = installation.data?.state;
+  // The breaker (or another tab) may move it while the panel polls: the list above follows.
+  useEffect(() => {
+    if (state) void client.invalidateQueries({ queryKey: ['plugins', 'installations', appId], exact: true });
+  }, [state, appId, client]);
 
   if (installation.isPending) return <Loading />;
   if (installation.isError) return <ErrorState error={installation.error} onRetry={() => void installation.refetch()} />;
