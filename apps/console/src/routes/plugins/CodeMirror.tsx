@@ -1,7 +1,9 @@
-import { javascript } from '@codemirror/lang-javascript';
-import { json } from '@codemirror/lang-json';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { javascriptLanguage } from '@codemirror/lang-javascript';
+import { jsonLanguage } from '@codemirror/lang-json';
+import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState } from '@codemirror/state';
-import { basicSetup, EditorView } from 'codemirror';
+import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 
 export interface CodeMirrorProps {
@@ -56,10 +58,20 @@ export default function CodeMirror({ value, onChange, language, readOnly, label,
       state: EditorState.create({
         doc: value,
         extensions: [
-          basicSetup,
+          // A lean setup (no autocompletion, search panel or linting): what editing a short script needs.
+          lineNumbers(),
+          highlightActiveLineGutter(),
+          highlightSpecialChars(),
+          history(),
+          drawSelection(),
+          indentOnInput(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          bracketMatching(),
+          highlightActiveLine(),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
           theme,
           EditorView.lineWrapping,
-          language === 'json' ? json() : javascript(),
+          language === 'json' ? jsonLanguage : javascriptLanguage,
           EditorState.readOnly.of(!!readOnly),
           attributes.current.of(contentAttributes()),
           EditorView.updateListener.of((update) => {
