@@ -14,6 +14,7 @@ export const AREAS = [
   area('knowledge', () => import('../routes/knowledge/area')),
   area('model-configs', () => import('../routes/model-configs/area')),
   area('prompts', () => import('../routes/prompts/area')),
+  area('plugins', () => import('../routes/plugins/area')),
   area('notifications', () => import('../routes/notifications/area')),
   area('analytics', () => import('../routes/analytics/area')),
   area('account', () => import('../routes/account/area')),

@@ -1,5 +1,6 @@
 import { Ban, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
@@ -7,7 +8,7 @@ import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatNumber } from '../../lib/format';
 import { CreateKeyDialog } from './CreateKeyDialog';
 import { EmbedPanel } from './EmbedPanel';
-import { useApiKeys, useApplicationChoices, useDeleteApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from './queries';
+import { useApiKeys, useDeleteApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from './queries';
 import { s } from './strings';
 
 /** API keys (create with the raw key shown once, revoke, delete) and the widget snippet with its live preview. */

@@ -1,4 +1,5 @@
 import { useForm } from 'react-hook-form';
+import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { CopyButton } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
@@ -6,7 +7,7 @@ import { Field } from '../../components/Field';
 import { ErrorText } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
 import { t } from '../../lib/strings';
-import { useApplicationChoices, useCreateApiKey, type CreatedApiKey } from './queries';
+import { useCreateApiKey, type CreatedApiKey } from './queries';
 import { s } from './strings';
 
 type Values = { name: string; applicationId: string; rateLimit: string };

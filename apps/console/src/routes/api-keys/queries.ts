@@ -11,10 +11,6 @@ export function useApiKeys() {
   return useQuery({ queryKey: key, queryFn: () => data(api.GET('/api/api-keys', { params: { query: { limit: 100 } } })) });
 }
 
-export function useApplicationChoices() {
-  return useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { limit: 100 } } })) });
-}
-
 export function useCreateApiKey() {
   const client = useQueryClient();
   return useMutation({

@@ -12,11 +12,6 @@ export type SearchMode = 'hybrid' | 'vector' | 'keyword';
 export const POLL_MS = 1500;
 const key = ['knowledge'] as const;
 
-/** The caller's applications (the first 100), to choose whose knowledge to show. */
-export function useApplicationChoices() {
-  return useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { page: 1, limit: 100 } } })) });
-}
-
 /** An application's documents; polled while any of them is still being processed. */
 export function useDocuments(applicationId: string | undefined) {
   return useQuery({

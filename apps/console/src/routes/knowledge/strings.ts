@@ -2,10 +2,7 @@
 export const s = {
   title: 'Knowledge',
   description: 'Documents your application answers from. Upload them, watch them being processed, and try the search the chats use.',
-  application: 'Application',
-  noApplications: 'No applications yet',
   noApplicationsBody: 'Knowledge belongs to an application. Create one first.',
-  createApplication: 'Create an application',
   dropTitle: 'Drop files here to upload them',
   dropBody: 'Text, Markdown, JSON, CSV, HTML, XML, PDF or Word (.docx), at most 10 MB each.',
   choose: 'Choose files',

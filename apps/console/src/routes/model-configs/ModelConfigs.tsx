@@ -1,20 +1,30 @@
 import { FlaskConical, Pencil, Plus, Star, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { ApplicationScope } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { ConfigForm } from './ConfigForm';
-import { useApplicationChoices, useConfigs, useDeleteConfig, useMakeDefault, type ModelConfig } from './queries';
+import { useConfigs, useDeleteConfig, useMakeDefault, type ModelConfig } from './queries';
 import { s } from './strings';
 
 /** An application's model configs: create, edit, make default, delete, and the way to their A/B versions. */
 export default function ModelConfigs() {
-  const apps = useApplicationChoices();
-  const [params, setParams] = useSearchParams();
-  const chosen = params.get('app') ?? apps.data?.[0]?.id;
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} />
+      <ApplicationScope id="mc-app" emptyBody={s.noApplicationsBody}>
+        {(chosen) => <Configs key={chosen} chosen={chosen} />}
+      </ApplicationScope>
+    </>
+  );
+}
+
+/** The chosen application's configs, with their dialogs. */
+function Configs({ chosen }: { chosen: string }) {
   const list = useConfigs(chosen);
   const makeDefault = useMakeDefault();
   const remove = useDeleteConfig();
@@ -85,36 +95,9 @@ export default function ModelConfigs() {
       </>
     );
 
-  let body;
-  if (apps.isPending) body = <Loading />;
-  else if (apps.isError) body = <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />;
-  else if (!apps.data.length)
-    body = (
-      <EmptyState title={s.noApplications} action={<Link className="ap-button ap-button--primary" to="/applications">{s.createApplication}</Link>}>
-        {s.noApplicationsBody}
-      </EmptyState>
-    );
-  else
-    body = (
-      <div className="ap-stack">
-        <div className="ap-field">
-          <label htmlFor="mc-app">{s.application}</label>
-          <select id="mc-app" className="ap-select" value={chosen} onChange={(e) => setParams({ app: e.target.value })}>
-            {apps.data.map((app) => (
-              <option key={app.id} value={app.id}>
-                {app.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        {configs}
-      </div>
-    );
-
   return (
     <>
-      <PageHeader title={s.title} description={s.description} />
-      {body}
+      {configs}
       <Dialog open={creating} onOpenChange={setCreating} title={s.createTitle}>
         {creating ? <ConfigForm applicationId={chosen} onDone={() => setCreating(false)} /> : null}
       </Dialog>

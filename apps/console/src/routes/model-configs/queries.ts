@@ -15,10 +15,6 @@ export interface ConfigInput {
 
 const key = ['model-configs'] as const;
 
-export function useApplicationChoices() {
-  return useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { page: 1, limit: 100 } } })) });
-}
-
 export function useProviderCatalogue() {
   return useQuery({ queryKey: ['providers'], queryFn: () => data(api.GET('/api/providers')), staleTime: 5 * 60_000 });
 }

@@ -2,10 +2,7 @@
 export const s = {
   title: 'Model configs',
   description: 'Which provider and model answer an application’s chats, with their settings and limits. The default answers unless an A/B version takes a share of the traffic.',
-  application: 'Application',
-  noApplications: 'No applications yet',
   noApplicationsBody: 'Model configs belong to an application. Create one first.',
-  createApplication: 'Create an application',
   empty: 'No model configs yet',
   emptyBody: 'Without one the application answers with the provider’s default model. Create a config to choose the model and its settings.',
   create: 'New config',

@@ -2,13 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Plus, Send, Square } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { streamChat, type ChatEvent } from '../../lib/chat-stream';
 import { ApiError } from '../../lib/errors';
 import { MessageView } from './MessageView';
-import { useApplicationChoices, useConversation, useConversations, useProviders, useRateAnswer, useStartConversation } from './queries';
+import { useConversation, useConversations, useProviders, useRateAnswer, useStartConversation } from './queries';
 import { s } from './strings';
 
 type Done = Extract<ChatEvent, { type: 'done' }>;

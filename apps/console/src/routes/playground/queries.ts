@@ -6,11 +6,6 @@ export type Conversation = components['schemas']['Conversation'];
 export type Message = components['schemas']['Message'];
 export type ProviderInfo = components['schemas']['ProviderInfo'];
 
-/** The applications to pick from (the first hundred; the playground chats with one at a time). */
-export function useApplicationChoices() {
-  return useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { limit: 100 } } })) });
-}
-
 export function useProviders() {
   return useQuery({ queryKey: ['providers'], queryFn: () => data(api.GET('/api/providers')), staleTime: 5 * 60_000 });
 }

@@ -1,19 +1,28 @@
 import { Pencil, Plus, Star, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { ApplicationScope } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { Editor } from './Editor';
-import { useApplicationChoices, useDeleteTemplate, useMakeDefault, useTemplates, type PromptTemplate } from './queries';
+import { useDeleteTemplate, useMakeDefault, useTemplates, type PromptTemplate } from './queries';
 import { s } from './strings';
 
 /** An application's prompt templates: list, editor with variables and preview, default, delete. */
 export default function Prompts() {
-  const apps = useApplicationChoices();
-  const [params, setParams] = useSearchParams();
-  const chosen = params.get('app') ?? apps.data?.[0]?.id;
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} />
+      <ApplicationScope id="pt-app" emptyBody={s.noApplicationsBody}>
+        {(chosen) => <Templates key={chosen} chosen={chosen} />}
+      </ApplicationScope>
+    </>
+  );
+}
+
+/** The chosen application's templates and the editor (closed when another application is chosen). */
+function Templates({ chosen }: { chosen: string }) {
   const list = useTemplates(chosen);
   const makeDefault = useMakeDefault();
   const remove = useDeleteTemplate();
@@ -76,45 +85,10 @@ export default function Prompts() {
       </>
     );
 
-  let body;
-  if (apps.isPending) body = <Loading />;
-  else if (apps.isError) body = <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />;
-  else if (!apps.data.length)
-    body = (
-      <EmptyState title={s.noApplications} action={<Link className="ap-button ap-button--primary" to="/applications">{s.createApplication}</Link>}>
-        {s.noApplicationsBody}
-      </EmptyState>
-    );
-  else
-    body = (
-      <div className="ap-stack">
-        <div className="ap-field">
-          <label htmlFor="pt-app">{s.application}</label>
-          <select
-            id="pt-app"
-            className="ap-select"
-            value={chosen}
-            onChange={(e) => {
-              setEditing(null);
-              setParams({ app: e.target.value });
-            }}
-          >
-            {apps.data.map((app) => (
-              <option key={app.id} value={app.id}>
-                {app.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        {editing ? <Editor key={editing === 'new' ? 'new' : editing.id} applicationId={chosen} template={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} /> : null}
-        {templates}
-      </div>
-    );
-
   return (
     <>
-      <PageHeader title={s.title} description={s.description} />
-      {body}
+      {editing ? <Editor key={editing === 'new' ? 'new' : editing.id} applicationId={chosen} template={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} /> : null}
+      {templates}
       <ConfirmDialog
         open={!!deleting}
         onOpenChange={(open) => {

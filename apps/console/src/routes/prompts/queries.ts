@@ -12,10 +12,6 @@ export function variablesOf(content: string): string[] {
   return found;
 }
 
-export function useApplicationChoices() {
-  return useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { page: 1, limit: 100 } } })) });
-}
-
 export function useTemplates(applicationId: string | undefined) {
   return useQuery({
     queryKey: [...key, 'list', applicationId],

@@ -2,10 +2,7 @@
 export const s = {
   title: 'Prompt templates',
   description: 'Reusable prompts with {{variables}}. The default template is the system prompt of the application’s conversations when neither the request nor the model config sets one.',
-  application: 'Application',
-  noApplications: 'No applications yet',
   noApplicationsBody: 'Prompt templates belong to an application. Create one first.',
-  createApplication: 'Create an application',
   empty: 'No prompt templates yet',
   emptyBody: 'Write a template with {{placeholders}} and try it with sample values.',
   create: 'New template',
