@@ -32,10 +32,14 @@ export function WidgetPreview({ appId, title, reply = '', ...source }: { appId: 
   const origin = window.location.origin;
   const doc = previewDocument(origin, appId, title, source as Source, reply);
   const [shown, setShown] = useState(doc);
+  const [loaded, setLoaded] = useState<string | null>(null);
   useEffect(() => {
     if (doc === shown) return;
     const timer = setTimeout(() => setShown(doc), 400);
     return () => clearTimeout(timer);
   }, [doc, shown]);
-  return <iframe className="ap-preview" title={title} sandbox="allow-scripts" srcDoc={source.draft ? shown : doc} />;
+  const current = source.draft ? shown : doc;
+  // Busy while a change waits to be shown or the frame is loading it (the frame is blank for a moment).
+  const busy = current !== doc || loaded !== current;
+  return <iframe className="ap-preview" title={title} sandbox="allow-scripts" srcDoc={current} aria-busy={busy || undefined} onLoad={() => setLoaded(current)} />;
 }

@@ -110,7 +110,7 @@ function Loaded({ app, themes, branding }: { app: App; themes: Theme[]; branding
     <div className="ap-br-layout">
       <div className="ap-stack">
         <ThemePicker appId={app.id!} themes={themes} current={themeId} />
-        <BrandingForm app={app} form={form} />
+        <BrandingForm app={app} form={form} themeColors={(theme?.definition as Partial<ThemeDefinition> | undefined)?.colors ?? {}} />
         <HostedPage app={app} />
       </div>
       <aside className="ap-card ap-stack ap-br-preview" aria-labelledby="branding-preview-title">
@@ -179,7 +179,7 @@ function ThemePicker({ appId, themes, current }: { appId: string; themes: Theme[
   );
 }
 
-function BrandingForm({ app, form }: { app: App; form: ReturnType<typeof useForm<FormValues>> }) {
+function BrandingForm({ app, form, themeColors }: { app: App; form: ReturnType<typeof useForm<FormValues>>; themeColors: Record<string, string> }) {
   const save = useSaveBranding(app.id!);
   const plan = usePlan();
   const { register, watch, setValue, handleSubmit, reset } = form;
@@ -218,6 +218,7 @@ function BrandingForm({ app, form }: { app: App; form: ReturnType<typeof useForm
               pickerLabel={s.branding.colorPicker(name)}
               value={watch(`colors.${name}`) ?? ''}
               onChange={(v) => setValue(`colors.${name}`, v, { shouldDirty: true })}
+              placeholder={themeColors[name]}
               error={err(`colors.${name}`)}
             />
           ))}
@@ -298,7 +299,7 @@ function HostedPage({ app }: { app: App }) {
       {enabled ? (
         <div className="ap-stack">
           <p>{s.hosted.on}</p>
-          <div className="ap-inline-form">
+          <div className="ap-br-link">
             <code aria-label={s.hosted.linkLabel}>{link}</code>
             <CopyButton value={link} />
             <a className="ap-button ap-button--secondary" href={link} target="_blank" rel="noopener noreferrer">

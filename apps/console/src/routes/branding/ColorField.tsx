@@ -6,8 +6,9 @@ const HEX3 = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i;
 /** A colour as text (#hex, rgb() or hsl(), as the API takes it) with a native picker beside it. */
 export function ColorField({ label, pickerLabel, value, onChange, error, placeholder }: { label: string; pickerLabel: string; value: string; onChange(v: string): void; error?: string; placeholder?: string }) {
   const id = useId();
-  const short = HEX3.exec(value);
-  const hex = HEX6.test(value) ? value : short ? `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}` : '#000000';
+  const shown = value || placeholder || '';
+  const short = HEX3.exec(shown);
+  const hex = HEX6.test(shown) ? shown : short ? `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}` : '#000000';
   return (
     <div className="ap-field ap-br-color">
       <label htmlFor={id}>{label}</label>

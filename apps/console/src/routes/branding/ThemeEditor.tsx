@@ -37,7 +37,7 @@ function Editor({ themes }: { themes: Theme[] }) {
     layout: { ...baseDef.layout, ...changes.layout },
     custom: baseDef.custom ?? {},
   };
-  const draft = widgetDraft(name || s.editor.title, 'draft', variablesOf(merged), {});
+  const draft = widgetDraft(name || s.editor.title, 'draft', variablesOf(merged), { widget: { welcomeMessage: s.preview.greeting } });
   const apiError = create.error instanceof ApiError ? create.error : null;
   const err = (path: string) => apiError?.fieldMessage(path);
   const back = `/branding${appId ? `?app=${encodeURIComponent(appId)}` : ''}`;

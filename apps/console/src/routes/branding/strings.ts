@@ -8,6 +8,7 @@ export const s = {
     body: 'The real widget with what is on this page, saved or not. It does not chat; it shows a sample answer.',
     frame: 'Widget preview',
     reply: 'Thanks for asking! This is how answers look.',
+    greeting: 'Hi! This is how a welcome message looks.',
   },
   themes: {
     title: 'Theme',
