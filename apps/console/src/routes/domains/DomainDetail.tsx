@@ -194,7 +194,7 @@ function Certificate({ d }: { d: CustomDomain }) {
       </h2>
       {ssl.expiresAt && days !== null ? (
         <p className={days < 14 ? 'ap-error-text' : undefined}>
-          {s.certificate.expires(formatDate(ssl.expiresAt), days)} {days < 14 ? s.certificate.soon : null}
+          {days < 14 ? `${s.certificate.expires(formatDate(ssl.expiresAt), days)} ${s.certificate.soon}` : s.certificate.expires(formatDate(ssl.expiresAt), days)}
         </p>
       ) : (
         <p className="ap-muted">{s.certificate.none}</p>
