@@ -1,5 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
-import { userWithApplication } from '../support/test-stack';
+import { addMember, makeTeam } from '../support/sso-teams';
+import { registerUser, userWithApplication } from '../support/test-stack';
 import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
 
 const HOSTILE_CSS = ['.ap-message { letter-spacing: .01em; }', '', '@import url("https://evil.example/steal.css");', '.ap-title { color: #0a7d4f; }'].join('\n');
@@ -129,5 +130,23 @@ describeInBrowser('console: themes and branding', () => {
     expect(own).toMatchObject({ own: true, extend: 'dark' });
     expect(own.definition.colors.primary).toBe('#f59e0b');
     expect((await api(`/api/applications/${owner.app.id}`)).body.theme.themeId).toBe(own.id);
+  });
+
+  it("shows a team Viewer the team application's branding with every change disabled and why, and the API refuses it (403)", async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Crew Desk' });
+    const team = await makeTeam(world.stack, owner.user.id);
+    expect((await world.stack.client.post(`/api/applications/${owner.app.id}/transfer`, { teamId: team.id }, { token: owner.token })).status).toBe(200);
+    const viewer = await registerUser(world.stack.client);
+    await addMember(world.stack, team.id, viewer.user.id, 'viewer');
+    await signIn(page, world.url, viewer);
+    await tab.goto(`/branding?app=${owner.app.id}`);
+    await page.getByText(/^Your role in Team .* is viewer: choosing the theme, saving branding and switching the hosted page need Admin or Owner/).waitFor();
+    expect(await page.getByRole('button', { name: 'Use Dark' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save branding' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Hosted chat page' }).isDisabled()).toBe(true);
+    const forced = await world.stack.client.put(`/api/branding/${owner.app.id}`, { widget: { welcomeMessage: 'Hi' } }, { token: viewer.access_token });
+    expect(forced.status).toBe(403);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -22,7 +22,9 @@ import {
   usePlan,
   useSaveBranding,
   useSelectTheme,
+  useTeam,
   useThemes,
+  MANAGING_ROLES,
   variablesOf,
   widgetDraft,
   type Branding,
@@ -105,13 +107,22 @@ function Loaded({ app, themes, branding }: { app: App; themes: Theme[]; branding
     [theme, customization],
   );
   const draft = widgetDraft(app.name ?? '', themeId, themeVariables, toInput(values));
+  const team = useTeam(app.teamId);
+  // What the caller's role cannot do is shown disabled with the reason; the API stays the authority (403).
+  const readOnly = app.teamId ? (team.data ? (MANAGING_ROLES.includes(team.data.role) ? null : s.readOnly(team.data.role, team.data.name)) : s.roleLoading) : null;
 
   return (
     <div className="ap-br-layout">
       <div className="ap-stack">
-        <ThemePicker appId={app.id!} themes={themes} current={themeId} />
-        <BrandingForm app={app} form={form} themeColors={(theme?.definition as Partial<ThemeDefinition> | undefined)?.colors ?? {}} />
-        <HostedPage app={app} />
+        {readOnly ? (
+          <p className="ap-notice" id="branding-readonly">
+            {readOnly}
+          </p>
+        ) : null}
+        <ErrorText error={team.error} />
+        <ThemePicker appId={app.id!} themes={themes} current={themeId} readOnly={!!readOnly} />
+        <BrandingForm app={app} form={form} themeColors={(theme?.definition as Partial<ThemeDefinition> | undefined)?.colors ?? {}} readOnly={!!readOnly} />
+        <HostedPage app={app} readOnly={!!readOnly} />
       </div>
       <aside className="ap-card ap-stack ap-br-preview" aria-labelledby="branding-preview-title">
         <h2 id="branding-preview-title">{s.preview.title}</h2>
@@ -122,7 +133,7 @@ function Loaded({ app, themes, branding }: { app: App; themes: Theme[]; branding
   );
 }
 
-function ThemePicker({ appId, themes, current }: { appId: string; themes: Theme[]; current: string }) {
+function ThemePicker({ appId, themes, current, readOnly }: { appId: string; themes: Theme[]; current: string; readOnly: boolean }) {
   const select = useSelectTheme(appId);
   const [done, setDone] = useState('');
   return (
@@ -157,6 +168,8 @@ function ThemePicker({ appId, themes, current }: { appId: string; themes: Theme[
                 </p>
               ) : (
                 <Button
+                  disabled={readOnly}
+                  aria-describedby={readOnly ? 'branding-readonly' : undefined}
                   busy={select.isPending && select.variables === theme.id}
                   onClick={() =>
                     select.mutate(theme.id!, {
@@ -179,7 +192,7 @@ function ThemePicker({ appId, themes, current }: { appId: string; themes: Theme[
   );
 }
 
-function BrandingForm({ app, form, themeColors }: { app: App; form: ReturnType<typeof useForm<FormValues>>; themeColors: Record<string, string> }) {
+function BrandingForm({ app, form, themeColors, readOnly }: { app: App; form: ReturnType<typeof useForm<FormValues>>; themeColors: Record<string, string>; readOnly: boolean }) {
   const save = useSaveBranding(app.id!);
   const plan = usePlan();
   const { register, watch, setValue, handleSubmit, reset } = form;
@@ -271,7 +284,7 @@ function BrandingForm({ app, form, themeColors }: { app: App; form: ReturnType<t
       </div>
       <ErrorText error={fieldError} />
       <div className="ap-actions">
-        <Button type="submit" variant="primary" busy={save.isPending}>
+        <Button type="submit" variant="primary" busy={save.isPending} disabled={readOnly} aria-describedby={readOnly ? 'branding-readonly' : undefined}>
           {s.branding.save}
         </Button>
         <span role="status" className="ap-muted">
@@ -282,7 +295,7 @@ function BrandingForm({ app, form, themeColors }: { app: App; form: ReturnType<t
   );
 }
 
-function HostedPage({ app }: { app: App }) {
+function HostedPage({ app, readOnly }: { app: App; readOnly: boolean }) {
   const toggle = useHostedPage(app.id!);
   const enabled = app.hostedPage?.enabled === true;
   const link = `${window.location.origin}/chat/${app.slug ?? ''}`;
@@ -293,7 +306,7 @@ function HostedPage({ app }: { app: App }) {
         <p className="ap-muted">{s.hosted.body}</p>
       </div>
       <div className="ap-br-check">
-        <input id="hosted-toggle" type="checkbox" role="switch" checked={enabled} disabled={toggle.isPending} aria-checked={enabled} onChange={(e) => toggle.mutate(e.target.checked)} />
+        <input id="hosted-toggle" type="checkbox" role="switch" checked={enabled} disabled={toggle.isPending || readOnly} aria-describedby={readOnly ? 'branding-readonly' : undefined} aria-checked={enabled} onChange={(e) => toggle.mutate(e.target.checked)} />
         <label htmlFor="hosted-toggle">{s.hosted.toggle}</label>
       </div>
       {enabled ? (

@@ -106,3 +106,15 @@ export function useHostedPage(appId: string) {
     onSuccess: done,
   });
 }
+
+/** The caller's role in the team that holds an application (none for one's own). */
+export function useTeam(teamId: string | null | undefined) {
+  return useQuery({
+    queryKey: ['teams', 'one', teamId],
+    enabled: !!teamId,
+    queryFn: () => data(api.GET('/api/teams/{id}', { params: { path: { id: teamId! } } })),
+  });
+}
+
+/** Themes, branding and the hosted page need the Admin role or above in a team (the API answers 403 otherwise). */
+export const MANAGING_ROLES: readonly string[] = ['owner', 'admin'];

@@ -3,6 +3,8 @@ export const s = {
   title: 'Themes & branding',
   description: 'How the widget and the hosted chat page look: a theme, your brand over it, and the hosted page.',
   emptyBody: 'Themes and branding belong to an application. Create one first.',
+  readOnly: (role: string, team: string) => `Your role in ${team} is ${role}: choosing the theme, saving branding and switching the hosted page need Admin or Owner. You can still look, and build your own themes.`,
+  roleLoading: 'Checking your role in the application’s team…',
   preview: {
     title: 'Live preview',
     body: 'The real widget with what is on this page, saved or not. It does not chat; it shows a sample answer.',
