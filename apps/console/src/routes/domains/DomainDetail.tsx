@@ -98,7 +98,12 @@ function Detail({ d }: { d: CustomDomain }) {
               </Button>
             ) : null}
             {status === 'active' ? (
-              <p>{s.activate.active(formatDateTime(d.activatedAt ?? d.verifiedAt ?? new Date().toISOString()))}</p>
+              <p>
+                {s.activate.active(formatDateTime(d.activatedAt ?? d.verifiedAt ?? new Date().toISOString()))}{' '}
+                <a href={`https://${d.domain}/`} target="_blank" rel="noopener noreferrer">
+                  {s.activate.link}
+                </a>
+              </p>
             ) : (
               <>
                 <Button variant={status === 'verified' ? 'primary' : 'secondary'} busy={activate.isPending} disabled={status !== 'verified'} aria-describedby={status !== 'verified' ? 'dm-activate-why' : undefined} onClick={() => activate.mutate(undefined)}>
