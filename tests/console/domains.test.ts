@@ -2,7 +2,8 @@ import { DOMAIN_TOKENS } from '../../apps/core-api/modules/custom-domains.module
 import { resolve } from '../../apps/shared/tokens';
 import { describeInBrowser } from '../browser/support/browser';
 import { LocalDns } from '../support/local-dns';
-import { userWithApplication } from '../support/test-stack';
+import { addMember, makeTeam } from '../support/sso-teams';
+import { registerUser, userWithApplication } from '../support/test-stack';
 import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
 
 const TARGET = 'edge.platform.example';
@@ -107,5 +108,22 @@ describeInBrowser('console: custom domains', () => {
     await page.getByRole('dialog', { name: 'Remove chat.harbour.example?' }).getByRole('button', { name: 'Remove domain' }).click();
     await page.getByRole('heading', { name: 'No custom domains yet' }).waitFor();
     expect((await api('/api/custom-domains')).body).toEqual([]);
+  });
+
+  it("shows a team Viewer why a domain cannot be added for the team's application, and the API refuses it (403)", async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Crew Desk' });
+    const team = await makeTeam(world.stack, owner.user.id);
+    expect((await world.stack.client.post(`/api/applications/${owner.app.id}/transfer`, { teamId: team.id }, { token: owner.token })).status).toBe(200);
+    const viewer = await registerUser(world.stack.client);
+    await addMember(world.stack, team.id, viewer.user.id, 'viewer');
+    await signIn(page, world.url, viewer);
+    await tab.goto('/domains');
+    await page.getByLabel('Domain', { exact: true }).fill('crew.harbour.example');
+    await page.getByText(/^Your role in Team .* is viewer: adding a domain for this application needs Admin or Owner\.$/).waitFor();
+    expect(await page.getByRole('button', { name: 'Add domain' }).isDisabled()).toBe(true);
+    const forced = await world.stack.client.post('/api/custom-domains', { domain: 'crew.harbour.example', applicationId: owner.app.id }, { token: viewer.access_token });
+    expect(forced.status).toBe(403);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { ApiError } from '../../lib/errors';
 import { formatDate } from '../../lib/format';
-import { useAddDomain, useDomains } from './queries';
+import { useAddDomain, useDomains, useTeam } from './queries';
 import { s } from './strings';
 
 /** The caller's custom domains with their status and certificate, and the form to claim one. */
@@ -70,6 +70,8 @@ function AddDomain() {
   const navigate = useNavigate();
   const [domain, setDomain] = useState('');
   const [appId, setAppId] = useState('');
+  const chosenApp = apps.data?.find((a) => a.id === appId) ?? apps.data?.[0];
+  const team = useTeam(chosenApp?.teamId);
   if (apps.isPending) return <Loading />;
   if (apps.isError) return <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />;
   if (!apps.data.length)
@@ -78,7 +80,9 @@ function AddDomain() {
         {s.noApplications}
       </EmptyState>
     );
-  const chosen = appId || apps.data[0]!.id!;
+  const chosen = chosenApp!.id!;
+  // A team's application: claiming a domain for it needs Admin or above (the API answers 403 otherwise).
+  const roleReason = chosenApp?.teamId ? (team.data ? (['owner', 'admin'].includes(team.data.role) ? null : s.add.role(team.data.role, team.data.name)) : s.add.roleLoading) : null;
   const error = add.error instanceof ApiError ? add.error : null;
   const domainError = error?.fieldMessage('domain') ?? (error && (error.status === 400 || error.status === 409) ? error.message : undefined);
   return (
@@ -105,9 +109,15 @@ function AddDomain() {
           </select>
         </div>
       </div>
+      {roleReason ? (
+        <p className="ap-notice" id="dm-add-why">
+          {roleReason}
+        </p>
+      ) : null}
       <ErrorText error={domainError ? null : add.error} />
+      <ErrorText error={team.error} />
       <div className="ap-actions">
-        <Button type="submit" variant="primary" busy={add.isPending} disabled={!domain.trim()}>
+        <Button type="submit" variant="primary" busy={add.isPending} disabled={!domain.trim() || !!roleReason} aria-describedby={roleReason ? 'dm-add-why' : undefined}>
           <Plus aria-hidden size={16} />
           {s.add.submit}
         </Button>

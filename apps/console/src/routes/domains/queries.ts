@@ -55,3 +55,12 @@ export const formatHeaders = (h: Record<string, string> | undefined) => Object.e
 
 /** Whole days from now until a date (negative when past). */
 export const daysUntil = (iso: string) => Math.floor((Date.parse(iso) - Date.now()) / 86_400_000);
+
+/** The caller's team (with their role) for an application held by a team; claiming a domain needs Admin or above. */
+export function useTeam(teamId: string | null | undefined) {
+  return useQuery({
+    queryKey: ['teams', 'one', teamId],
+    enabled: !!teamId,
+    queryFn: () => data(api.GET('/api/teams/{id}', { params: { path: { id: teamId! } } })),
+  });
+}

@@ -11,6 +11,8 @@ export const s = {
     domainHint: 'A name you control, such as chat.example.com.',
     application: 'Application',
     submit: 'Add domain',
+    role: (role: string, team: string) => `Your role in ${team} is ${role}: adding a domain for this application needs Admin or Owner.`,
+    roleLoading: 'Checking your role in the application’s team…',
   },
   columns: { domain: 'Domain', application: 'Application', status: 'Status', certificate: 'Certificate', actions: 'Actions' },
   status: { pending: 'Pending DNS', verified: 'Verified', failed: 'Verification failed', active: 'Active' } as Record<string, string>,
