@@ -17,5 +17,7 @@ export const AREAS = [
   area('plugins', () => import('../routes/plugins/area')),
   area('notifications', () => import('../routes/notifications/area')),
   area('analytics', () => import('../routes/analytics/area')),
+  area('branding', () => import('../routes/branding/area')),
+  area('domains', () => import('../routes/domains/area')),
   area('account', () => import('../routes/account/area')),
 ];

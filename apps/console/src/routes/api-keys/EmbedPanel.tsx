@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { CopyButton } from '../../components/CopyButton';
+import { WidgetPreview } from '../../components/WidgetPreview';
 import { widgetSnippet, type CreatedApiKey } from './queries';
 import { s } from './strings';
 
@@ -8,8 +9,6 @@ interface AppChoice {
   name?: string;
   allowedOrigins?: string[];
 }
-
-const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
  * The widget snippet for an application, its allowed origins, and a live preview: the real widget in a
@@ -21,9 +20,6 @@ export function EmbedPanel({ apps, appId, onAppChange, created }: { apps: AppCho
   const origin = window.location.origin;
   const previewKey = created && (created.applicationId === app.id || created.applicationId === null) ? created.key : null;
   const snippet = widgetSnippet(origin, app.id!, previewKey ?? s.keyPlaceholder);
-  const previewDoc = previewKey
-    ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${attr(s.previewFrame)}</title></head><body><script src="${attr(origin)}/public/widget.js" data-app-id="${attr(app.id!)}" data-api-key="${attr(previewKey)}" data-position="bottom-right"></script></body></html>`
-    : null;
   return (
     <section className="ap-card ap-stack" aria-labelledby="embed-title">
       <h2 id="embed-title">{s.embedTitle}</h2>
@@ -62,7 +58,7 @@ export function EmbedPanel({ apps, appId, onAppChange, created }: { apps: AppCho
       </div>
       <h3>{s.previewTitle}</h3>
       <p className="ap-muted">{s.previewBody}</p>
-      {previewDoc ? <iframe className="ap-preview" title={s.previewFrame} sandbox="allow-scripts" srcDoc={previewDoc} /> : <p className="ap-muted">{s.previewNeedsKey}</p>}
+      {previewKey ? <WidgetPreview appId={app.id!} apiKey={previewKey} title={s.previewFrame} /> : <p className="ap-muted">{s.previewNeedsKey}</p>}
     </section>
   );
 }
