@@ -16,5 +16,6 @@ export const AREAS = [
   area('prompts', () => import('../routes/prompts/area')),
   area('notifications', () => import('../routes/notifications/area')),
   area('analytics', () => import('../routes/analytics/area')),
+  area('workflows', () => import('../routes/workflows/area')),
   area('account', () => import('../routes/account/area')),
 ];
