@@ -18,4 +18,5 @@ export const AREAS = [
   area('analytics', () => import('../routes/analytics/area')),
   area('workflows', () => import('../routes/workflows/area')),
   area('account', () => import('../routes/account/area')),
+  area('billing', () => import('../routes/billing/area')),
 ];
