@@ -19,4 +19,5 @@ export const AREAS = [
   area('workflows', () => import('../routes/workflows/area')),
   area('account', () => import('../routes/account/area')),
   area('billing', () => import('../routes/billing/area')),
+  area('data', () => import('../routes/data/area')),
 ];
