@@ -20,4 +20,5 @@ export const AREAS = [
   area('account', () => import('../routes/account/area')),
   area('billing', () => import('../routes/billing/area')),
   area('data', () => import('../routes/data/area')),
+  area('admin', () => import('../routes/admin/area')),
 ];
