@@ -1,3 +1,4 @@
+import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -92,6 +93,12 @@ export function Timeline({ runId, workflowId }: { runId: string; workflowId: str
       ) : (
         <p className="ap-muted">{s.noSteps}</p>
       )}
+      {live ? (
+        <p className="ap-muted wf-live">
+          <Loader2 aria-hidden className="ap-spin" size={16} />
+          {s.inProgress(r.stepsDone ?? 0)}
+        </p>
+      ) : null}
       <ConfirmDialog
         open={confirm}
         onOpenChange={setConfirm}

@@ -59,6 +59,7 @@ export const s = {
   runInput: 'Run input',
   runOutput: 'Run output',
   noSteps: 'No step has finished yet.',
+  inProgress: (done: number) => `In progress: ${done} ${done === 1 ? 'step' : 'steps'} done, the timeline follows live.`,
   stepInput: 'Input',
   stepOutput: 'Output',
   stepError: 'Error',
