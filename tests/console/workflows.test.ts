@@ -1,5 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
-import { paidUserWithApplication } from '../support/test-stack';
+import { addMember, makeTeam } from '../support/sso-teams';
+import { paidUserWithApplication, registerUser } from '../support/test-stack';
 import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
 
 /**
@@ -123,5 +124,24 @@ describeInBrowser('console: workflows and templates', () => {
     const alert = page.getByRole('dialog').getByRole('alert');
     await alert.getByText(/Your plan allows 1 application\./).waitFor();
     expect(await alert.getByRole('link', { name: 'See plans and billing' }).getAttribute('href')).toBe('/billing');
+  });
+
+  it('shows a team Viewer the workflow with its actions disabled and the reason; the API refuses them (403)', async () => {
+    const { page } = tab;
+    const { client } = world.stack;
+    const owner = await paidUserWithApplication(world.stack, 'pro', { name: 'Team flows' });
+    const team = await makeTeam(world.stack, owner.user.id);
+    expect((await client.post(`/api/applications/${owner.app.id}/transfer`, { teamId: team.id }, { token: owner.token })).status).toBe(200);
+    const viewer = await registerUser(client);
+    await addMember(world.stack, team.id, viewer.user.id, 'viewer');
+    const wf = await client.post('/api/workflows', { applicationId: owner.app.id, name: 'Shared', steps: [{ id: 'hello', kind: 'template', text: 'hi' }] }, { token: owner.token });
+    expect(wf.status).toBe(201);
+
+    await signIn(page, world.url, viewer);
+    await tab.goto(`/workflows/${wf.body.id}`);
+    await page.getByRole('heading', { name: 'Shared', level: 1 }).waitFor();
+    await page.getByText(/Your role in this application’s team is Viewer/).waitFor();
+    for (const name of ['Pause', 'Delete workflow', 'Run workflow', 'Save workflow', 'Add step']) expect([name, await page.getByRole('button', { name }).isDisabled()]).toEqual([name, true]);
+    expect((await client.post(`/api/workflows/${wf.body.id}/trigger`, { input: {} }, { token: viewer.access_token })).status).toBe(403);
   });
 });

@@ -9,11 +9,11 @@ import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/Sta
 import { Editor } from './Editor';
 import { Timeline } from './Timeline';
 import { formatDate } from './format';
-import { useDeleteWorkflow, usePauseWorkflow, useRuns, useTrigger, useWorkflow, type Workflow } from './queries';
+import { useDeleteWorkflow, usePauseWorkflow, useRuns, useTrigger, useWorkflow, useWriteAccess, type Workflow } from './queries';
 import { s } from './strings';
 
 /** Run with an input (JSON, checked before it is sent). */
-function RunForm({ workflow, onStarted }: { workflow: Workflow; onStarted: (runId: string) => void }) {
+function RunForm({ workflow, onStarted, readOnly }: { workflow: Workflow; onStarted: (runId: string) => void; readOnly: boolean }) {
   const trigger = useTrigger(workflow.id!);
   const [input, setInput] = useState('{}');
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -36,7 +36,7 @@ function RunForm({ workflow, onStarted }: { workflow: Workflow; onStarted: (runI
       <TextArea label={s.input} hint={s.inputHint} className="ap-code-input" rows={4} value={input} onChange={(e) => setInput(e.target.value)} error={invalid ?? undefined} spellCheck={false} />
       <ErrorText error={trigger.error} />
       <div className="ap-actions">
-        <Button type="submit" variant="primary" busy={trigger.isPending}>
+        <Button type="submit" variant="primary" busy={trigger.isPending} disabled={readOnly}>
           {s.run}
         </Button>
       </div>
@@ -101,6 +101,8 @@ function Loaded({ workflow }: { workflow: Workflow }) {
   const remove = useDeleteWorkflow();
   const [confirm, setConfirm] = useState(false);
   const chosen = params.get('run');
+  const { canWrite } = useWriteAccess(workflow.applicationId);
+  const readOnly = !canWrite;
   const choose = (runId: string) => setParams({ run: runId });
   return (
     <>
@@ -109,10 +111,10 @@ function Loaded({ workflow }: { workflow: Workflow }) {
         description={`${s.version(workflow.version ?? 1)} · ${workflow.paused ? s.paused : s.active}`}
         actions={
           <>
-            <Button busy={pause.isPending} onClick={() => pause.mutate(!workflow.paused)}>
+            <Button busy={pause.isPending} disabled={readOnly} onClick={() => pause.mutate(!workflow.paused)}>
               {workflow.paused ? s.resume : s.pause}
             </Button>
-            <Button variant="danger" onClick={() => setConfirm(true)}>
+            <Button variant="danger" disabled={readOnly} onClick={() => setConfirm(true)}>
               {s.deleteWorkflow}
             </Button>
           </>
@@ -122,17 +124,22 @@ function Loaded({ workflow }: { workflow: Workflow }) {
         <ArrowLeft aria-hidden size={16} />
         {s.back}
       </Link>
+      {readOnly ? (
+        <p className="ap-notice" id="wf-viewer">
+          {s.viewerNote}
+        </p>
+      ) : null}
       <ErrorText error={pause.error} />
       {workflow.paused ? <p className="ap-notice">{s.pausedNote}</p> : null}
-      <Editor key={`${workflow.id}-${workflow.version}`} workflow={workflow} applicationId={workflow.applicationId ?? null} />
+      <Editor key={`${workflow.id}-${workflow.version}`} workflow={workflow} applicationId={workflow.applicationId ?? null} readOnly={readOnly} />
       <section className="ap-card ap-stack" aria-labelledby="wf-run">
         <h2 id="wf-run">{s.runTitle}</h2>
-        <RunForm workflow={workflow} onStarted={choose} />
+        <RunForm workflow={workflow} onStarted={choose} readOnly={readOnly} />
       </section>
       <section className="ap-card ap-stack" aria-labelledby="wf-runs">
         <h2 id="wf-runs">{s.runsTitle}</h2>
         <Runs workflowId={workflow.id!} chosen={chosen} onChoose={choose} />
-        {chosen ? <Timeline key={chosen} runId={chosen} workflowId={workflow.id!} /> : null}
+        {chosen ? <Timeline key={chosen} runId={chosen} workflowId={workflow.id!} readOnly={readOnly} /> : null}
       </section>
       <ConfirmDialog
         open={confirm}

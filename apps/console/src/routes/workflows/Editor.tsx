@@ -55,7 +55,7 @@ export function problemsByStep(error: unknown, steps: WorkflowStep[]): { byStep:
 const toText = (steps: WorkflowStep[]) => JSON.stringify(steps, null, 2);
 
 /** The step graph and its JSON side by side, with the workflow's name and hosts; saves through the API. */
-export function Editor({ workflow, applicationId, onSaved }: { workflow: Workflow | null; applicationId: string | null; onSaved?: (w: Workflow) => void }) {
+export function Editor({ workflow, applicationId, onSaved, readOnly = false }: { workflow: Workflow | null; applicationId: string | null; onSaved?: (w: Workflow) => void; readOnly?: boolean }) {
   const save = useSaveWorkflow(workflow?.id ?? null, applicationId);
   const [name, setName] = useState(workflow?.name ?? '');
   const [description, setDescription] = useState(workflow?.description ?? '');
@@ -133,18 +133,18 @@ export function Editor({ workflow, applicationId, onSaved }: { workflow: Workflo
                 </option>
               ))}
             </select>
-            <Button onClick={addStep}>
+            <Button onClick={addStep} disabled={readOnly}>
               <Plus aria-hidden size={16} />
               {s.addStep}
             </Button>
           </div>
           <p className="ap-field__hint">{s.graphHint}</p>
           <Suspense fallback={<Loading label={s.graphLoading} />}>
-            <Graph steps={steps} errors={problems.byStep} onChange={fromGraph} />
+            <Graph steps={steps} errors={problems.byStep} onChange={fromGraph} readOnly={readOnly} />
           </Suspense>
         </section>
         <div className="wf-editor__json">
-          <TextArea label={s.json} hint={s.jsonHint} className="ap-code-input wf-json" value={text} onChange={(e) => fromText(e.target.value)} error={jsonError ?? undefined} spellCheck={false} rows={24} />
+          <TextArea label={s.json} hint={s.jsonHint} className="ap-code-input wf-json" value={text} readOnly={readOnly} onChange={(e) => fromText(e.target.value)} error={jsonError ?? undefined} spellCheck={false} rows={24} />
         </div>
       </div>
       {stepProblems.length || problems.other.length ? (
@@ -166,7 +166,7 @@ export function Editor({ workflow, applicationId, onSaved }: { workflow: Workflo
             {s.saved}
           </span>
         ) : null}
-        <Button type="submit" variant="primary" busy={save.isPending} disabled={!!jsonError}>
+        <Button type="submit" variant="primary" busy={save.isPending} disabled={!!jsonError || readOnly}>
           {s.save}
         </Button>
       </div>

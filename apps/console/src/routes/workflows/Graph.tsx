@@ -78,10 +78,13 @@ export default function Graph({
   steps,
   errors,
   onChange,
+  readOnly = false,
 }: {
   steps: WorkflowStep[];
   errors: Record<string, string[]>;
   onChange: (steps: WorkflowStep[]) => void;
+  /** A Viewer's: the graph can be looked at, moved around and zoomed, not changed. */
+  readOnly?: boolean;
 }) {
   // Where each step sits and its measured size (React Flow shows a node once it is measured).
   const [placed, setPlaced] = useState<Record<string, Pick<StepNode, 'position' | 'measured'>>>({});
@@ -137,6 +140,8 @@ export default function Graph({
           const gone = new Set(removed.map((n) => n.id));
           onChange(steps.filter((st) => !gone.has(st.id)));
         }}
+        nodesConnectable={!readOnly}
+        deleteKeyCode={readOnly ? null : undefined}
         fitView
         fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
         minZoom={0.3}

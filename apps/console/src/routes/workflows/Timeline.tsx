@@ -19,7 +19,7 @@ function Value({ label, value }: { label: string; value: unknown }) {
 }
 
 /** A run's live timeline: each finished step with its input, output, error, attempts, tokens and time. */
-export function Timeline({ runId, workflowId }: { runId: string; workflowId: string }) {
+export function Timeline({ runId, workflowId, readOnly = false }: { runId: string; workflowId: string; readOnly?: boolean }) {
   const run = useRun(runId);
   const cancel = useCancelRun(workflowId);
   const [confirm, setConfirm] = useState(false);
@@ -32,7 +32,7 @@ export function Timeline({ runId, workflowId }: { runId: string; workflowId: str
       <div className="ap-page-header">
         <h3 id="wf-timeline">{s.timelineTitle(runId)}</h3>
         {live ? (
-          <Button variant="danger" onClick={() => setConfirm(true)}>
+          <Button variant="danger" disabled={readOnly} title={readOnly ? s.viewerNote : undefined} onClick={() => setConfirm(true)}>
             {s.cancelRun}
           </Button>
         ) : null}

@@ -1,15 +1,27 @@
 import { Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { ApplicationScope } from '../../components/ApplicationScope';
+import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatDate } from './format';
-import { useWorkflows } from './queries';
+import { useWorkflows, useWriteAccess } from './queries';
 import { s } from './strings';
 
 function List({ applicationId }: { applicationId: string }) {
   const list = useWorkflows(applicationId);
-  const create = (
+  const { canWrite } = useWriteAccess(applicationId);
+  const create = !canWrite ? (
+    <div className="ap-stack">
+      <Button disabled aria-describedby="wf-viewer">
+        <Plus aria-hidden size={16} />
+        {s.create}
+      </Button>
+      <p id="wf-viewer" className="ap-field__hint">
+        {s.viewerNote}
+      </p>
+    </div>
+  ) : (
     <Link className="ap-button ap-button--primary" to={`/workflows/new?app=${applicationId}`}>
       <Plus aria-hidden size={16} />
       {s.create}

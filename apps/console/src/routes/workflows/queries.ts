@@ -116,3 +116,24 @@ export function useDeployTemplate() {
     onSuccess: () => client.invalidateQueries(),
   });
 }
+
+/**
+ * Whether the caller may change, run, pause or delete the workflows of an application: its owner may, and in a
+ * team Members and above; a Viewer only reads. The API stays the authority (its 403); this only explains.
+ */
+export function useWriteAccess(applicationId: string | null | undefined): { canWrite: boolean; role: string | null } {
+  const app = useQuery({
+    queryKey: ['applications', 'one', applicationId],
+    queryFn: () => data(api.GET('/api/applications/{id}', { params: { path: { id: applicationId! } } })),
+    enabled: !!applicationId,
+  });
+  const teamId = app.data?.teamId ?? null;
+  const teams = useQuery({
+    queryKey: ['teams', 'mine'],
+    queryFn: () => data(api.GET('/api/teams', { params: { query: { limit: 100 } } })),
+    enabled: !!teamId,
+  });
+  if (!teamId) return { canWrite: true, role: null };
+  const role = teams.data?.find((t) => t.id === teamId)?.role ?? null;
+  return { canWrite: role !== 'viewer', role };
+}

@@ -12,6 +12,7 @@ export const s = {
   paused: 'Paused',
   stepsCount: (n: number) => `${n} ${n === 1 ? 'step' : 'steps'}`,
   back: 'All workflows',
+  viewerNote: 'Your role in this application’s team is Viewer: you can look at its workflows and their runs, but not change, run, pause or delete them.',
   newTitle: 'New workflow',
   name: 'Name',
   descriptionField: 'Description',
