@@ -31,6 +31,14 @@ describeInBrowser('console: data export and import', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download the Everything · JSON export' }).click()]);
     const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(file.applications.map((a: { name: string }) => a.name)).toEqual(['Exported app']);
+
+    // One export at a time: the API's 409 is shown on the action.
+    await page.route('**/api/data-export', (route) =>
+      route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: 'An export is already being prepared' }) }),
+    );
+    await page.getByLabel('Format').selectOption('csv');
+    await page.getByRole('button', { name: 'Start export' }).click();
+    await page.getByRole('alert').filter({ hasText: 'An export is already being prepared' }).waitFor();
   });
 
   it('imports with a result per record, skips a record imported before, and refuses JSON it cannot read', async () => {
