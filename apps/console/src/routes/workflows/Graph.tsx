@@ -10,11 +10,13 @@ import {
   type Node,
   type NodeChange,
   type NodeProps,
+  useNodesInitialized,
+  useReactFlow,
 } from '@xyflow/react';
 // The library's stylesheet as a file of the build (the console's CSP takes styles from 'self' only; React Flow
 // injects none itself, its positions are set through the DOM's style object, which the CSP allows).
 import '@xyflow/react/dist/style.css';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { WorkflowStep } from './queries';
 import { s } from './strings';
 
@@ -48,6 +50,16 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
 }
 
 const nodeTypes = { step: StepNodeView };
+
+/** Brings every step into view again when steps come or go (a pasted graph, an added step). */
+function FitOnChange({ count }: { count: number }) {
+  const flow = useReactFlow();
+  const measured = useNodesInitialized();
+  useEffect(() => {
+    if (measured) void flow.fitView({ padding: 0.2, maxZoom: 1 });
+  }, [count, measured, flow]);
+  return null;
+}
 
 /** The links of a step graph: `next` (absent: the following step), a condition's `then` and `else`. */
 export function edgesOf(steps: WorkflowStep[]): Edge[] {
@@ -148,6 +160,7 @@ export default function Graph({
         aria-label={s.graph}
       >
         <Background />
+        <FitOnChange count={steps.length} />
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>
