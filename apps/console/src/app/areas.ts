@@ -19,5 +19,9 @@ export const AREAS = [
   area('analytics', () => import('../routes/analytics/area')),
   area('branding', () => import('../routes/branding/area')),
   area('domains', () => import('../routes/domains/area')),
+  area('workflows', () => import('../routes/workflows/area')),
   area('account', () => import('../routes/account/area')),
+  area('billing', () => import('../routes/billing/area')),
+  area('data', () => import('../routes/data/area')),
+  area('admin', () => import('../routes/admin/area')),
 ];

@@ -1,5 +1,6 @@
 import { AlertTriangle, Inbox, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ApiError, NetworkError } from '../lib/errors';
 import { t } from '../lib/strings';
 import { Button } from './Button';
@@ -38,6 +39,16 @@ export function describeError(error: unknown): { title: string; message: string 
   return { title: error instanceof Error ? error.message : String(error), message: '' };
 }
 
+/** Under a 402: the way to lift the plan's limit, a link to the billing screen. */
+function BillingLink({ error }: { error: unknown }) {
+  if (!(error instanceof ApiError) || error.status !== 402) return null;
+  return (
+    <Link className="ap-billing-link" to="/billing">
+      {t.paymentRequiredLink}
+    </Link>
+  );
+}
+
 /** A failed load, with a retry. */
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { title, message } = describeError(error);
@@ -46,6 +57,7 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
       <AlertTriangle aria-hidden size={24} />
       <p className="ap-state__title">{title}</p>
       {message ? <p className="ap-muted">{message}</p> : null}
+      <BillingLink error={error} />
       {onRetry ? <Button onClick={onRetry}>{t.retry}</Button> : null}
     </div>
   );
@@ -58,7 +70,7 @@ export function ErrorText({ error }: { error: unknown }) {
   return (
     <p className="ap-error-text" role="alert">
       {title}
-      {message ? ` ${message}` : ''}
+      {message ? ` ${message}` : ''} <BillingLink error={error} />
     </p>
   );
 }

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { describeInBrowser } from '../browser/support/browser';
+import { userWithApplication } from '../support/test-stack';
+import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
+
+/** Data in Chromium: an export followed until ready and downloaded; an import with one result per record. */
+describeInBrowser('console: data export and import', () => {
+  let world: ConsoleStack;
+  let tab: ConsolePage;
+
+  beforeAll(async () => {
+    world = await startConsoleStack();
+  });
+  afterAll(() => world?.close());
+  beforeEach(async () => {
+    tab = await world.open();
+  });
+  afterEach(() => closeCheckedTab(tab));
+
+  it('exports everything, shows the job until ready and downloads the file', async () => {
+    const { page } = tab;
+    const user = await userWithApplication(world.stack.client, { name: 'Exported app' });
+    await signIn(page, world.url, user);
+    await tab.goto('/data');
+    await page.getByText('No export requested on this page yet.').waitFor();
+    await page.getByRole('button', { name: 'Start export' }).click();
+    const row = page.getByRole('table', { name: 'Export' }).getByRole('row', { name: /Everything · JSON/ });
+    await row.getByText('Ready').waitFor({ timeout: 20_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'data');
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download the Everything · JSON export' }).click()]);
+    const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(file.applications.map((a: { name: string }) => a.name)).toEqual(['Exported app']);
+
+    // One export at a time: the API's 409 is shown on the action.
+    await page.route('**/api/data-export', (route) =>
+      route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: 'An export is already being prepared' }) }),
+    );
+    await page.getByLabel('Format').selectOption('csv');
+    await page.getByRole('button', { name: 'Start export' }).click();
+    await page.getByRole('alert').filter({ hasText: 'An export is already being prepared' }).waitFor();
+  });
+
+  it('imports with a result per record, skips a record imported before, and refuses JSON it cannot read', async () => {
+    const { page } = tab;
+    const user = await userWithApplication(world.stack.client);
+    await signIn(page, world.url, user);
+    await tab.goto('/data');
+    const json = page.getByLabel('Or paste the JSON');
+    await json.fill('{ "applications": [');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByText(/^Not valid JSON: /).waitFor();
+
+    const name = xssPayload('import-name');
+    const records = {
+      applications: [
+        { clientId: 'good-1', name },
+        { clientId: 'bad-1', name: 'Broken', modelConfigs: [{ name: 'x', provider: 'provider_zz' }] },
+      ],
+    };
+    await json.fill(JSON.stringify(records));
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('status').filter({ hasText: '1 created, 0 skipped, 1 failed.' }).waitFor();
+    const results = page.getByRole('table', { name: 'Import' });
+    await results.getByRole('row', { name: /#1/ }).getByText('Created').waitFor();
+    expect(await results.getByRole('row', { name: /#1/ }).getByRole('cell', { name }).count()).toBe(1);
+    const failed = results.getByRole('row', { name: /#2/ });
+    await failed.getByText('Failed').waitFor();
+    expect(await failed.locator('td').last().textContent()).toMatch(/provider/);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'data-import');
+
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('status').filter({ hasText: '0 created, 1 skipped, 1 failed.' }).waitFor();
+    const apps = await world.stack.client.get('/api/applications', { token: user.token });
+    expect(apps.body.filter((a: { name: string }) => a.name === name)).toHaveLength(1);
+  });
+});
