@@ -1,0 +1,243 @@
+import { useId, useState } from 'react';
+import { Button } from '../../components/Button';
+import { TextArea } from '../../components/Field';
+import { PageHeader } from '../../components/PageHeader';
+import { ErrorText } from '../../components/States';
+import { formatDateTime } from '../../lib/format';
+import { downloadExport, useExports, useImport, useRequestExport, type DataExport, type ExportRequest, type ImportedApplication } from './queries';
+import { s } from './strings';
+
+const MAX_IMPORT_BYTES = 1024 * 1024;
+
+function ExportRow({ e }: { e: DataExport }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const what = `${s.resourceNames[e.resources ?? 'all']} · ${(e.format ?? 'json').toUpperCase()}`;
+  return (
+    <tr>
+      <th scope="row">{what}</th>
+      <td>
+        <span className={`dt-status dt-status--${e.status}`}>{s.status[e.status ?? ''] ?? e.status}</span>
+        {e.status === 'pending' || e.status === 'running' ? <progress className="dt-progress" aria-label={s.status[e.status]} /> : null}
+        {e.error ? <p className="ap-error-text">{e.error}</p> : null}
+      </td>
+      <td className="ap-num">{e.byteSize != null ? s.bytes(e.byteSize) : ''}</td>
+      <td>{e.createdAt ? formatDateTime(e.createdAt) : ''}</td>
+      <td>{e.expiresAt ? formatDateTime(e.expiresAt) : ''}</td>
+      <td>
+        <Button
+          disabled={e.status !== 'ready' || !e.downloadUrl}
+          busy={busy}
+          aria-label={s.downloadLabel(what)}
+          onClick={async () => {
+            setBusy(true);
+            setFailure(null);
+            try {
+              await downloadExport(e);
+            } catch (error) {
+              setFailure(error);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          {s.download}
+        </Button>
+        <ErrorText error={failure} />
+      </td>
+    </tr>
+  );
+}
+
+function Exports() {
+  const request = useRequestExport();
+  const [ids, setIds] = useState<string[]>([]);
+  const [form, setForm] = useState<ExportRequest>({ resources: 'all', format: 'json' });
+  const exports = useExports(ids);
+  const resId = useId();
+  const fmtId = useId();
+  return (
+    <section className="ap-card ap-stack" aria-labelledby="dt-export">
+      <h2 id="dt-export">{s.exportTitle}</h2>
+      <p className="ap-muted">{s.exportBody}</p>
+      <form
+        className="ap-inline-form"
+        onSubmit={(ev) => {
+          ev.preventDefault();
+          request.mutate(form, { onSuccess: (created) => setIds((all) => [created.id!, ...all]) });
+        }}
+      >
+        <div className="ap-field">
+          <label htmlFor={resId}>{s.resources}</label>
+          <select id={resId} className="ap-select" value={form.resources} onChange={(ev) => setForm({ ...form, resources: ev.target.value as ExportRequest['resources'] })}>
+            {Object.entries(s.resourceNames).map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="ap-field">
+          <label htmlFor={fmtId}>{s.format}</label>
+          <select id={fmtId} className="ap-select" value={form.format} onChange={(ev) => setForm({ ...form, format: ev.target.value as ExportRequest['format'] })}>
+            {Object.entries(s.formatNames).map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" variant="primary" busy={request.isPending}>
+          {s.start}
+        </Button>
+      </form>
+      <ErrorText error={request.error} />
+      {ids.length ? (
+        <div className="ap-table-wrap">
+          <table className="ap-table" aria-label={s.exportTitle}>
+            <thead>
+              <tr>
+                <th scope="col">{s.exportColumns.what}</th>
+                <th scope="col">{s.exportColumns.status}</th>
+                <th scope="col">{s.exportColumns.size}</th>
+                <th scope="col">{s.exportColumns.requested}</th>
+                <th scope="col">{s.exportColumns.expires}</th>
+                <th scope="col">{s.exportColumns.file}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {exports.map((q, i) =>
+                q.data ? (
+                  <ExportRow key={ids[i]} e={q.data} />
+                ) : (
+                  <tr key={ids[i]}>
+                    <td colSpan={6}>{q.isError ? <ErrorText error={q.error} /> : null}</td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="ap-muted">{s.noExports}</p>
+      )}
+      <p className="ap-visually-hidden" role="status" aria-live="polite">
+        {exports
+          .map((q) => q.data)
+          .filter((e) => e?.status === 'ready' || e?.status === 'failed')
+          .map((e) => `${s.resourceNames[e!.resources ?? 'all']}: ${s.status[e!.status!]}`)
+          .join('. ')}
+      </p>
+    </section>
+  );
+}
+
+/** Reads the pasted or chosen JSON: the applications to send, or why not. */
+function parseImport(text: string): { applications: ImportedApplication[] } | { problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { problem: s.jsonInvalid((error as Error).message) };
+  }
+  const apps = (parsed as { applications?: unknown } | null)?.applications;
+  if (!Array.isArray(apps) || !apps.length) return { problem: s.noApplications };
+  return { applications: apps as ImportedApplication[] };
+}
+
+function Import() {
+  const importer = useImport();
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sent, setSent] = useState<ImportedApplication[]>([]);
+  const fileId = useId();
+  const result = importer.data;
+  return (
+    <section className="ap-card ap-stack" aria-labelledby="dt-import">
+      <h2 id="dt-import">{s.importTitle}</h2>
+      <p className="ap-muted">{s.importBody}</p>
+      <form
+        className="ap-stack"
+        onSubmit={(ev) => {
+          ev.preventDefault();
+          const read = parseImport(text);
+          if ('problem' in read) {
+            setProblem(read.problem);
+            return;
+          }
+          setProblem(null);
+          setSent(read.applications);
+          importer.mutate(read);
+        }}
+      >
+        <div className="ap-field">
+          <label htmlFor={fileId}>{s.file}</label>
+          <input
+            id={fileId}
+            type="file"
+            accept="application/json,.json"
+            onChange={async (ev) => {
+              const file = ev.target.files?.[0];
+              if (!file) return;
+              if (file.size > MAX_IMPORT_BYTES) {
+                setProblem(s.fileTooLarge);
+                return;
+              }
+              setProblem(null);
+              setText(await file.text());
+            }}
+          />
+        </div>
+        <TextArea label={s.json} hint={s.jsonHint} className="ap-code-input" rows={8} spellCheck={false} value={text} onChange={(ev) => setText(ev.target.value)} error={problem ?? undefined} />
+        <ErrorText error={importer.error} />
+        <div className="ap-actions">
+          <Button type="submit" variant="primary" busy={importer.isPending} disabled={!text.trim()}>
+            {s.import}
+          </Button>
+        </div>
+      </form>
+      {result ? (
+        <>
+          <p role="status">{s.summary(result.created ?? 0, result.skipped ?? 0, result.failed ?? 0)}</p>
+          <div className="ap-table-wrap">
+            <table className="ap-table" aria-label={s.importTitle}>
+              <thead>
+                <tr>
+                  <th scope="col">{s.resultColumns.record}</th>
+                  <th scope="col">{s.resultColumns.name}</th>
+                  <th scope="col">{s.resultColumns.status}</th>
+                  <th scope="col">{s.resultColumns.detail}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(result.results ?? []).map((r) => (
+                  <tr key={r.index} className={`dt-result dt-result--${r.status}`}>
+                    <th scope="row">{s.record(r.index)}</th>
+                    <td>{String(sent[r.index]?.name ?? '')}</td>
+                    <td>
+                      <span className={`dt-status dt-status--${r.status}`}>{s.resultStatus[r.status] ?? r.status}</span>
+                    </td>
+                    <td>{r.error ?? r.applicationId ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Data: export jobs followed live and downloaded; import with one result per record. */
+export default function Data() {
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} />
+      <div className="ap-stack">
+        <Exports />
+        <Import />
+      </div>
+    </>
+  );
+}
