@@ -1,6 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable, Transform } from 'node:stream';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { WebhookSender } from '../../core/webhooks/ports/webhook-sender.port';
 import type { LookupFunction } from '../webhooks/ssrf-safe.webhook-sender';
@@ -38,7 +37,7 @@ export function ssrfSafeFetch(options: SsrfSafeFetchOptions): SafeFetch {
   return async (input, init = {}) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const problem = await options.urlCheck.problemWith(url.toString());
-    if (problem) throw new FetchRefused(problem);
+    if (problem) throw new FetchRefused(problem.replace(/^url/, 'the URL').replace('webhooks may not reach', "the platform's tools may not reach"));
     if (url.username || url.password) throw new FetchRefused('the URL may not carry credentials');
     const headers: Record<string, string> = { 'user-agent': options.userAgent ?? 'ai-app-platform/1' };
     new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined)).forEach((value, name) => {
@@ -77,15 +76,44 @@ function toResponse(res: IncomingMessage, max: number): Response {
     res.resume();
     return new Response(null, { status: status < 200 ? 502 : status, headers });
   }
+  return new Response(boundedBody(res, max), { status, statusText: res.statusMessage, headers });
+}
+
+/**
+ * The answer's body as a web stream of at most `max` bytes, paused while the reader is behind. Written
+ * here rather than with Readable.toWeb, whose controller throws when a reader cancels an open SSE stream.
+ */
+function boundedBody(res: IncomingMessage, max: number): ReadableStream<Uint8Array> {
   let read = 0;
-  const bounded = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      read += chunk.length;
-      if (read > max) done(new Error(`the answer is larger than ${Math.round(max / 1024)} KB`));
-      else done(null, chunk);
+  let finished = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const finish = (end: () => void) => {
+        if (finished) return;
+        finished = true;
+        end();
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (finished) return;
+        read += chunk.length;
+        if (read > max) {
+          finish(() => controller.error(new Error(`the answer is larger than ${Math.round(max / 1024)} KB`)));
+          res.destroy();
+          return;
+        }
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 1) <= 0) res.pause();
+      });
+      res.on('end', () => finish(() => controller.close()));
+      res.on('error', (error) => finish(() => controller.error(error)));
+      res.on('close', () => finish(() => controller.error(new Error('the connection closed before the answer ended'))));
+    },
+    pull() {
+      res.resume();
+    },
+    cancel() {
+      finished = true;
+      res.destroy();
     },
   });
-  res.on('error', (error) => bounded.destroy(error));
-  bounded.on('close', () => res.destroy());
-  return new Response(Readable.toWeb(res.pipe(bounded)) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage, headers });
 }
