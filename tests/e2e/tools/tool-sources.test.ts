@@ -142,6 +142,14 @@ describe('tool sources of an application: plugins and MCP servers', () => {
 
     const available = await stack.client.get(`${base()}/tools/available`, { token: owner.token });
     expect(available.body.filter((t: { origin: string }) => t.origin === 'mcp').map((t: { name: string }) => t.name)).toEqual(['docs_add', 'docs_whoami', 'docs_wait', 'docs_fail', 'docs_search']);
+    // A name is the application's once: its own tool keeps it, the server's tool of that name is listed, not offered.
+    const own = await stack.client.post(`${base()}/tools`, { name: 'docs_wait', description: 'Searches', source: { type: 'builtin', builtin: 'search_knowledge' } }, { token: owner.token });
+    const clash = (await stack.client.get(`${base()}/tools/available`, { token: owner.token })).body.filter((t: { name: string }) => t.name === 'docs_wait');
+    expect(clash.map((t: { origin: string; available: boolean; reason?: string }) => [t.origin, t.available, t.reason])).toEqual([
+      ['application', true, undefined],
+      ['mcp', false, "the name docs_wait is already taken by one of the application's own tools"],
+    ]);
+    await stack.client.delete(`${base()}/tools/${own.body.id}`, { token: owner.token });
     await stack.client.put(`${base()}/agent`, { enabledTools: ['docs_add', 'docs_whoami'] }, { token: owner.token });
     const result = await turn('[[call docs_add {"a":20,"b":22}]] [[call docs_whoami {}]]', ['docs_add', 'docs_whoami']);
     expect(result.turns.filter((t) => t.role === 'tool').map((t) => t.content)).toEqual(['42', 'you sent Bearer [secret]']);
