@@ -168,6 +168,23 @@ describe('tool sources of an application: plugins and MCP servers', () => {
     expect((await stack.client.get(`${base()}/tools/available`, { token: owner.token })).body.some((t: { origin: string }) => t.origin === 'mcp')).toBe(false);
   });
 
+  it('runs a workflow marked as a tool through the loop and answers its output', async () => {
+    const wf = await stack.client.post('/api/workflows', { applicationId: owner.app.id, name: 'Greeter', steps: [{ id: 'greet', kind: 'template', text: 'Hello {{input.name}}' }] }, { token: owner.token });
+    expect(wf.status).toBe(201);
+    const tool = await stack.client.post(
+      `${base()}/tools`,
+      { name: 'greet', description: 'Greets someone', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, source: { type: 'builtin', builtin: 'run_workflow', workflowId: wf.body.id } },
+      { token: owner.token },
+    );
+    expect(tool.status).toBe(201);
+    const result = await turn('[[call greet {"name":"Ada"}]]', ['greet']);
+    const [answer] = result.turns.filter((t) => t.role === 'tool');
+    expect(answer).toMatchObject({ isError: false });
+    expect(JSON.parse(answer!.content)).toMatchObject({ status: 'completed', error: null });
+    expect(answer!.content).toContain('Hello Ada');
+    await stack.client.delete(`${base()}/tools/${tool.body.id}`, { token: owner.token });
+  });
+
   it.each([
     ['url', { name: 'meta', url: 'http://169.254.169.254/mcp' }, /private or reserved address/],
     ['url', { name: 'files', url: 'file:///etc/passwd' }, /http/],
