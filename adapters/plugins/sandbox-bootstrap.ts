@@ -43,6 +43,7 @@ const handlerOf = (kind, name) => {
   if (kind === 'event') return fn((d.on || {})[name]);
   if (kind === 'lifecycle') return fn(d[name]);
   if (kind === 'cron') { const c = (d.cron || []).find((c) => c && c.name === name); return c ? fn(c) : null; }
+  if (kind === 'tool') { const t = (Array.isArray(d.tools) ? d.tools : []).find((t) => t && t.name === name); return t ? fn(t) : null; }
   if (kind === 'webhook') { const w = (d.webhooks || []).find((w) => w && w.name === name); return w ? fn(w) : null; }
   if (kind === 'endpoint') {
     const [method, path] = name.split(' ');
@@ -67,6 +68,12 @@ const describe = () => {
     adminPages: (Array.isArray(d.adminPages) ? d.adminPages : []).filter((p) => p && typeof p.path === 'string').map((p) => ({ path: p.path, title: str(p.title, p.path), icon: str(p.icon, undefined), component: str(p.component, undefined), group: str(p.group, undefined) })),
     onActivate: typeof d.onActivate === 'function',
     onDeactivate: typeof d.onDeactivate === 'function',
+    tools: (Array.isArray(d.tools) ? d.tools : []).filter((t) => t && fn(t)).map((t) => ({
+      name: str(t.name, ''),
+      description: str(t.description, ''),
+      parameters: t.parameters === undefined ? { type: 'object', properties: {} } : t.parameters,
+      timeoutMs: typeof t.timeoutMs === 'number' ? t.timeoutMs : undefined,
+    })),
   };
 };
 return async function invoke(kind, name, argText, callDepth) {

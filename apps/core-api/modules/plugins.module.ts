@@ -10,6 +10,7 @@ import { CronerPluginScheduler } from '../../../adapters/plugins/croner.plugin-s
 import { FilteredHttpsPluginHttp } from '../../../adapters/plugins/filtered-https.plugin-http';
 import { IsolatedVmPluginSandbox } from '../../../adapters/plugins/isolated-vm.plugin-sandbox';
 import { YauzlPluginPackageReader } from '../../../adapters/plugins/yauzl.plugin-package-reader';
+import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-checker';
 import { shorthandPeriodMs } from '../../../core/plugins/domain/definition';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
 import type { InstallationRepository } from '../../../core/plugins/ports/installation-repository.port';
@@ -106,6 +107,7 @@ export function pluginsModule(options: PluginsModuleOptions = {}): AppModule {
               ? new PluginLifecyclePublisher({ ...eventDeps(c, get), onError: (err) => logger.warn({ err: { message: (err as Error).message } }, 'plugin state event not published') })
               : undefined,
           log: (installationId, level, message) => logger[level]({ pluginInstallationId: installationId }, `plugin: ${message}`),
+          toolSchemas: new AjvJsonSchemaChecker(),
         });
         const scheduler = get(PLUGIN_TOKENS.Scheduler);
         runtime.onDeactivated = (installation) => scheduler.unschedule(installation.id);

@@ -17,10 +17,42 @@ import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 import { WORKFLOW_TOKENS } from './workflows.module';
 import { PLATFORM_VERSION } from '../../shared/version';
+import { mcpServersRouter } from '../../../adapters/http/tools/mcp-servers.router';
+import { SqlMcpServerRepository } from '../../../adapters/persistence/tools/sql-mcp-server.repository';
+import { SdkMcpClient } from '../../../adapters/tools/sdk.mcp-client';
+import { ssrfSafeFetch } from '../../../adapters/tools/ssrf-safe.fetch';
+import { SsrfSafeHttpToolRunner } from '../../../adapters/tools/ssrf-safe.http-tool-runner';
+import { SsrfSafeWebhookSender } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
+import { PluginTools } from '../../../core/plugins/use-cases/plugin-tools';
+import type { McpClient } from '../../../core/tools/ports/mcp-client.port';
+import type { McpServerRepository } from '../../../core/tools/ports/mcp-server-repository.port';
+import type { ToolRunnerRegistry } from '../../../core/tools/ports/tool-runner.port';
+import { ApplicationToolset, ListAvailableToolsUseCase } from '../../../core/tools/use-cases/application-toolset';
+import {
+  CreateMcpServerUseCase,
+  DeleteMcpServerUseCase,
+  GetMcpServerUseCase,
+  ListMcpServersUseCase,
+  RefreshMcpServerUseCase,
+  UpdateMcpServerUseCase,
+  type McpServerDeps,
+} from '../../../core/tools/use-cases/mcp-servers.use-cases';
+import { McpTools } from '../../../core/tools/use-cases/mcp-tools';
+import { SearchKnowledgeToolRunner } from '../../../core/tools/use-cases/search-knowledge.tool-runner';
+import { KeyedToolRunners } from '../../../core/tools/use-cases/tool-runners';
+import { RunWorkflowToolRunner } from '../../../core/workflows/use-cases/run-workflow.tool-runner';
+import { StartRuns } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
+import { PLUGIN_TOKENS } from './plugins.module';
 
 export const TOOL_TOKENS = {
   Repository: token<ToolRepository>('ToolRepository'),
   Schemas: token<JsonSchemaChecker>('ToolJsonSchemas'),
+  McpServers: token<McpServerRepository>('McpServerRepository'),
+  McpClient: token<McpClient>('McpClient'),
+  /** Every tool of an application from every source: the turn loop's `tools` come from `forTurn`. */
+  Toolset: token<ApplicationToolset>('ApplicationToolset'),
+  /** The runners of every source (http, plugin, mcp, the built-ins): the turn loop's `runners`. */
+  Runners: token<ToolRunnerRegistry>('ToolRunners'),
 } as const;
 
 /**
@@ -33,7 +65,51 @@ export const toolsModule: AppModule = {
   bind(c: Container) {
     provide(c, TOOL_TOKENS.Repository, (get) => new SqlToolRepository(get(TOKENS.DataSource)));
     provide(c, TOOL_TOKENS.Schemas, () => new AjvJsonSchemaChecker());
+    provide(c, TOOL_TOKENS.McpServers, (get) => new SqlMcpServerRepository(get(TOKENS.DataSource)));
+    provide(c, TOOL_TOKENS.McpClient, (get) => {
+      const config = get(TOKENS.Config);
+      // The webhooks' network rules: https only unless WEBHOOKS_ALLOW_HTTP, private ranges only those WEBHOOKS_ALLOWED_PRIVATE_CIDRS lists.
+      const rules = { allowHttp: config.webhooksAllowHttp, allowedPrivateCidrs: config.webhooksAllowedPrivateCidrs };
+      const urlCheck = new SsrfSafeWebhookSender(rules);
+      return new SdkMcpClient({ fetch: ssrfSafeFetch({ ...rules, urlCheck, userAgent: `ai-app-platform/${PLATFORM_VERSION}` }), urlCheck, clientName: 'ai-app-platform', clientVersion: PLATFORM_VERSION });
+    });
+    const mcpDeps = (get: Getter): McpServerDeps => ({
+      servers: get(TOOL_TOKENS.McpServers),
+      applications: get(TOKENS.ApplicationRepository),
+      client: get(TOOL_TOKENS.McpClient),
+      schemas: get(TOOL_TOKENS.Schemas),
+      secretBox: get(TOKENS.SecretBox),
+    });
+    provide(c, McpTools, (get) => new McpTools(mcpDeps(get)));
+    if (c.isBound(PLUGIN_TOKENS.Runtime)) provide(c, PluginTools, (get) => new PluginTools(get(PLUGIN_TOKENS.Runtime)));
+    provide(c, TOOL_TOKENS.Toolset, (get) =>
+      new ApplicationToolset({ tools: get(TOOL_TOKENS.Repository), sources: [...(c.isBound(PluginTools) ? [get(PluginTools)] : []), get(McpTools)] }),
+    );
+    provide(c, TOOL_TOKENS.Runners, (get) => {
+      const runners = new KeyedToolRunners().register('mcp', get(McpTools));
+      if (c.isBound(PluginTools)) runners.register('plugin', get(PluginTools));
+      if (c.isBound(WORKFLOW_TOKENS.Http)) runners.register('http', new SsrfSafeHttpToolRunner(get(WORKFLOW_TOKENS.Http), get(TOKENS.SecretBox)));
+      if (c.isBound(StartRuns)) runners.register('builtin:run_workflow', new RunWorkflowToolRunner({ workflows: get(WORKFLOW_TOKENS.Repository), runs: get(StartRuns) }));
+      if (c.isBound(SearchKnowledgeUseCase)) {
+        const search = get(SearchKnowledgeUseCase);
+        runners.register(
+          'builtin:search_knowledge',
+          new SearchKnowledgeToolRunner(async (applicationId, ownerId, query, limit) =>
+            (await search.execute({ applicationId, query, limit }, { userId: ownerId, role: 'user' })).map((h) => ({ title: h.fileName, content: h.text, score: h.score })),
+          ),
+        );
+      }
+      return runners;
+    });
+    provide(c, CreateMcpServerUseCase, (get) => new CreateMcpServerUseCase(mcpDeps(get)));
+    provide(c, ListMcpServersUseCase, (get) => new ListMcpServersUseCase(mcpDeps(get)));
+    provide(c, GetMcpServerUseCase, (get) => new GetMcpServerUseCase(mcpDeps(get)));
+    provide(c, UpdateMcpServerUseCase, (get) => new UpdateMcpServerUseCase(mcpDeps(get)));
+    provide(c, DeleteMcpServerUseCase, (get) => new DeleteMcpServerUseCase(mcpDeps(get)));
+    provide(c, RefreshMcpServerUseCase, (get) => new RefreshMcpServerUseCase(mcpDeps(get)));
+    provide(c, ListAvailableToolsUseCase, (get) => new ListAvailableToolsUseCase({ applications: get(TOKENS.ApplicationRepository), toolset: get(TOOL_TOKENS.Toolset) }));
     const deps = (get: Getter): ToolDeps => ({
+      toolNames: (applicationId) => get(TOOL_TOKENS.Toolset).names(applicationId),
       tools: get(TOOL_TOKENS.Repository),
       applications: get(TOKENS.ApplicationRepository),
       schemas: get(TOOL_TOKENS.Schemas),
@@ -60,6 +136,17 @@ export const toolsModule: AppModule = {
     );
   },
   routers: (c) => [
+    // First: its /tools/available is matched before /tools/:toolId.
+    mcpServersRouter({
+      auth: resolve(c, TOKENS.AuthMiddleware),
+      available: resolve(c, ListAvailableToolsUseCase),
+      create: resolve(c, CreateMcpServerUseCase),
+      list: resolve(c, ListMcpServersUseCase),
+      get: resolve(c, GetMcpServerUseCase),
+      update: resolve(c, UpdateMcpServerUseCase),
+      remove: resolve(c, DeleteMcpServerUseCase),
+      refresh: resolve(c, RefreshMcpServerUseCase),
+    }),
     toolsRouter({
       auth: resolve(c, TOKENS.AuthMiddleware),
       create: resolve(c, CreateToolUseCase),

@@ -28,6 +28,18 @@ export interface PluginDefinition {
   adminPages: { path: string; title: string; icon?: string; component?: string; group?: string }[];
   onActivate: boolean;
   onDeactivate: boolean;
+  /** Functions the application's model may call (docs/plugins.md "Tools"), checked when the code is loaded. */
+  tools: PluginToolDeclaration[];
+}
+
+/** A tool a plugin declares: what the model is shown; the handler stays in the isolate. */
+export interface PluginToolDeclaration {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object at the top). */
+  parameters: Record<string, unknown>;
+  /** Wall time of one call (ms), within the plugin's call limit. */
+  timeoutMs?: number;
 }
 
 /** Where a call goes inside the plugin. */
@@ -37,6 +49,7 @@ export type PluginTarget =
   | { kind: 'cron'; name: string }
   | { kind: 'event'; name: string }
   | { kind: 'webhook'; name: string }
+  | { kind: 'tool'; name: string }
   | { kind: 'lifecycle'; name: 'onActivate' | 'onDeactivate' };
 
 /** `<n>s|m|h|d` (EXTENSIONS.md "Cron"): its period in milliseconds, or null when `schedule` is a cron expression. */

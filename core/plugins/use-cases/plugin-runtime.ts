@@ -10,6 +10,8 @@ import { KV_LIMITS, type KvQuery, type PluginKvStore } from '../ports/plugin-kv-
 import type { PluginHttp } from '../ports/plugin-http.port';
 import type { PluginRepository } from '../ports/plugin-repository.port';
 import type { CallLimits, PluginHost, PluginSandbox } from '../ports/plugin-sandbox.port';
+import type { JsonSchemaChecker } from '../../tools/ports/json-schema.port';
+import { checkPluginTools } from '../domain/plugin-tools';
 
 export interface RuntimeLimits {
   hook: CallLimits;
@@ -33,6 +35,8 @@ export interface RuntimeDeps {
   cache: Cache;
   limits: RuntimeLimits;
   lifecycle?: PluginLifecycleListener;
+  /** Checks the JSON Schemas of declared tools when code is loaded (without it only their shape is checked). */
+  toolSchemas?: JsonSchemaChecker;
   /** The installation's log (the logger redacts secrets). */
   log(installationId: string, level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
 }
@@ -100,7 +104,14 @@ export class PluginRuntime {
     const plugin = await this.plugin(installation.pluginId);
     const settings: Record<string, unknown> = { ...installation.settings };
     for (const [name, sealed] of Object.entries(installation.sealedSecrets)) settings[name] = this.deps.secretBox.open(sealed, secretAad(installation, name));
-    const definition = await this.deps.sandbox.load({ installationId: installation.id, source: plugin.source, settings, host: this.hostFor(installation, plugin) }, this.deps.limits.call);
+    const loaded = await this.deps.sandbox.load({ installationId: installation.id, source: plugin.source, settings, host: this.hostFor(installation, plugin) }, this.deps.limits.call);
+    let definition: PluginDefinition;
+    try {
+      definition = { ...loaded, tools: checkPluginTools(loaded.tools ?? [], this.deps.toolSchemas) };
+    } catch (error) {
+      this.deps.sandbox.dispose(installation.id);
+      throw error;
+    }
     this.definitions.set(installation.id, { version: installation.version, definition });
     return { installation, plugin, definition };
   }

@@ -65,21 +65,7 @@ function parseHttpSource(raw: Record<string, unknown>, secretNames: string[]): T
   if (authority.includes('{{')) throw ValidationError.field('source.url', 'arguments may fill the path and query of source.url, never its host');
   if (/\{\{(?!\s*args\.)/.test(url)) throw ValidationError.field('source.url', 'source.url may hold only {{args.NAME}} placeholders');
 
-  const headers: Record<string, string> = {};
-  if (raw.headers !== undefined) {
-    if (!isObject(raw.headers)) throw ValidationError.field('source.headers', 'source.headers must be an object of names and values');
-    const entries = Object.entries(raw.headers);
-    if (entries.length > MAX_HEADERS) throw ValidationError.field('source.headers', `source.headers holds at most ${MAX_HEADERS} headers`);
-    for (const [name, value] of entries) {
-      if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(name.toLowerCase())) throw ValidationError.field(`source.headers.${name.slice(0, 64)}`, `"${name.slice(0, 64)}" may not be set as a header`);
-      if (typeof value !== 'string' || value.length > 4096 || /[\r\n\0]/.test(value)) throw ValidationError.field(`source.headers.${name}`, `header ${name} must be a single-line text`);
-      for (const m of value.matchAll(SECRET_PLACEHOLDER)) {
-        if (!secretNames.includes(m[1]!)) throw ValidationError.field(`source.headers.${name}`, `header ${name} names the secret ${m[1]}, which the tool does not hold`);
-      }
-      if (/\{\{(?!\s*secrets\.)/.test(value)) throw ValidationError.field(`source.headers.${name}`, `header ${name} may hold only {{secrets.NAME}} placeholders`);
-      headers[name] = value;
-    }
-  }
+  const headers = parseHeaders(raw.headers, secretNames, 'source.headers');
   const allowedHosts: string[] = [];
   if (raw.allowedHosts !== undefined) {
     if (!Array.isArray(raw.allowedHosts) || raw.allowedHosts.length > 20) throw ValidationError.field('source.allowedHosts', 'source.allowedHosts must be a list of at most 20 host names');
@@ -89,6 +75,25 @@ function parseHttpSource(raw: Record<string, unknown>, secretNames: string[]): T
     }
   }
   return { type: 'http', method: method as HttpToolMethod, url, headers, allowedHosts };
+}
+
+/** Header names and values of an http tool or MCP server: single lines, no reserved names, `{{secrets.NAME}}` of held secrets only. */
+export function parseHeaders(raw: unknown, secretNames: string[], field: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (raw === undefined) return headers;
+  if (!isObject(raw)) throw ValidationError.field(field, `${field} must be an object of names and values`);
+  const entries = Object.entries(raw);
+  if (entries.length > MAX_HEADERS) throw ValidationError.field(field, `${field} holds at most ${MAX_HEADERS} headers`);
+  for (const [name, value] of entries) {
+    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(name.toLowerCase())) throw ValidationError.field(`${field}.${name.slice(0, 64)}`, `"${name.slice(0, 64)}" may not be set as a header`);
+    if (typeof value !== 'string' || value.length > 4096 || /[\r\n\0]/.test(value)) throw ValidationError.field(`${field}.${name}`, `header ${name} must be a single-line text`);
+    for (const m of value.matchAll(SECRET_PLACEHOLDER)) {
+      if (!secretNames.includes(m[1]!)) throw ValidationError.field(`${field}.${name}`, `header ${name} names the secret ${m[1]}, which is not held`);
+    }
+    if (/\{\{(?!\s*secrets\.)/.test(value)) throw ValidationError.field(`${field}.${name}`, `header ${name} may hold only {{secrets.NAME}} placeholders`);
+    headers[name] = value;
+  }
+  return headers;
 }
 
 /** `secrets` of a create or change: name → value, or (changes only) null to remove it. Values are never echoed. */

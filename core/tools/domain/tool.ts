@@ -31,7 +31,7 @@ export const MAX_TOOLS_PER_APPLICATION = 64;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpToolMethod = (typeof HTTP_METHODS)[number];
 
-/** Where a call goes: an HTTPS endpoint the owner describes, or a built-in of the platform. */
+/** Where a call goes: an HTTPS endpoint the owner describes, a built-in of the platform, a plugin, an MCP server. */
 export type ToolSource =
   | {
       type: 'http';
@@ -44,7 +44,11 @@ export type ToolSource =
       allowedHosts: string[];
     }
   | { type: 'builtin'; builtin: 'search_knowledge' }
-  | { type: 'builtin'; builtin: 'run_workflow'; workflowId: string };
+  | { type: 'builtin'; builtin: 'run_workflow'; workflowId: string }
+  /** A tool an active plugin installation declares (never stored: listed from the plugin's code). */
+  | { type: 'plugin'; pluginId: string; installationId: string; tool: string }
+  /** A tool of a remote MCP server the owner connected (listed from the server's cached tool list). */
+  | { type: 'mcp'; serverId: string; tool: string };
 
 export const BUILTINS = ['search_knowledge', 'run_workflow'] as const;
 

@@ -61,7 +61,7 @@ export class UpdateAgentSettingsUseCase {
     const application = await findOwnedApplication(this.deps.applications, applicationId, actor, 'write');
     const body = await validate(schema, input);
     const current = (await this.deps.tools.agentSettings(application.id)) ?? defaultAgentSettings();
-    const known = new Set((await this.deps.tools.listByApplication(application.id)).map((t) => t.name));
+    const known = this.deps.toolNames ? await this.deps.toolNames(application.id) : new Set((await this.deps.tools.listByApplication(application.id)).map((t) => t.name));
     const enabledTools = body.enabledTools !== undefined ? parseEnabled(body.enabledTools, known) : current.enabledTools.filter((n) => known.has(n));
     const toolChoice = parseChoice(body.toolChoice !== undefined ? body.toolChoice : current.toolChoice, enabledTools);
     const next: AgentSettings = {

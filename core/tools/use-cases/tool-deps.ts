@@ -17,6 +17,8 @@ export interface ToolDeps {
   secretBox: SecretBox;
   /** The application a workflow belongs to (null when there is none), where workflows are served. */
   workflowApplication?: (workflowId: string) => Promise<string | null>;
+  /** Names of every tool the application may enable (its own, its plugins', its MCP servers'); its own only without it. */
+  toolNames?: (applicationId: string) => Promise<Set<string>>;
 }
 
 /** A `run_workflow` source must name a workflow of the same application: 400 naming the field otherwise. */

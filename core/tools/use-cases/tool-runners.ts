@@ -5,7 +5,7 @@ import type { ToolRunner, ToolRunnerRegistry } from '../ports/tool-runner.port';
 export class KeyedToolRunners implements ToolRunnerRegistry {
   private readonly runners = new Map<string, ToolRunner>();
 
-  register(key: 'http' | `builtin:${string}`, runner: ToolRunner): this {
+  register(key: 'http' | 'plugin' | 'mcp' | `builtin:${string}`, runner: ToolRunner): this {
     this.runners.set(key, runner);
     return this;
   }

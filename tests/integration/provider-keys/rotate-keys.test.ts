@@ -14,6 +14,7 @@ import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-
 import { secretAad } from '../../../core/plugins/use-cases/plugin-runtime';
 import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
 import { secretAssociatedData } from '../../../core/webhooks/domain/webhook';
+import { mcpSecretAad } from '../../../core/tools/domain/mcp-server';
 import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
 import { systemClock } from '../../../core/shared/clock.port';
 import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
@@ -101,8 +102,16 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
         JSON.stringify(sealed),
       ]);
 
+      const mcpId = randomUUID();
+      await ds.query(`INSERT INTO mcp_servers (id, owner_id, application_id, name, url, timeout_ms, secrets_sealed) VALUES ($1, $2, $3, 'docs', 'https://mcp.example.com/mcp', 10000, $4::jsonb)`, [
+        mcpId,
+        user.id,
+        app.id,
+        JSON.stringify({ TOKEN: old.seal('mcp-token-3', mcpSecretAad(mcpId, 'TOKEN')) }),
+      ]);
+
       const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: resealed({ 'webhook signing secrets': 1, 'plugin secret settings': 2 }), alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: resealed({ 'webhook signing secrets': 1, 'plugin secret settings': 2, 'MCP server secrets': 1 }), alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const [webhook] = await ds.query(`SELECT secret_sealed FROM webhooks WHERE id = $1`, [webhookId]);
       expect(onlyNew.open(webhook.secret_sealed, secretAssociatedData(webhookId))).toBe('whsec_old');
@@ -110,6 +119,8 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       expect(onlyNew.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toBe('tok-1');
       expect(onlyNew.open(installation.sealed_secrets.password, secretAad(ref, 'password'))).toBe('pw-2');
       expect(() => old.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toThrow();
+      const [mcp] = await ds.query(`SELECT secrets_sealed FROM mcp_servers WHERE id = $1`, [mcpId]);
+      expect(onlyNew.open(mcp.secrets_sealed.TOKEN, mcpSecretAad(mcpId, 'TOKEN'))).toBe('mcp-token-3');
     } finally {
       await db.close();
     }

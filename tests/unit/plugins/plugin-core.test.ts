@@ -132,7 +132,7 @@ class InMemoryInstallations implements Partial<InstallationRepository> {
   }
 }
 
-const definition = (hooks: { name: any; priority: number }[]): PluginDefinition => ({ hooks, endpoints: [], cron: [], on: [], webhooks: [], adminPages: [], onActivate: false, onDeactivate: false });
+const definition = (hooks: { name: any; priority: number }[]): PluginDefinition => ({ hooks, endpoints: [], cron: [], on: [], webhooks: [], adminPages: [], onActivate: false, onDeactivate: false, tools: [] });
 
 function runtimeWith(code: ConstructorParameters<typeof FunctionSandbox>[0], installations: InMemoryInstallations, sources: Record<string, string>) {
   const plugins = { findById: async (id: string) => ({ id, source: sources[id]!, manifest: { permissions: { hosts: [], events: [] } } }) as unknown as Plugin };

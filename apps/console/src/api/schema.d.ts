@@ -13181,6 +13181,341 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/tools/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tool the agent settings may enable: the application's own, its active plugins', its MCP servers' */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Tools by source, in the order names are given out */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AvailableTool"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/mcp-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's MCP servers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description MCP servers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpServer"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Connect an MCP server (its address checked, its secrets sealed, its tools listed)
+         * @description A server that does not answer yet is kept, with the reason in lastError; refresh lists its tools later.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Unique per application; prefixes its tools' names (docs_search)
+                         * @example docs
+                         */
+                        name: string;
+                        /**
+                         * @description https (http only with WEBHOOKS_ALLOW_HTTP), no credentials; refused when the host is or resolves to a loopback, private, link-local (169.254.169.254) or other reserved address, unless WEBHOOKS_ALLOWED_PRIVATE_CIDRS holds it
+                         * @example https://mcp.example.com/mcp
+                         */
+                        url: string;
+                        /**
+                         * @description auto: Streamable HTTP, then the legacy HTTP+SSE transport if the server does not speak it
+                         * @default auto
+                         * @enum {string}
+                         */
+                        transport?: "auto" | "streamable-http" | "sse";
+                        /**
+                         * @description Header values may hold {{secrets.NAME}}, filled when connecting only. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
+                         * @example {
+                         *       "Authorization": "Bearer {{secrets.TOKEN}}"
+                         *     }
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @description Name → value (a single line); on change, null removes one and names left out keep their value. Sealed at rest (re-sealed by npm run keys:rotate), never answered or exported. */
+                        secrets?: {
+                            [key: string]: string | null;
+                        };
+                        /**
+                         * @description One call's time limit
+                         * @default 10000
+                         */
+                        timeoutMs?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description MCP server */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpServer"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/mcp-servers/{serverId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An MCP server */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description MCP server id */
+                    serverId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description MCP server */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpServer"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /** Change an MCP server (a new address, transport or credentials list its tools again) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description MCP server id */
+                    serverId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Unique per application; prefixes its tools' names (docs_search)
+                         * @example docs
+                         */
+                        name?: string;
+                        /**
+                         * @description https (http only with WEBHOOKS_ALLOW_HTTP), no credentials; refused when the host is or resolves to a loopback, private, link-local (169.254.169.254) or other reserved address, unless WEBHOOKS_ALLOWED_PRIVATE_CIDRS holds it
+                         * @example https://mcp.example.com/mcp
+                         */
+                        url?: string;
+                        /**
+                         * @description auto: Streamable HTTP, then the legacy HTTP+SSE transport if the server does not speak it
+                         * @default auto
+                         * @enum {string}
+                         */
+                        transport?: "auto" | "streamable-http" | "sse";
+                        /**
+                         * @description Header values may hold {{secrets.NAME}}, filled when connecting only. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
+                         * @example {
+                         *       "Authorization": "Bearer {{secrets.TOKEN}}"
+                         *     }
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @description Name → value (a single line); on change, null removes one and names left out keep their value. Sealed at rest (re-sealed by npm run keys:rotate), never answered or exported. */
+                        secrets?: {
+                            [key: string]: string | null;
+                        };
+                        /**
+                         * @description One call's time limit
+                         * @default 10000
+                         */
+                        timeoutMs?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description MCP server */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpServer"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Disconnect an MCP server */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description MCP server id */
+                    serverId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Disconnected */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/mcp-servers/{serverId}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List the server's tools again (the cached list turns read) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description MCP server id */
+                    serverId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description MCP server with its tools */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpServer"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                502: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -16361,6 +16696,109 @@ export interface components {
             timeBudgetMs: number;
             /** @default true */
             parallelCalls: boolean;
+        };
+        /** @description A tool an active plugin installation declares in definePlugin({ tools }); listed, never created through /tools. */
+        PluginToolSource: {
+            /** @constant */
+            type?: "plugin";
+            /** Format: uuid */
+            pluginId?: string;
+            /** Format: uuid */
+            installationId?: string;
+            /** @example opening_hours */
+            tool?: string;
+        };
+        /** @description A tool of a connected MCP server, offered as <server name>_<tool name>; listed, never created through /tools. */
+        McpToolSource: {
+            /** @constant */
+            type?: "mcp";
+            /** Format: uuid */
+            serverId?: string;
+            /** @example search_docs */
+            tool?: string;
+        };
+        AvailableTool: {
+            /**
+             * @description What the agent settings enable and the model calls
+             * @example docs_search_docs
+             */
+            name?: string;
+            /** @example Searches the product documentation */
+            description?: string;
+            /** @description JSON Schema of the arguments */
+            parameters?: Record<string, never>;
+            source?: components["schemas"]["ToolSource"] | components["schemas"]["PluginToolSource"] | components["schemas"]["McpToolSource"];
+            /** @enum {string} */
+            origin?: "application" | "plugin" | "mcp";
+            timeoutMs?: number;
+            /** @description false when the tool cannot be offered (its name is taken by an earlier tool, or an MCP tool's name or schema does not fit) */
+            available?: boolean;
+            /**
+             * @description Why it is not available
+             * @example the name search is already taken by one of the application's own tools
+             */
+            reason?: string;
+        };
+        McpServer: {
+            /** Format: uuid */
+            id?: string;
+            /** Format: uuid */
+            applicationId?: string;
+            /**
+             * @description Unique per application; prefixes its tools' names (docs_search)
+             * @example docs
+             */
+            name?: string;
+            /**
+             * @description https (http only with WEBHOOKS_ALLOW_HTTP), no credentials; refused when the host is or resolves to a loopback, private, link-local (169.254.169.254) or other reserved address, unless WEBHOOKS_ALLOWED_PRIVATE_CIDRS holds it
+             * @example https://mcp.example.com/mcp
+             */
+            url?: string;
+            /**
+             * @description auto: Streamable HTTP, then the legacy HTTP+SSE transport if the server does not speak it
+             * @default auto
+             * @enum {string}
+             */
+            transport: "auto" | "streamable-http" | "sse";
+            /**
+             * @description Header values may hold {{secrets.NAME}}, filled when connecting only. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
+             * @example {
+             *       "Authorization": "Bearer {{secrets.TOKEN}}"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            secretNames?: string[];
+            timeoutMs?: number;
+            /** @description The cached tool list of the last refresh */
+            tools?: {
+                /** @example search */
+                name?: string;
+                /** @example Searches the product documentation */
+                description?: string;
+                inputSchema?: Record<string, never>;
+                /** @example docs_search */
+                exposedAs?: string;
+                /**
+                 * @description Why the model is not offered it
+                 * @example its input schema is over 16 KB
+                 */
+                problem?: string;
+            }[];
+            /** @enum {string|null} */
+            connectedWith?: "streamable-http" | "sse" | null;
+            /** Format: date-time */
+            toolsRefreshedAt?: string | null;
+            /**
+             * @description Why the last listing failed (never a secret)
+             * @example the server refused the credentials (HTTP 401)
+             */
+            lastError?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
         };
         Upload: {
             /** Format: uuid */
