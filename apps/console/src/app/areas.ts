@@ -17,4 +17,5 @@ export const AREAS = [
   area('notifications', () => import('../routes/notifications/area')),
   area('analytics', () => import('../routes/analytics/area')),
   area('account', () => import('../routes/account/area')),
+  area('teams', () => import('../routes/teams/area')),
 ];
