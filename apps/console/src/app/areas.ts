@@ -18,4 +18,6 @@ export const AREAS = [
   area('analytics', () => import('../routes/analytics/area')),
   area('account', () => import('../routes/account/area')),
   area('teams', () => import('../routes/teams/area')),
+  area('webhooks', () => import('../routes/webhooks/area')),
+  area('audit', () => import('../routes/audit/area')),
 ];
