@@ -110,10 +110,12 @@ function Endpoints({ config }: { config: SsoConfig }) {
     <Section id="sso-endpoints" title={sso.endpoints}>
       <dl className="ap-teams-endpoints">
         {rows.map(([label, value]) => (
-          <div key={label} className="ap-actions">
+          <div key={label} className="ap-teams-endpoint">
             <dt>{label}</dt>
-            <dd>{value}</dd>
-            <CopyButton value={value} label={`Copy ${label}`} />
+            <dd>
+              <code>{value}</code>
+              <CopyButton value={value} label={`Copy ${label}`} />
+            </dd>
           </div>
         ))}
       </dl>
