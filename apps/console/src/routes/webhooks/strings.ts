@@ -48,7 +48,7 @@ export const s = {
   outcomes: { succeeded: 'Succeeded', failed: 'Failed', timeout: 'Timed out', refused: 'Refused' } as Record<string, string>,
   deliveryStatus: { pending: 'Waiting to retry', sending: 'Sending', succeeded: 'Delivered', failed: 'Failed' } as Record<string, string>,
   retry: 'Retry now',
-  retryLabel: (event: string, attempt: number) => `Retry ${event} (attempt ${attempt}) now`,
+  retryLabel: (event: string, attempt: number) => `Retry now: ${event}, attempt ${attempt}`,
   retryQueued: 'The delivery was queued again.',
   ms: (n: number) => `${n} ms`,
   live: 'Updating live while a delivery is in flight.',
