@@ -70,6 +70,8 @@ describeInBrowser('console: teams and SSO', () => {
 
     // Invite, resend (the first link stops working), and the list of invitations.
     await page.getByRole('link', { name: 'Teams' }).click();
+    await page.getByRole('row', { name: /Harbour Crew/ }).getByText('Owner').waitFor();
+    await screenshot(page, 'teams-list');
     await page.getByRole('link', { name: 'Harbour Crew' }).click();
     const invitations = page.getByRole('region', { name: 'Invitations' });
     await invitations.getByLabel('E-mail').fill(viewer.email);

@@ -172,10 +172,12 @@ function SsoForm({ slug, config, manage }: { slug: string; config: SsoConfig | n
             </div>
           ) : (
             <>
-              <a className="ap-button ap-button--secondary" href="/api/sso/saml/metadata" download="sp-metadata.xml">
-                <Download aria-hidden size={16} />
-                {sso.metadata}
-              </a>
+              <div className="ap-actions">
+                <a className="ap-button ap-button--secondary" href="/api/sso/saml/metadata" download="sp-metadata.xml">
+                  <Download aria-hidden size={16} />
+                  {sso.metadata}
+                </a>
+              </div>
               <TextArea label={sso.metadataXml} hint={sso.metadataXmlHint} rows={4} error={errors.metadataXml?.message} {...form.register('metadataXml')} />
               <div className="ap-teams-grid">
                 <Field label={sso.entityId} error={errors.entityId?.message} {...form.register('entityId')} />
