@@ -1,4 +1,5 @@
 import { describeInBrowser } from '../browser/support/browser';
+import { addMember } from '../e2e/teams/team-support';
 import { registerUser } from '../support/test-stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
@@ -96,5 +97,28 @@ describeInBrowser('console: webhooks and audit', () => {
     await page.getByLabel('Action').fill('no.such_action');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('heading', { name: 'No records' }).waitFor();
+  });
+
+  it("shows a team Viewer the webhook of the team's application with its actions disabled; the API refuses them when forced", async () => {
+    const client = world.stack.client;
+    const [owner, viewer] = await Promise.all([registerUser(client), registerUser(client)]);
+    const team = (await client.post('/api/teams', { name: 'Dock Crew' }, { token: owner.access_token })).body as { id: string };
+    const app = (await client.post('/api/applications', { name: 'Dock Desk' }, { token: owner.access_token })).body as { id: string };
+    expect((await client.post(`/api/applications/${app.id}/transfer`, { teamId: team.id }, { token: owner.access_token })).status).toBe(200);
+    await addMember(world.stack, team.id, { ...owner, token: owner.access_token }, { ...viewer, token: viewer.access_token }, 'viewer');
+    const hook = await client.post('/api/webhooks', { url: receiver.url, events: ['message.completed'], applicationId: app.id, description: 'Dock events' }, { token: owner.access_token });
+    expect(hook.status).toBe(201);
+
+    const guest = await world.open();
+    await signIn(guest.page, world.url, viewer);
+    await guest.goto(`/webhooks/${hook.body.id}`);
+    await guest.page.getByText('Your role in this application’s team (viewer) cannot manage its webhooks').waitFor();
+    for (const name of ['Send a test ping', 'Rotate the secret', 'Delete the webhook', 'Save']) expect(await guest.page.getByRole('button', { name }).isDisabled()).toBe(true);
+    expect(await guest.page.getByLabel('Endpoint URL').isDisabled()).toBe(true);
+    expect(await axeViolations(guest.page)).toEqual([]);
+    await screenshot(guest.page, 'webhooks-viewer');
+    expect((await client.post(`/api/webhooks/${hook.body.id}/test`, {}, { token: viewer.access_token })).status).toBe(403);
+    expect((await client.post(`/api/webhooks/${hook.body.id}/rotate-secret`, {}, { token: viewer.access_token })).status).toBe(403);
+    await closeCheckedTab(guest);
   });
 });

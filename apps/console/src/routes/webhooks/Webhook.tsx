@@ -1,11 +1,14 @@
 import { KeyRound, RotateCw, Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
+import { teamsQuery } from '../../components/ScopeSwitcher';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';
@@ -30,7 +33,19 @@ type Values = { url: string; description: string; events: WebhookEvent[]; enable
 const FIELDS = ['url', 'description', 'events'] as const;
 const EXPECT_MS = 20_000;
 
-function SettingsForm({ hook }: { hook: WebhookView }) {
+/**
+ * Whether your role lets you manage the webhook: one scoped to a team's application needs Admin or Owner there
+ * (the API decides in the end; unknown applications are left to it).
+ */
+function useManageReason(hook: WebhookView | undefined): string | null {
+  const apps = useApplicationChoices();
+  const teams = useQuery(teamsQuery);
+  const teamId = hook?.applicationId ? apps.data?.find((a) => a.id === hook.applicationId)?.teamId : null;
+  const role = teamId ? teams.data?.find((t) => t.id === teamId)?.role : undefined;
+  return role === 'member' || role === 'viewer' ? s.whyRole(role) : null;
+}
+
+function SettingsForm({ hook, reason }: { hook: WebhookView; reason: string | null }) {
   const update = useUpdateWebhook(hook.id!);
   const form = useForm<Values>({ values: { url: hook.url ?? '', description: hook.description ?? '', events: hook.events ?? [], enabled: !!hook.enabled } });
   const { errors } = form.formState;
@@ -48,13 +63,15 @@ function SettingsForm({ hook }: { hook: WebhookView }) {
     <section className="ap-card ap-stack" aria-labelledby="webhook-settings">
       <h2 id="webhook-settings">{s.settings}</h2>
       <form className="ap-stack" noValidate onSubmit={submit}>
-        <Field label={s.url} type="url" error={errors.url?.message} {...form.register('url', { required: `${s.url} is required` })} />
-        <Field label={s.descriptionField} error={errors.description?.message} {...form.register('description')} />
-        <EventsField register={form.register('events', { validate: (v) => (Array.isArray(v) && v.length > 0) || s.eventsRequired })} error={errors.events?.message} />
-        <label className="ap-webhooks-check">
-          <input type="checkbox" {...form.register('enabled')} />
-          <span>{s.enabledField}</span>
-        </label>
+        <fieldset className="ap-webhooks-fieldset ap-stack" disabled={!!reason}>
+          <Field label={s.url} type="url" error={errors.url?.message} {...form.register('url', { required: `${s.url} is required` })} />
+          <Field label={s.descriptionField} error={errors.description?.message} {...form.register('description')} />
+          <EventsField register={form.register('events', { validate: (v) => (Array.isArray(v) && v.length > 0) || s.eventsRequired })} error={errors.events?.message} />
+          <label className="ap-webhooks-check">
+            <input type="checkbox" {...form.register('enabled')} />
+            <span>{s.enabledField}</span>
+          </label>
+        </fieldset>
         {update.error && !Object.keys(fieldErrors(update.error, FIELDS)).length ? <ErrorText error={update.error} /> : null}
         {update.isSuccess && !form.formState.isDirty ? (
           <p className="ap-notice" role="status">
@@ -62,7 +79,7 @@ function SettingsForm({ hook }: { hook: WebhookView }) {
           </p>
         ) : null}
         <div className="ap-actions">
-          <Button type="submit" variant="primary" busy={update.isPending}>
+          <Button type="submit" variant="primary" disabled={!!reason} busy={update.isPending} aria-describedby={reason ? 'webhook-reason' : undefined}>
             {s.save}
           </Button>
         </div>
@@ -173,6 +190,7 @@ export default function Webhook() {
   const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
+  const reason = useManageReason(hooks.data?.find((h) => h.id === webhookId));
   const back = (
     <Link className="ap-button ap-button--secondary" to="/webhooks">
       {s.back}
@@ -197,15 +215,15 @@ export default function Webhook() {
         actions={
           <>
             {back}
-            <Button variant="primary" busy={ping.isPending} onClick={() => ping.mutate(undefined, { onSuccess: expect })}>
+            <Button variant="primary" disabled={!!reason} aria-describedby={reason ? 'webhook-reason' : undefined} busy={ping.isPending} onClick={() => ping.mutate(undefined, { onSuccess: expect })}>
               <Send aria-hidden size={16} />
               {s.test}
             </Button>
-            <Button onClick={() => setRotating(true)}>
+            <Button disabled={!!reason} aria-describedby={reason ? 'webhook-reason' : undefined} onClick={() => setRotating(true)}>
               <KeyRound aria-hidden size={16} />
               {s.rotate}
             </Button>
-            <Button variant="danger" onClick={() => setDeleting(true)}>
+            <Button variant="danger" disabled={!!reason} aria-describedby={reason ? 'webhook-reason' : undefined} onClick={() => setDeleting(true)}>
               <Trash2 aria-hidden size={16} />
               {s.delete}
             </Button>
@@ -213,6 +231,11 @@ export default function Webhook() {
         }
       />
       <div className="ap-stack">
+        {reason ? (
+          <p id="webhook-reason" className="ap-muted">
+            {reason}
+          </p>
+        ) : null}
         <ErrorText error={ping.error} />
         {ping.isSuccess ? (
           <p className="ap-notice" role="status">
@@ -221,8 +244,8 @@ export default function Webhook() {
         ) : null}
         {hook.disabledReason ? <p className="ap-error-text">{s.disabledReason(hook.disabledReason)}</p> : null}
         {hook.lastError ? <p className="ap-muted">{s.lastError(hook.lastError)}</p> : null}
-        <DeliveryLog hookId={webhookId} expectUntil={expectUntil} onRetried={expect} />
-        <SettingsForm hook={hook} />
+        {reason ? null : <DeliveryLog hookId={webhookId} expectUntil={expectUntil} onRetried={expect} />}
+        <SettingsForm hook={hook} reason={reason} />
       </div>
       <ConfirmDialog
         open={rotating}

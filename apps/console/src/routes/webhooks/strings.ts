@@ -53,4 +53,5 @@ export const s = {
   ms: (n: number) => `${n} ms`,
   live: 'Updating live while a delivery is in flight.',
   notFound: 'This webhook does not exist, or it is not yours.',
+  whyRole: (role: string) => `Your role in this application’s team (${role}) cannot manage its webhooks or see their deliveries: Admins and the Owner can.`,
 } as const;
