@@ -81,9 +81,11 @@ describeInBrowser('console: teams and SSO', () => {
     await invitations.getByRole('row', { name: new RegExp(viewer.email) }).getByText('Pending').waitFor();
     const firstLink = invitationLink(viewer.email);
     await invitations.getByRole('button', { name: `Resend the invitation to ${viewer.email}` }).click();
-    await invitations.getByText(/A new invitation was sent/).waitFor();
+    await invitations.getByText(/The invitation was sent again/).waitFor();
     const link = invitationLink(viewer.email);
     expect(link).not.toBe(firstLink);
+    expect(tab.requestUrls.some((u) => /\/invitations\/[0-9a-f-]{36}\/resend$/.test(u))).toBe(true);
+    expect(await invitations.getByRole('row', { name: new RegExp(viewer.email) }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'teams-team');
 

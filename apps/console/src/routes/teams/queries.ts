@@ -76,12 +76,11 @@ export const useInvite = (id: string) =>
   useTeamMutation(id, (body: { email: string; role: Exclude<TeamRole, 'owner'> }) => data(api.POST('/api/teams/{id}/invitations', { params: { path: { id } }, body })));
 export const useRevokeInvitation = (id: string) =>
   useTeamMutation(id, (invitationId: string) => data(api.DELETE('/api/teams/{id}/invitations/{invitationId}', { params: { path: { id, invitationId } } })));
-/** Resending is a fresh invitation (a new token, a new e-mail) after withdrawing the old one, whose link then stops working. */
+/** Resending keeps the invitation and mails it with a fresh token and seven more days; the previous link stops working. */
 export const useResendInvitation = (id: string) =>
-  useTeamMutation(id, async (invitation: TeamInvitation) => {
-    await data(api.DELETE('/api/teams/{id}/invitations/{invitationId}', { params: { path: { id, invitationId: invitation.id } } }));
-    return data(api.POST('/api/teams/{id}/invitations', { params: { path: { id } }, body: { email: invitation.email, role: invitation.role } }));
-  });
+  useTeamMutation(id, (invitation: TeamInvitation) =>
+    data(api.POST('/api/teams/{id}/invitations/{invitationId}/resend', { params: { path: { id, invitationId: invitation.id } } })),
+  );
 export const useSaveTeamKey = (id: string) =>
   useTeamMutation(id, ({ provider, apiKey }: { provider: Provider; apiKey: string }) => data(api.PUT('/api/teams/{id}/provider-keys/{provider}', { params: { path: { id, provider } }, body: { apiKey } })));
 export const useDeleteTeamKey = (id: string) => useTeamMutation(id, (provider: Provider) => data(api.DELETE('/api/teams/{id}/provider-keys/{provider}', { params: { path: { id, provider } } })));

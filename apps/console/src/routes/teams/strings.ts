@@ -52,7 +52,7 @@ export const s = {
   expired: 'Expired',
   resend: 'Resend',
   resendLabel: (email: string) => `Resend the invitation to ${email}`,
-  resent: (email: string) => `A new invitation was sent to ${email}; the previous link no longer works.`,
+  resent: (email: string) => `The invitation was sent again to ${email}, valid seven more days; the previous link no longer works.`,
   revoke: 'Revoke',
   revokeLabel: (email: string) => `Revoke the invitation to ${email}`,
   revokeTitle: (email: string) => `Revoke the invitation to ${email}?`,
