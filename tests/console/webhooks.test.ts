@@ -115,10 +115,15 @@ describeInBrowser('console: webhooks and audit', () => {
     await guest.page.getByText('Your role in this application’s team (viewer) cannot manage its webhooks').waitFor();
     for (const name of ['Send a test ping', 'Rotate the secret', 'Delete the webhook', 'Save']) expect(await guest.page.getByRole('button', { name }).isDisabled()).toBe(true);
     expect(await guest.page.getByLabel('Endpoint URL').isDisabled()).toBe(true);
+    // The page reads the one webhook (GET /api/webhooks/:id), which a team member may, not the first page of the list.
+    expect(guest.requestUrls.some((u) => u.endsWith(`/api/webhooks/${hook.body.id}`))).toBe(true);
+    expect((await client.get(`/api/webhooks/${hook.body.id}`, { token: viewer.access_token })).body).toMatchObject({ id: hook.body.id, description: 'Dock events' });
     expect(await axeViolations(guest.page)).toEqual([]);
     await screenshot(guest.page, 'webhooks-viewer');
     expect((await client.post(`/api/webhooks/${hook.body.id}/test`, {}, { token: viewer.access_token })).status).toBe(403);
     expect((await client.post(`/api/webhooks/${hook.body.id}/rotate-secret`, {}, { token: viewer.access_token })).status).toBe(403);
+    await guest.goto('/webhooks/00000000-0000-4000-8000-000000000000');
+    await guest.page.getByText('This webhook does not exist, or it is not yours.').waitFor();
     await closeCheckedTab(guest);
   });
 });

@@ -22,7 +22,7 @@ import {
   useRotateSecret,
   useTestPing,
   useUpdateWebhook,
-  useWebhooks,
+  useWebhook,
   type Webhook as WebhookView,
   type WebhookEvent,
 } from './queries';
@@ -181,7 +181,7 @@ function DeliveryLog({ hookId, expectUntil, onRetried }: { hookId: string; expec
 /** One webhook: its settings and events, test ping, secret rotation, the delivery log with retries, delete. */
 export default function Webhook() {
   const { webhookId = '' } = useParams();
-  const hooks = useWebhooks();
+  const found = useWebhook(webhookId);
   const navigate = useNavigate();
   const ping = useTestPing(webhookId);
   const rotate = useRotateSecret(webhookId);
@@ -190,15 +190,15 @@ export default function Webhook() {
   const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const reason = useManageReason(hooks.data?.find((h) => h.id === webhookId));
+  const reason = useManageReason(found.data ?? undefined);
   const back = (
     <Link className="ap-button ap-button--secondary" to="/webhooks">
       {s.back}
     </Link>
   );
-  if (hooks.isPending) return <Loading />;
-  if (hooks.isError) return <ErrorState error={hooks.error} onRetry={() => void hooks.refetch()} />;
-  const hook = hooks.data.find((h) => h.id === webhookId);
+  if (found.isPending) return <Loading />;
+  if (found.isError) return <ErrorState error={found.error} onRetry={() => void found.refetch()} />;
+  const hook = found.data;
   if (!hook)
     return (
       <>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
+import { toApiError } from '../../lib/errors';
 import type { components } from '../../api/schema';
 
 export type Webhook = components['schemas']['Webhook'];
@@ -27,6 +28,19 @@ const key = ['webhooks'] as const;
 
 export function useWebhooks() {
   return useQuery({ queryKey: key, queryFn: () => data(api.GET('/api/webhooks', { params: { query: { limit: 100 } } })) });
+}
+
+/** One webhook; `null` when the caller has no such webhook (the API's 404). */
+export function useWebhook(id: string) {
+  return useQuery({
+    queryKey: [...key, id],
+    queryFn: async (): Promise<Webhook | null> => {
+      const { data: body, error, response } = await api.GET('/api/webhooks/{id}', { params: { path: { id } } });
+      if (response.status === 404) return null;
+      if (!response.ok) throw toApiError(response.status, error);
+      return body as Webhook;
+    },
+  });
 }
 
 /**
