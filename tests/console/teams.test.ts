@@ -62,6 +62,15 @@ describeInBrowser('console: teams and SSO', () => {
     expect(tab.requestUrls.some((u) => u.includes(`/api/applications?`) && u.includes(`teamId=${teamId}`))).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'teams-switcher');
+    // A new application made while the team is chosen lands in that team.
+    await page.getByRole('button', { name: 'New application' }).click();
+    const newApp = page.getByRole('dialog', { name: 'Create an application' });
+    await newApp.getByText('Created in the team “Harbour Crew”', { exact: false }).waitFor();
+    await newApp.getByLabel('Name').fill('Crew Bot');
+    await newApp.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('row', { name: /Crew Bot/ }).waitFor();
+    const made = (await client.get('/api/applications?limit=100', { token: owner.access_token })).body as Array<{ name: string; teamId: string | null }>;
+    expect(made.find((a) => a.name === 'Crew Bot')?.teamId).toBe(teamId);
     await page.getByLabel('Context').selectOption({ label: 'Personal' });
     await page.getByRole('row', { name: /Solo Notes/ }).waitFor();
     expect(await page.getByRole('row', { name: /Crew Desk/ }).count()).toBe(0);
