@@ -143,6 +143,24 @@ describeInBrowser('console: teams and SSO', () => {
     await page.getByRole('link', { name: 'Configure single sign-on' }).click();
     await page.getByRole('heading', { name: 'Single sign-on: Harbour Crew' }).waitFor();
     await page.getByText('No connection yet').waitFor();
+    // OIDC first: saved, then reloaded with its values and the client secret write-only.
+    const oidcSecret = 'harbour-oidc-client-secret-7f3a';
+    await page.getByLabel('OpenID Connect (OIDC)').check();
+    await page.getByLabel('Issuer URL').fill('https://login.harbour.example');
+    await page.getByLabel('Client ID').fill('harbour-console');
+    await page.getByLabel('Client secret').fill(oidcSecret);
+    await page.getByLabel('Scopes').fill('openid email groups');
+    await page.getByRole('button', { name: 'Save the connection' }).click();
+    await page.getByText('The connection is saved.').waitFor();
+    await page.reload();
+    await page.getByText('OIDC redirect URI', { exact: true }).waitFor();
+    expect(await page.getByLabel('Issuer URL').inputValue()).toBe('https://login.harbour.example');
+    expect(await page.getByLabel('Client ID').inputValue()).toBe('harbour-console');
+    expect(await page.getByLabel('Scopes').inputValue()).toBe('openid email groups');
+    expect(await page.getByLabel('Client secret').inputValue()).toBe('');
+    await page.getByText('A secret is saved; leave empty to keep it.').waitFor();
+    expect(await page.content()).not.toContain(oidcSecret);
+    // Then replaced by a SAML connection.
     await page.getByLabel('SAML 2.0').check();
     expect(await page.getByRole('link', { name: 'Download the service provider metadata' }).getAttribute('href')).toBe('/api/sso/saml/metadata');
     await page.getByLabel('IdP entity ID').fill('https://idp.example.com/metadata');
@@ -160,6 +178,7 @@ describeInBrowser('console: teams and SSO', () => {
     await page.getByText('The connection is saved.').waitFor();
     await page.getByText('SAML assertion consumer service (HTTP-POST)', { exact: true }).waitFor();
     await page.getByText(/\/sso\/saml\/callback$/).waitFor();
+    expect(tab.requestUrls.join(' ')).not.toContain(oidcSecret);
     const saved = await client.get(`/api/sso/${(await client.get(`/api/teams/${teamId}`, { token: owner.access_token })).body.slug}/config`, { token: owner.access_token });
     expect(saved.body).toMatchObject({ protocol: 'saml', enforced: true, allowedDomains: ['example.com'], attributeMapping: { roles: { 'crew-admins': 'admin' } } });
     expect(await axeViolations(page)).toEqual([]);
