@@ -128,6 +128,14 @@ describeInBrowser('console: teams and SSO', () => {
     const forced = await client.post(`/api/teams/${teamId}/invitations`, { email: 'someone@example.com' }, { token: viewer.access_token });
     expect(forced.status).toBe(403);
     expect((await client.put(`/api/teams/${teamId}`, { name: 'Taken over' }, { token: viewer.access_token })).status).toBe(403);
+    // Nor may a Viewer create an application in the team: the form says why.
+    await guest.page.getByLabel('Context').selectOption({ label: 'Team: Harbour Crew' });
+    await guest.page.getByRole('link', { name: 'Applications' }).click();
+    await guest.page.getByRole('button', { name: 'New application' }).click();
+    const viewerNew = guest.page.getByRole('dialog', { name: 'Create an application' });
+    await viewerNew.getByText('needs the Admin role there; yours is viewer', { exact: false }).waitFor();
+    expect(await viewerNew.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+    await viewerNew.getByRole('button', { name: /close|cancel/i }).first().click();
 
     // The Owner re-roles the Viewer, then hands the ownership over and stays as an Admin.
     await page.reload();

@@ -39,13 +39,13 @@ export function ApplicationForm({ application, onDone }: { application?: Applica
           {reason ?? s.inTeam(inTeam.name)}
         </p>
       ) : null}
-      <ErrorText error={unplaced} />
+      <ErrorText error={!application && team?.isError ? team.error : unplaced} />
       <div className="ap-actions">
         <Button
           type="submit"
           variant="primary"
           busy={save.isPending || (!application && !!team?.isPending)}
-          disabled={!!reason}
+          disabled={!!reason || (!application && !!team?.isError)}
           aria-describedby={inTeam ? 'application-team' : undefined}
         >
           {save.isPending ? t.saving : application ? t.save : t.create}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { components } from '../../api/schema';
-import { toApiError } from '../../lib/errors';
+import { ApiError, toApiError } from '../../lib/errors';
 import { useScope } from '../../lib/scope';
 import type { ApplicationInput } from './form';
 
@@ -52,10 +52,14 @@ export function useSaveApplication(id?: string, teamId?: string | null) {
       if (!response.ok) throw toApiError(response.status, error);
       if (id || !teamId) return data as Application;
       const moved = await api.POST('/api/applications/{id}/transfer', { params: { path: { id: data!.id! } }, body: { teamId } });
-      if (!moved.response.ok) throw toApiError(moved.response.status, moved.error);
+      if (!moved.response.ok) {
+        // Created, but not moved: say so, so a retry does not make a second one.
+        const refused = toApiError(moved.response.status, moved.error);
+        throw new ApiError(refused.status, `${data!.name} was created as your own application, but not moved into the team: ${refused.message}`);
+      }
       return moved.data as Application;
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
 }
 
