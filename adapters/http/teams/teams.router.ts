@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { AcceptInvitationUseCase, InviteMemberUseCase, ListInvitationsUseCase, RevokeInvitationUseCase } from '../../../core/teams/use-cases/invitations.use-cases';
+import type { AcceptInvitationUseCase, InviteMemberUseCase, ListInvitationsUseCase, ResendInvitationUseCase, RevokeInvitationUseCase } from '../../../core/teams/use-cases/invitations.use-cases';
 import type { ChangeMemberRoleUseCase, ListTeamMembersUseCase, RemoveMemberUseCase, TransferTeamOwnershipUseCase } from '../../../core/teams/use-cases/members.use-cases';
 import type { DeleteTeamProviderKeyUseCase, ListTeamProviderKeysUseCase, SaveTeamProviderKeyUseCase } from '../../../core/teams/use-cases/team-provider-keys.use-cases';
 import type { CreateTeamUseCase, DeleteTeamUseCase, GetTeamUseCase, ListTeamsUseCase, UpdateTeamUseCase } from '../../../core/teams/use-cases/teams.use-cases';
@@ -22,6 +22,7 @@ export function teamsRouter(d: {
   invite: InviteMemberUseCase;
   invitations: ListInvitationsUseCase;
   revokeInvitation: RevokeInvitationUseCase;
+  resendInvitation: ResendInvitationUseCase;
   accept: AcceptInvitationUseCase;
   saveKey: SaveTeamProviderKeyUseCase;
   listKeys: ListTeamProviderKeysUseCase;
@@ -78,6 +79,9 @@ export function teamsRouter(d: {
   r.delete('/:id/invitations/:invitationId', async (ctx) => {
     await d.revokeInvitation.execute(ctx.params.id, ctx.params.invitationId, actorOf(ctx));
     ctx.status = 204;
+  });
+  r.post('/:id/invitations/:invitationId/resend', async (ctx) => {
+    ctx.body = await d.resendInvitation.execute(ctx.params.id, ctx.params.invitationId, actorOf(ctx));
   });
   r.get('/:id/provider-keys', async (ctx) => {
     ctx.body = await d.listKeys.execute(ctx.params.id, actorOf(ctx));

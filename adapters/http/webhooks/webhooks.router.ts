@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { CreateWebhookUseCase } from '../../../core/webhooks/use-cases/create-webhook.use-case';
+import type { GetWebhookUseCase } from '../../../core/webhooks/use-cases/get-webhook.use-case';
 import type { DeleteWebhookUseCase } from '../../../core/webhooks/use-cases/delete-webhook.use-case';
 import type { ListDeliveriesUseCase } from '../../../core/webhooks/use-cases/list-deliveries.use-case';
 import type { ListWebhooksUseCase } from '../../../core/webhooks/use-cases/list-webhooks.use-case';
@@ -16,6 +17,7 @@ export function webhooksRouter(d: {
   auth: Middleware;
   create: CreateWebhookUseCase;
   list: ListWebhooksUseCase;
+  get: GetWebhookUseCase;
   update: UpdateWebhookUseCase;
   remove: DeleteWebhookUseCase;
   rotate: RotateWebhookSecretUseCase;
@@ -32,6 +34,9 @@ export function webhooksRouter(d: {
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
     ctx.body = created;
+  });
+  r.get('/:id', async (ctx) => {
+    ctx.body = await d.get.execute(ctx.params.id!, actorOf(ctx));
   });
   r.put('/:id', async (ctx) => {
     ctx.body = await d.update.execute(ctx.params.id!, ctx.request.body, actorOf(ctx));

@@ -232,6 +232,20 @@ export class TypeOrmTeamRepository implements TeamRepository {
     return row && toInvitation(row);
   }
 
+  async findInvitation(teamId: string, invitationId: string): Promise<TeamInvitation | null> {
+    const row = await one<InvitationRow>(this.db, `SELECT * FROM team_invitations WHERE team_id = $1 AND id = $2`, [teamId, invitationId]);
+    return row && toInvitation(row);
+  }
+
+  async renewInvitation(teamId: string, invitationId: string, tokenHash: string, expiresAt: Date): Promise<TeamInvitation | null> {
+    const row = await one<InvitationRow>(
+      this.db,
+      `UPDATE team_invitations SET token_hash = $3, expires_at = $4 WHERE team_id = $1 AND id = $2 AND accepted_at IS NULL RETURNING *`,
+      [teamId, invitationId, tokenHash, expiresAt],
+    );
+    return row && toInvitation(row);
+  }
+
   async deleteInvitation(teamId: string, invitationId: string): Promise<boolean> {
     return (await affected(this.db, `DELETE FROM team_invitations WHERE team_id = $1 AND id = $2`, [teamId, invitationId])) > 0;
   }

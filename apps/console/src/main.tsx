@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/router';
 import { ApiError } from './lib/errors';
+import { scopedQueryKeyHash } from './lib/scope';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -13,6 +14,8 @@ const queryClient = new QueryClient({
       retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
       staleTime: 10_000,
       refetchOnWindowFocus: true,
+      // Every key is per personal/team context (the shell's switcher), so lists follow it.
+      queryKeyHashFn: scopedQueryKeyHash,
     },
   },
 });

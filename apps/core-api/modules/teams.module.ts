@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import { teamsRouter } from '../../../adapters/http/teams/teams.router';
 import { TypeOrmTeamProviderKeyRepository, TypeOrmTeamRepository } from '../../../adapters/persistence/teams/type-orm-team.repository';
 import type { TeamProviderKeyRepository, TeamRepository } from '../../../core/teams/ports/team-repository.port';
-import { AcceptInvitationUseCase, InviteMemberUseCase, ListInvitationsUseCase, RevokeInvitationUseCase } from '../../../core/teams/use-cases/invitations.use-cases';
+import { AcceptInvitationUseCase, InviteMemberUseCase, ListInvitationsUseCase, ResendInvitationUseCase, RevokeInvitationUseCase } from '../../../core/teams/use-cases/invitations.use-cases';
 import { ChangeMemberRoleUseCase, ListTeamMembersUseCase, RemoveMemberUseCase, TransferTeamOwnershipUseCase } from '../../../core/teams/use-cases/members.use-cases';
 import {
   DeleteTeamProviderKeyUseCase,
@@ -50,6 +50,7 @@ export const teamsModule: AppModule = {
     provide(c, InviteMemberUseCase, (get) => new InviteMemberUseCase(invitations(get)));
     provide(c, ListInvitationsUseCase, (get) => new ListInvitationsUseCase(teams(get)));
     provide(c, RevokeInvitationUseCase, (get) => new RevokeInvitationUseCase(teams(get)));
+    provide(c, ResendInvitationUseCase, (get) => new ResendInvitationUseCase(invitations(get)));
     provide(c, AcceptInvitationUseCase, (get) => new AcceptInvitationUseCase(invitations(get)));
     provide(c, SaveTeamProviderKeyUseCase, (get) => new SaveTeamProviderKeyUseCase(keys(get)));
     provide(c, ListTeamProviderKeysUseCase, (get) => new ListTeamProviderKeysUseCase(keys(get)));
@@ -71,6 +72,7 @@ export const teamsModule: AppModule = {
       invite: resolve(c, InviteMemberUseCase),
       invitations: resolve(c, ListInvitationsUseCase),
       revokeInvitation: resolve(c, RevokeInvitationUseCase),
+      resendInvitation: resolve(c, ResendInvitationUseCase),
       accept: resolve(c, AcceptInvitationUseCase),
       saveKey: resolve(c, SaveTeamProviderKeyUseCase),
       listKeys: resolve(c, ListTeamProviderKeysUseCase),

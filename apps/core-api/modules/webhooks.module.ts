@@ -8,6 +8,7 @@ import type { WebhookSender } from '../../../core/webhooks/ports/webhook-sender.
 import { CreateWebhookUseCase } from '../../../core/webhooks/use-cases/create-webhook.use-case';
 import { DeleteWebhookUseCase } from '../../../core/webhooks/use-cases/delete-webhook.use-case';
 import { DeliverWebhookUseCase } from '../../../core/webhooks/use-cases/deliver-webhook.use-case';
+import { GetWebhookUseCase } from '../../../core/webhooks/use-cases/get-webhook.use-case';
 import { ListDeliveriesUseCase } from '../../../core/webhooks/use-cases/list-deliveries.use-case';
 import { ListWebhooksUseCase } from '../../../core/webhooks/use-cases/list-webhooks.use-case';
 import { RetryDeliveryUseCase } from '../../../core/webhooks/use-cases/retry-delivery.use-case';
@@ -69,6 +70,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): AppModule {
       });
       provide(c, CreateWebhookUseCase, (get) => new CreateWebhookUseCase(deps(get)));
       provide(c, ListWebhooksUseCase, (get) => new ListWebhooksUseCase(deps(get)));
+      provide(c, GetWebhookUseCase, (get) => new GetWebhookUseCase(deps(get)));
       provide(c, UpdateWebhookUseCase, (get) => new UpdateWebhookUseCase(deps(get)));
       provide(c, DeleteWebhookUseCase, (get) => new DeleteWebhookUseCase(deps(get)));
       provide(c, RotateWebhookSecretUseCase, (get) => new RotateWebhookSecretUseCase(deps(get)));
@@ -85,6 +87,7 @@ export function webhooksModule(options: WebhooksModuleOptions = {}): AppModule {
         auth: resolve(c, TOKENS.AuthMiddleware),
         create: resolve(c, CreateWebhookUseCase),
         list: resolve(c, ListWebhooksUseCase),
+        get: resolve(c, GetWebhookUseCase),
         update: resolve(c, UpdateWebhookUseCase),
         remove: resolve(c, DeleteWebhookUseCase),
         rotate: resolve(c, RotateWebhookSecretUseCase),

@@ -56,6 +56,12 @@ export interface TeamRepository extends TeamRoleLookup {
   createInvitation(invitation: NewTeamInvitation): Promise<TeamInvitation>;
   listInvitations(teamId: string): Promise<TeamInvitation[]>;
   findInvitationByToken(tokenHash: string): Promise<TeamInvitation | null>;
+  findInvitation(teamId: string, invitationId: string): Promise<TeamInvitation | null>;
+  /**
+   * Gives a pending invitation a new token digest and expiry (the previous token stops working); null
+   * when the team has no such invitation still pending (accepted or withdrawn meanwhile).
+   */
+  renewInvitation(teamId: string, invitationId: string, tokenHash: string, expiresAt: Date): Promise<TeamInvitation | null>;
   /** False when there was no such invitation of the team. */
   deleteInvitation(teamId: string, invitationId: string): Promise<boolean>;
   /**

@@ -32,6 +32,29 @@ interface InvitationDeps {
   publicBaseUrl?: string;
 }
 
+/** Mails an invitation's token, with the console link and the API call that accept it. */
+async function mailInvitation(deps: Pick<InvitationDeps, 'mailer' | 'publicBaseUrl'>, teamName: string, email: string, role: string, token: string): Promise<void> {
+  const base = deps.publicBaseUrl ?? '';
+  await deps.mailer.send({
+    to: email,
+    subject: `You are invited to join ${teamName}`,
+    text: [
+      'Hello,',
+      '',
+      `You are invited to join the team "${teamName}" as ${role}. Sign in with this e-mail address and use this token within seven days:`,
+      '',
+      token,
+      '',
+      `In the console, open ${base}/teams/accept?token=${token}`,
+      `Through the API, POST ${base}/api/teams/invitations/accept with {"token": "<the token>"}`,
+      '',
+      'If you did not expect this invitation, ignore this message.',
+    ].join('\n'),
+  });
+}
+
+const newToken = (): string => randomBytes(32).toString('base64url');
+
 /**
  * Invites an e-mail address into a team with a role (Member by default): a single-use token, valid seven
  * days, mailed and stored only as its digest. Admins and the Owner invite; Members too where the team's
@@ -52,7 +75,7 @@ export class InviteMemberUseCase {
     const email = normalizeEmail(body.email);
     const existing = await this.deps.users.findByEmail(email);
     if (existing && (await this.deps.teams.roleInTeam(team.id, existing.id))) throw new ConflictError('This person is already a member of the team');
-    const token = randomBytes(32).toString('base64url');
+    const token = newToken();
     const invitation = await this.deps.teams.createInvitation({
       teamId: team.id,
       email,
@@ -61,22 +84,7 @@ export class InviteMemberUseCase {
       invitedBy: actor.userId,
       expiresAt: new Date(this.deps.clock.now().getTime() + INVITATION_TTL_MS),
     });
-    const base = this.deps.publicBaseUrl ?? '';
-    await this.deps.mailer.send({
-      to: email,
-      subject: `You are invited to join ${team.name}`,
-      text: [
-        'Hello,',
-        '',
-        `You are invited to join the team "${team.name}" as ${invitedRole}. Sign in with this e-mail address and use this token within seven days:`,
-        '',
-        token,
-        '',
-        `POST ${base}/api/teams/invitations/accept with {"token": "<the token>"}`,
-        '',
-        'If you did not expect this invitation, ignore this message.',
-      ].join('\n'),
-    });
+    await mailInvitation(this.deps, team.name, email, invitedRole, token);
     return toTeamInvitationView(invitation);
   }
 }
@@ -98,6 +106,30 @@ export class RevokeInvitationUseCase {
   async execute(id: unknown, invitationId: unknown, actor: Actor): Promise<void> {
     const { team } = await findTeamAs(this.deps.teams, id, actor, 'manage');
     if (!isUuid(invitationId) || !(await this.deps.teams.deleteInvitation(team.id, invitationId))) throw new NotFoundError('Invitation');
+  }
+}
+
+/**
+ * Sends a pending invitation again: the same invitation (address, role, inviter) with a fresh token and
+ * seven more days. Only the token's digest is stored, so the mail carries a new token and the previous
+ * one stops working. Admins and the Owner, for the roles they may manage (an Admin re-sends Member and
+ * Viewer invitations); an accepted invitation is a 409, one of another team or withdrawn a 404.
+ */
+export class ResendInvitationUseCase {
+  constructor(private readonly deps: InvitationDeps) {}
+
+  async execute(id: unknown, invitationId: unknown, actor: Actor): Promise<TeamInvitationView> {
+    const { team, role } = await findTeamAs(this.deps.teams, id, actor, 'manage');
+    const invitation = isUuid(invitationId) ? await this.deps.teams.findInvitation(team.id, invitationId) : null;
+    if (!invitation) throw new NotFoundError('Invitation');
+    if (invitation.acceptedAt) throw new ConflictError('This invitation has already been used');
+    assertMayAssign(role, invitation.role);
+    const token = newToken();
+    const expiresAt = new Date(this.deps.clock.now().getTime() + INVITATION_TTL_MS);
+    const renewed = await this.deps.teams.renewInvitation(team.id, invitation.id, this.deps.keyHasher.hash(token), expiresAt);
+    if (!renewed) throw new ConflictError('This invitation has just been used or withdrawn');
+    await mailInvitation(this.deps, team.name, renewed.email, renewed.role, token);
+    return toTeamInvitationView(renewed);
   }
 }
 

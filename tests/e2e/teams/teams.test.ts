@@ -101,6 +101,34 @@ describe('teams: CRUD, members, invitations, ownership', () => {
       const invitee = outbox(stack).at(-1)!.to;
       expect(invitee).toBe(email);
     });
+
+    it('sends a pending invitation again with a fresh token and expiry, the old token void; never an accepted one', async () => {
+      const world = await teamWithEveryRole(stack, 'free');
+      const { owner, admin, member } = world.users;
+      const invitee = await session(stack);
+      const invited = await stack.client.post(`/api/teams/${world.teamId}/invitations`, { email: invitee.email, role: 'admin' }, { token: owner.token });
+      const first = invitationToken(stack, invitee.email);
+      await stack.infra.dataSource.query(`UPDATE team_invitations SET expires_at = now() - interval '1 minute' WHERE id = $1`, [invited.body.id]);
+      const path = `/api/teams/${world.teamId}/invitations/${invited.body.id}/resend`;
+      // One teams policy: a Member may not (403), an Admin not for an Admin invitation (403), an outsider sees nothing (404).
+      expect((await stack.client.post(path, {}, { token: member.token })).status).toBe(403);
+      expect((await stack.client.post(path, {}, { token: admin.token })).status).toBe(403);
+      expect((await stack.client.post(path, {}, { token: world.users.outsider.token })).status).toBe(404);
+      expect((await stack.client.post(`/api/teams/${world.outsiderTeamId}/invitations/${invited.body.id}/resend`, {}, { token: world.users.outsider.token })).status).toBe(404);
+      expect((await stack.client.post(`/api/teams/${world.teamId}/invitations/not-an-id/resend`, {}, { token: owner.token })).status).toBe(404);
+      const resent = await stack.client.post(path, {}, { token: owner.token });
+      expect(resent.status).toBe(200);
+      expect(resent.body).toMatchObject({ id: invited.body.id, email: invitee.email, role: 'admin', acceptedAt: null });
+      expect(resent.body).not.toHaveProperty('token');
+      expect(new Date(resent.body.expiresAt).getTime() - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
+      const second = invitationToken(stack, invitee.email);
+      expect(second).not.toBe(first);
+      expect(outbox(stack).at(-1)!.text).toContain(`/teams/accept?token=${second}`);
+      expect((await stack.client.get(`/api/teams/${world.teamId}/invitations`, { token: owner.token })).body.filter((i: { email: string }) => i.email === invitee.email)).toHaveLength(1);
+      expect((await stack.client.post('/api/teams/invitations/accept', { token: first }, { token: invitee.token })).status).toBe(404);
+      expect((await stack.client.post('/api/teams/invitations/accept', { token: second }, { token: invitee.token })).status).toBe(200);
+      expect((await stack.client.post(path, {}, { token: owner.token })).status).toBe(409);
+    });
   });
 
   describe('roles and ownership', () => {

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import { ApiError, NetworkError, toApiError } from '../lib/errors';
+import { isScopedList, withScope } from '../lib/scope';
 import { Session } from '../lib/session';
 import type { paths } from './schema';
 
@@ -21,6 +22,9 @@ export const api = createClient<paths>({
     }
   },
 });
+
+// The personal/team switcher's scope on every list that takes `?teamId=` (lib/scope.ts).
+api.use({ onRequest: ({ request, schemaPath }) => (isScopedList(request.method, schemaPath) ? withScope(request) : undefined) });
 
 /**
  * Unwraps an openapi-fetch answer for TanStack Query: the data, or the API's error thrown as an ApiError.

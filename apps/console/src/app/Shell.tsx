@@ -4,7 +4,9 @@ import { NavLink, Outlet } from 'react-router';
 import { session } from '../api/client';
 import { Button } from '../components/Button';
 import { NotificationBell } from '../components/NotificationBell';
+import { ScopeSwitcher } from '../components/ScopeSwitcher';
 import { Loading } from '../components/States';
+import { useScope } from '../lib/scope';
 import { t } from '../lib/strings';
 import { useSession } from '../lib/use-session';
 import { AREAS } from './areas';
@@ -16,6 +18,8 @@ const navItems = AREAS.flatMap((a) => (NAV[a.id] ? [{ id: a.id, ...NAV[a.id]! }]
 export function Shell() {
   const state = useSession();
   const admin = state.status === 'signed-in' && state.user.role === 'admin';
+  // The area remounts when the personal/team context changes, so its queries take the new scope's keys.
+  const scopeKey = useScope();
   return (
     <div className="ap-shell">
       <a className="ap-skip" href="#main">
@@ -26,6 +30,7 @@ export function Shell() {
           <div className="ap-brand">{t.product}</div>
           <NotificationBell />
         </div>
+        <ScopeSwitcher />
         <nav aria-label={t.mainNav}>
           <ul>
             {navItems.filter((item) => admin || !item.adminOnly).map(({ id, label, icon: Icon }) => (
@@ -47,7 +52,7 @@ export function Shell() {
         </div>
       </aside>
       <main id="main" className="ap-main" tabIndex={-1}>
-        <Suspense fallback={<Loading />}>
+        <Suspense key={scopeKey} fallback={<Loading />}>
           <Outlet />
         </Suspense>
       </main>

@@ -24,4 +24,7 @@ export const AREAS = [
   area('billing', () => import('../routes/billing/area')),
   area('data', () => import('../routes/data/area')),
   area('admin', () => import('../routes/admin/area')),
+  area('teams', () => import('../routes/teams/area')),
+  area('webhooks', () => import('../routes/webhooks/area')),
+  area('audit', () => import('../routes/audit/area')),
 ];

@@ -31,4 +31,8 @@ export const t = {
   application: 'Application',
   noApplications: 'No applications yet',
   createApplication: 'Create an application',
+  scope: 'Context',
+  scopeAll: 'Personal and teams',
+  scopePersonal: 'Personal',
+  scopeTeam: (name: string) => `Team: ${name}`,
 } as const;

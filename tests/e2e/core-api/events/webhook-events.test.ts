@@ -120,7 +120,13 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
     const { Webhook } = await import('standardwebhooks');
     expect(new Webhook(hook.body.secret).verify(got.body, got.headers)).toMatchObject({ type: 'webhook.test' });
 
+    const one = await a.client.get(`/api/webhooks/${hook.body.id}`, { token: owner.token });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: hook.body.id, url: receiver.url, events: ['message.completed'] });
+    expect(JSON.stringify(one.body)).not.toContain(hook.body.secret);
+    expect((await a.client.get('/api/webhooks/not-an-id', { token: owner.token })).status).toBe(404);
     for (const [method, path] of [
+      ['get', `/api/webhooks/${hook.body.id}`],
       ['put', `/api/webhooks/${hook.body.id}`],
       ['delete', `/api/webhooks/${hook.body.id}`],
       ['post', `/api/webhooks/${hook.body.id}/test`],

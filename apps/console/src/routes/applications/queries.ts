@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { components } from '../../api/schema';
-import { toApiError } from '../../lib/errors';
+import { ApiError, toApiError } from '../../lib/errors';
+import { useScope } from '../../lib/scope';
 import type { ApplicationInput } from './form';
 
 export type Application = components['schemas']['Application'];
@@ -22,16 +23,43 @@ export function useApplications(page: number) {
   });
 }
 
-export function useSaveApplication(id?: string) {
+/** The team chosen in the switcher (its name and the caller's role there), or null outside a team. */
+export function useScopeTeam() {
+  const current = useScope();
+  const teamId = current === 'all' || current === 'personal' ? null : current;
+  const team = useQuery({
+    queryKey: ['scope-team', teamId],
+    enabled: !!teamId,
+    queryFn: async () => {
+      const { data, error, response } = await api.GET('/api/teams/{id}', { params: { path: { id: teamId! } } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return data!;
+    },
+  });
+  return teamId ? team : null;
+}
+
+/**
+ * Saves an application. A new one made while a team is chosen in the switcher is created, then moved into
+ * that team (the API creates applications as the caller's own; the move needs the Admin role there).
+ */
+export function useSaveApplication(id?: string, teamId?: string | null) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: ApplicationInput) => {
       const call = id ? api.PUT('/api/applications/{id}', { params: { path: { id } }, body }) : api.POST('/api/applications', { body });
       const { data, error, response } = await call;
       if (!response.ok) throw toApiError(response.status, error);
-      return data as Application;
+      if (id || !teamId) return data as Application;
+      const moved = await api.POST('/api/applications/{id}/transfer', { params: { path: { id: data!.id! } }, body: { teamId } });
+      if (!moved.response.ok) {
+        // Created, but not moved: say so, so a retry does not make a second one.
+        const refused = toApiError(moved.response.status, moved.error);
+        throw new ApiError(refused.status, `${data!.name} was created as your own application, but not moved into the team: ${refused.message}`);
+      }
+      return moved.data as Application;
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
 }
 

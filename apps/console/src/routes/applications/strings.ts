@@ -25,4 +25,6 @@ export const s = {
   next: 'Next page',
   columns: { name: 'Name', slug: 'Slug', origins: 'Allowed origins', created: 'Created', actions: 'Actions' },
   none: '—',
+  inTeam: (team: string) => `Created in the team “${team}” (chosen in the switcher); its Owner's plan applies.`,
+  teamRoleReason: (team: string, role: string) => `Creating an application in the team “${team}” needs the Admin role there; yours is ${role}. Choose Personal in the switcher to create your own.`,
 } as const;

@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api, data } from '../api/client';
+import { scope, useScope } from '../lib/scope';
+import { t } from '../lib/strings';
+
+/** The teams you belong to, with your role in each (shared with the teams area under the same key). */
+export const teamsQuery = { queryKey: ['teams', 'mine'], queryFn: () => data(api.GET('/api/teams', { params: { query: { limit: 100 } } })) } as const;
+
+/**
+ * The personal/team switcher in the shell: every list that takes `?teamId=` follows it (lib/scope.ts).
+ * A team you no longer belong to falls back to "all".
+ */
+export function ScopeSwitcher() {
+  const current = useScope();
+  const teams = useQuery(teamsQuery);
+  useEffect(() => {
+    if (teams.data && current !== 'all' && current !== 'personal' && !teams.data.some((team) => team.id === current)) scope.set('all');
+  }, [teams.data, current]);
+  return (
+    <div className="ap-field ap-scope-switcher">
+      <label htmlFor="ap-scope">{t.scope}</label>
+      <select id="ap-scope" className="ap-select" value={current} onChange={(e) => scope.set(e.target.value)}>
+        <option value="all">{t.scopeAll}</option>
+        <option value="personal">{t.scopePersonal}</option>
+        {teams.data?.map((team) => (
+          <option key={team.id} value={team.id}>
+            {t.scopeTeam(team.name)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

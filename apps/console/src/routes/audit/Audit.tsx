@@ -1,0 +1,148 @@
+import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../components/Button';
+import { Field } from '../../components/Field';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, Loading } from '../../components/States';
+import { formatDateTime } from '../../lib/format';
+import { PAGE_SIZE, useAudit, type AuditFilters } from './queries';
+import { s } from './strings';
+
+type Values = { action: string; resource: string; user: string; from: string; to: string };
+const KEYS = ['action', 'resource', 'user', 'from', 'to'] as const;
+
+/** `YYYY-MM-DD` from a date input as the start (from) or end (to) of that day in the browser's time zone. */
+function dayBound(day: string, end: boolean): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const d = new Date(`${day}T00:00:00`);
+  if (end) {
+    d.setDate(d.getDate() + 1);
+    d.setMilliseconds(-1);
+  }
+  return d.toISOString();
+}
+
+/** The audit log with its filters (action or family, resource, user, dates), paged; details shown as text. */
+export default function Audit() {
+  const [params, setParams] = useSearchParams();
+  const values: Values = { action: params.get('action') ?? '', resource: params.get('resource') ?? '', user: params.get('user') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const filters: AuditFilters = {
+    ...(values.action.trim() ? { action: values.action.trim() } : {}),
+    ...(values.resource ? { resource: values.resource } : {}),
+    ...(values.user.trim() ? { user: values.user.trim() } : {}),
+    ...(dayBound(values.from, false) ? { from: dayBound(values.from, false) } : {}),
+    ...(dayBound(values.to, true) ? { to: dayBound(values.to, true) } : {}),
+  };
+  const list = useAudit(filters, page);
+  const form = useForm<Values>({ values });
+  const apply = form.handleSubmit((v) => {
+    const next = new URLSearchParams();
+    for (const k of KEYS) if (v[k].trim()) next.set(k, v[k].trim());
+    setParams(next);
+  });
+  const goTo = (p: number) => {
+    const next = new URLSearchParams(params);
+    next.set('page', String(p));
+    setParams(next);
+  };
+
+  let body;
+  if (list.isPending) body = <Loading />;
+  else if (list.isError) body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  else if (!list.data.items.length) body = <EmptyState title={s.empty}>{s.emptyBody}</EmptyState>;
+  else {
+    const pages = Math.max(1, Math.ceil(list.data.total / PAGE_SIZE));
+    body = (
+      <>
+        <div className="ap-table-wrap">
+          <table className="ap-table">
+            <thead>
+              <tr>
+                <th scope="col">{s.columns.at}</th>
+                <th scope="col">{s.columns.action}</th>
+                <th scope="col">{s.columns.resource}</th>
+                <th scope="col">{s.columns.actor}</th>
+                <th scope="col">{s.columns.outcome}</th>
+                <th scope="col">{s.columns.ip}</th>
+                <th scope="col">{s.columns.details}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.items.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">{r.at ? formatDateTime(r.at) : ''}</th>
+                  <td>
+                    <code>{r.action}</code>
+                  </td>
+                  <td>
+                    {r.resourceType}
+                    {r.resourceId ? <div className="ap-muted ap-audit-id">{r.resourceId}</div> : null}
+                  </td>
+                  <td>
+                    <span className="ap-audit-id">{r.actorId ?? '—'}</span>
+                    {r.actorRole ? <div className="ap-muted">{r.actorRole}</div> : null}
+                  </td>
+                  <td>{s.outcomes[r.outcome ?? ''] ?? r.outcome}</td>
+                  <td>
+                    {r.ip ?? ''}
+                    {r.userAgent ? <div className="ap-muted ap-audit-agent">{r.userAgent}</div> : null}
+                  </td>
+                  <td>
+                    <code className="ap-audit-details">{r.details && Object.keys(r.details).length ? JSON.stringify(r.details) : ''}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="ap-actions" aria-label={s.total(list.data.total)}>
+          <span className="ap-muted">{s.total(list.data.total)}</span>
+          {pages > 1 ? (
+            <>
+              <Button disabled={page <= 1} onClick={() => goTo(page - 1)}>
+                {s.previous}
+              </Button>
+              <span>{s.page(page, pages)}</span>
+              <Button disabled={page >= pages} onClick={() => goTo(page + 1)}>
+                {s.next}
+              </Button>
+            </>
+          ) : null}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title={s.title} description={s.description} />
+      <div className="ap-stack">
+        <form className="ap-card ap-audit-filters" noValidate onSubmit={apply} aria-label={s.filters}>
+          <Field label={s.action} hint={s.actionHint} {...form.register('action')} />
+          <div className="ap-field">
+            <label htmlFor="audit-resource">{s.resource}</label>
+            <select id="audit-resource" className="ap-select" {...form.register('resource')}>
+              <option value="">{s.anyResource}</option>
+              {s.resources.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field label={s.user} {...form.register('user')} />
+          <Field label={s.from} type="date" {...form.register('from')} />
+          <Field label={s.to} type="date" {...form.register('to')} />
+          <div className="ap-actions">
+            <Button type="submit" variant="primary">
+              {s.apply}
+            </Button>
+            <Button onClick={() => setParams(new URLSearchParams())}>{s.clear}</Button>
+          </div>
+        </form>
+        {body}
+      </div>
+    </>
+  );
+}
