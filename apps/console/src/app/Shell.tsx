@@ -15,6 +15,7 @@ const navItems = AREAS.flatMap((a) => (NAV[a.id] ? [{ id: a.id, ...NAV[a.id]! }]
 /** The signed-in frame: navigation, the user and sign-out, and the area's screen. */
 export function Shell() {
   const state = useSession();
+  const isAdmin = state.status === 'signed-in' && state.user.role === 'admin';
   return (
     <div className="ap-shell">
       <a className="ap-skip" href="#main">
@@ -27,7 +28,7 @@ export function Shell() {
         </div>
         <nav aria-label={t.mainNav}>
           <ul>
-            {navItems.map(({ id, label, icon: Icon }) => (
+            {navItems.filter((item) => isAdmin || !item.adminOnly).map(({ id, label, icon: Icon }) => (
               <li key={id}>
                 <NavLink to={`/${id}`} className="ap-nav-link">
                   <Icon aria-hidden size={18} />

@@ -7,6 +7,8 @@ export interface AreaNav {
   icon: LucideIcon;
   /** Position in the navigation, lowest first. */
   order: number;
+  /** Shown only to administrators (the API stays the authority: others get its 403 if they open the area). */
+  adminOnly?: boolean;
 }
 
 /** One area of the console: the folder `src/routes/<id>/`, served at `/<id>/*`, loaded on first visit. */
