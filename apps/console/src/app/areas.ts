@@ -17,6 +17,6 @@ export const AREAS = [
   area('notifications', () => import('../routes/notifications/area')),
   area('analytics', () => import('../routes/analytics/area')),
   area('account', () => import('../routes/account/area')),
-  area('marketplace', () => import('../routes/marketplace/area')),
+  area('market', () => import('../routes/market/area')),
   area('marketplace-admin', () => import('../routes/marketplace-admin/area')),
 ];

@@ -18,7 +18,7 @@ export default function ItemDetail({ kind }: { kind: Kind }) {
   const versions = useVersions(id, kind === 'plugins');
 
   const back = (
-    <Link className="ap-button ap-button--ghost" to={kind === 'themes' ? '/marketplace?kind=themes' : '/marketplace'}>
+    <Link className="ap-button ap-button--ghost" to={kind === 'themes' ? '/market?kind=themes' : '/market'}>
       <ArrowLeft aria-hidden size={16} />
       {s.back}
     </Link>
@@ -39,7 +39,7 @@ export default function ItemDetail({ kind }: { kind: Kind }) {
       <div className="ap-mk-detail">
         <div className="ap-stack">
           <section className="ap-card" aria-label={it.displayName || it.name}>
-            <p className="ap-mk-text">{it.description}</p>
+            <p className="ap-mk-text ap-mk-description">{it.description}</p>
             <dl className="ap-facts">
               <div className="ap-facts__row">
                 <dt>{s.facts.version}</dt>

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
-import { useUpdates, useUpgrade } from './queries';
+import { useItem, useUpdates, useUpgrade, type Update } from './queries';
 import { s } from './strings';
 
 /** Installed marketplace plugins with a newer compatible version, each with an upgrade that keeps settings and data. */
@@ -34,28 +34,7 @@ export default function Updates() {
           </thead>
           <tbody>
             {list.data.map((u) => (
-              <tr key={u.installedPluginId}>
-                <th scope="row">
-                  <Link to={`/marketplace/plugins/${u.marketplacePluginId}`}>{u.pluginId}</Link>
-                </th>
-                <td>{u.currentVersion}</td>
-                <td>{u.latestVersion}</td>
-                <td className="ap-mk-text">{u.changelog || s.noChangelog}</td>
-                <td className="ap-row-actions">
-                  <Button
-                    variant="primary"
-                    aria-label={s.upgrade(u.pluginId)}
-                    busy={upgrade.isPending && upgrade.variables === u.installedPluginId}
-                    onClick={() =>
-                      upgrade.mutate(u.installedPluginId, {
-                        onSuccess: (r) => setResult([s.upgraded(r.previousVersion ?? u.currentVersion, r.version ?? u.latestVersion), r.reactivationError ? s.reactivation(r.reactivationError) : ''].filter(Boolean).join(' ')),
-                      })
-                    }
-                  >
-                    {s.upgradeButton}
-                  </Button>
-                </td>
-              </tr>
+              <UpdateRow key={u.installedPluginId} update={u} upgrade={upgrade} onDone={setResult} />
             ))}
           </tbody>
         </table>
@@ -64,7 +43,7 @@ export default function Updates() {
 
   return (
     <>
-      <Link className="ap-button ap-button--ghost" to="/marketplace">
+      <Link className="ap-button ap-button--ghost" to="/market">
         <ArrowLeft aria-hidden size={16} />
         {s.back}
       </Link>
@@ -75,5 +54,36 @@ export default function Updates() {
       <ErrorText error={upgrade.error} />
       {body}
     </>
+  );
+}
+
+/** One update: the plugin's marketplace name (the entry carries only ids), the versions, the changes, Upgrade. */
+function UpdateRow({ update: u, upgrade, onDone }: { update: Update; upgrade: ReturnType<typeof useUpgrade>; onDone: (message: string) => void }) {
+  const item = useItem('plugins', u.marketplacePluginId);
+  const name = item.data ? item.data.displayName || item.data.name : u.pluginId;
+  return (
+    <tr>
+      <th scope="row">
+        <Link to={`/market/plugins/${u.marketplacePluginId}`}>{name}</Link>
+      </th>
+      <td>{u.currentVersion}</td>
+      <td>{u.latestVersion}</td>
+      <td className="ap-mk-text">{u.changelog || s.noChangelog}</td>
+      <td className="ap-row-actions">
+        <Button
+          variant="primary"
+          aria-label={s.upgrade(name)}
+          busy={upgrade.isPending && upgrade.variables === u.installedPluginId}
+          onClick={() =>
+            upgrade.mutate(u.installedPluginId, {
+              onSuccess: (r) =>
+                onDone([s.upgraded(r.previousVersion ?? u.currentVersion, r.version ?? u.latestVersion), r.reactivationError ? s.reactivation(r.reactivationError) : ''].filter(Boolean).join(' ')),
+            })
+          }
+        >
+          {s.upgradeButton}
+        </Button>
+      </td>
+    </tr>
   );
 }

@@ -11,7 +11,7 @@ export function ItemCard({ item, kind }: { item: Item; kind: Kind }) {
     <li className="ap-card ap-mk-card">
       <article aria-labelledby={`mk-${item.id}`}>
         <h3 id={`mk-${item.id}`} className="ap-mk-card__title">
-          <Link to={`/marketplace/${kind}/${item.id}`}>{item.displayName || item.name}</Link>
+          <Link to={`/market/${kind}/${item.id}`}>{item.displayName || item.name}</Link>
         </h3>
         <p className="ap-muted ap-mk-card__by">
           {s.by(item.author)} · {categoryName(item.category)}

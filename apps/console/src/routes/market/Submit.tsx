@@ -78,7 +78,7 @@ export default function Submit() {
     submit.mutate(
       { kind, body },
       {
-        onSuccess: () => navigate('/marketplace/submissions', { state: { submitted: s.submitted(String(body.name)) } }),
+        onSuccess: () => navigate('/market/submissions', { state: { submitted: s.submitted(String(body.name)) } }),
         onError: (error) => {
           const placed = fieldErrors(error, FIELDS);
           for (const [field, message] of Object.entries(placed)) {
@@ -95,7 +95,7 @@ export default function Submit() {
 
   return (
     <>
-      <Link className="ap-button ap-button--ghost" to="/marketplace">
+      <Link className="ap-button ap-button--ghost" to="/market">
         <ArrowLeft aria-hidden size={16} />
         {s.back}
       </Link>

@@ -5,7 +5,7 @@ import ItemDetail from './ItemDetail';
 import Submissions from './Submissions';
 import Submit from './Submit';
 import Updates from './Updates';
-import './marketplace.css';
+import './market.css';
 
 /** The Marketplace area: browse and search, an item's page, submit, my submissions, updates. */
 export default function MarketplaceArea() {

@@ -43,7 +43,7 @@ export default function Browse() {
     body = filtered ? (
       <EmptyState title={s.noMatch}>{s.noMatchBody}</EmptyState>
     ) : (
-      <EmptyState title={s.empty} action={<Link className="ap-button ap-button--primary" to="/marketplace/submit">{s.submit}</Link>}>
+      <EmptyState title={s.empty} action={<Link className="ap-button ap-button--primary" to="/market/submit">{s.submit}</Link>}>
         {s.emptyBody}
       </EmptyState>
     );
@@ -81,13 +81,13 @@ export default function Browse() {
         description={s.description}
         actions={
           <>
-            <Link className="ap-button ap-button--secondary" to="/marketplace/updates">
+            <Link className="ap-button ap-button--secondary" to="/market/updates">
               {updates.data ? s.updatesCount(updates.data) : s.updates}
             </Link>
-            <Link className="ap-button ap-button--secondary" to="/marketplace/submissions">
+            <Link className="ap-button ap-button--secondary" to="/market/submissions">
               {s.submissions}
             </Link>
-            <Link className="ap-button ap-button--primary" to="/marketplace/submit">
+            <Link className="ap-button ap-button--primary" to="/market/submit">
               {s.submit}
             </Link>
           </>

@@ -17,7 +17,7 @@ export default function Submissions() {
   else if (list.isError) body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   else if (!list.data.length)
     body = (
-      <EmptyState title={s.noSubmissions} action={<Link className="ap-button ap-button--primary" to="/marketplace/submit">{s.submit}</Link>}>
+      <EmptyState title={s.noSubmissions} action={<Link className="ap-button ap-button--primary" to="/market/submit">{s.submit}</Link>}>
         {s.noSubmissionsBody}
       </EmptyState>
     );
@@ -39,7 +39,7 @@ export default function Submissions() {
               <tr key={item.id}>
                 <th scope="row">
                   {item.status === 'published' ? (
-                    <Link to={`/marketplace/${item.kind === 'theme' ? 'themes' : 'plugins'}/${item.id}`}>{item.displayName || item.name}</Link>
+                    <Link to={`/market/${item.kind === 'theme' ? 'themes' : 'plugins'}/${item.id}`}>{item.displayName || item.name}</Link>
                   ) : (
                     <span className="ap-strong">{item.displayName || item.name}</span>
                   )}
@@ -60,7 +60,7 @@ export default function Submissions() {
 
   return (
     <>
-      <Link className="ap-button ap-button--ghost" to="/marketplace">
+      <Link className="ap-button ap-button--ghost" to="/market">
         <ArrowLeft aria-hidden size={16} />
         {s.back}
       </Link>
@@ -68,7 +68,7 @@ export default function Submissions() {
         title={s.submissionsTitle}
         description={s.submissionsDescription}
         actions={
-          <Link className="ap-button ap-button--primary" to="/marketplace/submit">
+          <Link className="ap-button ap-button--primary" to="/market/submit">
             {s.submit}
           </Link>
         }
