@@ -203,10 +203,26 @@ describeInBrowser('console: marketplace', () => {
     );
     expect(submitted.status).toBe(201);
 
+    // The author submits a theme too: styles over a preset, a bad colour refused on the styles field.
+    const authorTab = await open();
+    const a = authorTab.page;
+    await signIn(a, world.url, author);
+    await authorTab.goto('/market/submit');
+    await a.getByLabel('Theme (styles over a preset)').check();
+    await a.getByLabel('Name', { exact: true }).fill('ocean');
+    await a.getByLabel('Based on preset').selectOption('dark');
+    await a.getByLabel('Styles (JSON)').fill('{ "colors": { "primary": "not a colour" } }');
+    await a.getByRole('button', { name: 'Submit for review' }).click();
+    await a.locator('.ap-field__error').filter({ hasText: /colour/ }).waitFor();
+    await a.getByLabel('Styles (JSON)').fill('{ "colors": { "primary": "#0077be" } }');
+    await a.getByRole('button', { name: 'Submit for review' }).click();
+    await a.getByRole('row', { name: /ocean/ }).getByText('Pending review').waitFor();
+
     const adminTab = await open();
     const m = adminTab.page;
     await signIn(m, world.url, { email: ADMIN_EMAIL });
     await adminTab.goto('/marketplace-admin');
+    await m.getByRole('region', { name: 'Themes awaiting review' }).getByRole('row', { name: /ocean/ }).waitFor();
     await m.getByRole('button', { name: 'Reject Sneaky' }).click();
     const dialog = m.getByRole('dialog', { name: 'Reject Sneaky?' });
     await dialog.getByRole('button', { name: 'Reject submission' }).click();
@@ -216,9 +232,6 @@ describeInBrowser('console: marketplace', () => {
     await dialog.getByRole('button', { name: 'Reject submission' }).click();
     await m.getByText('Sneaky was rejected.').waitFor();
 
-    const authorTab = await open();
-    const a = authorTab.page;
-    await signIn(a, world.url, author);
     await authorTab.goto('/market/submissions');
     const row = a.getByRole('row', { name: /Sneaky/ });
     await row.getByText('Rejected').waitFor();

@@ -145,7 +145,7 @@ export default function Submit() {
           </div>
         ) : null}
         <Field label={s.fields.name} hint={s.hints.name} error={errors.name?.message} {...form.register('name', required(s.fields.name))} />
-        <Field label={s.fields.slug} error={errors.slug?.message} {...form.register('slug')} />
+        <Field label={s.fields.slug} hint={s.hints.slug} error={errors.slug?.message} {...form.register('slug')} />
         <Field label={s.fields.version} hint={s.hints.version} error={errors.version?.message} {...form.register('version', required(s.fields.version))} />
         <Field label={s.fields.displayName} error={errors.displayName?.message} {...form.register('displayName')} />
         <TextArea label={s.fields.description} rows={3} error={errors.description?.message} {...form.register('description')} />

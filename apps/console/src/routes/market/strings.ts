@@ -100,6 +100,7 @@ export const s = {
   hints: {
     package: 'manifest.json at the root and the main script it names; at most 512 KB. Its manifest must name this name and version.',
     name: 'Lower-case letters, digits and dashes, as in the manifest.',
+    slug: 'URL-friendly; the name when left empty.',
     version: 'SemVer, e.g. 1.0.0.',
     defaultStyles: 'The theme fields you change: colors, typography, layout, custom.',
   },
