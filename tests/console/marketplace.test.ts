@@ -191,6 +191,23 @@ describeInBrowser('console: marketplace', () => {
     expect(licenses.body.map((l: { userId: string }) => l.userId)).toContain(buyer.user.id);
     await tab.goto(`/market/plugins/${submitted.body.id}`);
     await page.getByRole('heading', { name: 'Paid helper', level: 1 }).waitFor();
+
+    // Paging: more published plugins than one page holds (12), newest first.
+    for (let i = 1; i <= 12; i++) {
+      const name = `filler-${i}`;
+      const body = { name, slug: name, version: '1.0.0', displayName: `Filler ${i}`, package: await pluginPackage({ name, version: '1.0.0' }) };
+      const filler = await world.stack.client.post('/api/marketplace/submit/plugin', body, { token: author.access_token });
+      expect((await world.stack.client.post(`/api/marketplace/admin/plugins/${filler.body.id}/approve`, {}, { token: await adminToken() })).status).toBe(200);
+    }
+    await tab.goto('/market?sort=recent');
+    const results = page.getByRole('list', { name: 'Plugins' });
+    await results.getByRole('link', { name: 'Filler 12' }).waitFor();
+    expect(await results.getByRole('listitem').count()).toBe(12);
+    await page.getByText(/^Page 1 of 2$/).waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText(/^Page 2 of 2$/).waitFor();
+    await results.getByRole('link', { name: 'Paid helper' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
   });
 
   it('shows a rejected submission with its reason, and the error state while the marketplace is down', async () => {
