@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../browser/support/browser';
@@ -10,6 +11,18 @@ import { startCoreApi, stopListening, type StackOptions, type TestStack } from '
 const ROOT = join(__dirname, '..', '..', '..');
 /** Screenshots of every screen land here (CI keeps test-output/ as an artifact). */
 export const CONSOLE_OUTPUT_DIR = join(ROOT, 'test-output', 'console');
+
+/** A port free right now on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 let built = false;
 /** Builds the console when its build is missing or stale (what `npm start` does); cheap when current. */
@@ -47,12 +60,14 @@ export async function startConsoleStack(options: ConsoleStackOptions = {}): Prom
   ensureConsoleBuilt();
   const { marketplace, stripe: withStripe, ...stackOptions } = options;
   const [market, stripe] = await Promise.all([marketplace ? startMarketplace({ database: options.database }) : undefined, withStripe ? startStripeFake() : undefined]);
+  // With payments, the platform listens where its PUBLIC_BASE_URL says, so Checkout's return URL comes back to it.
+  const port = stripe ? await freePort() : stackOptions.port;
   const env = {
     ...(market ? { MARKETPLACE_URL: market.url, MARKETPLACE_TOKEN: market.token } : {}),
-    ...stripe?.env,
+    ...(stripe ? { ...stripe.env, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
     ...stackOptions.env,
   };
-  const [stack, browser] = await Promise.all([startCoreApi({ providers: true, ...stackOptions, env }), launchChromium()]);
+  const [stack, browser] = await Promise.all([startCoreApi({ providers: true, ...stackOptions, port, env }), launchChromium()]);
   if (stripe) stripe.forwardTo = `${stack.listening.url}/api/billing/webhook`;
   const contexts: BrowserContext[] = [];
   let marketUp = true;
