@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
+import type { components } from '../../api/schema';
 import { toApiError } from '../../lib/errors';
 
 /** Plugins and themes: the two kinds of marketplace item, as they appear in paths. */
@@ -7,46 +8,13 @@ export type Kind = 'plugins' | 'themes';
 export type Sort = 'popular' | 'recent' | 'rating';
 export const PAGE_SIZE = 12;
 
-/** A listed item (the marketplace's list shape; the OpenAPI document types it loosely). */
-export interface Item {
-  id: string;
-  name: string;
-  slug?: string;
-  displayName: string;
-  description: string;
-  version: string;
-  author: string;
-  authorId?: string;
-  category: string;
-  downloadCount: number;
-  ratingCount: number;
-  averageRating: number;
-  isPaid?: boolean;
-  price?: number | null;
-  featured?: boolean;
-  status?: 'pending' | 'published' | 'rejected';
-  previewUrl?: string | null;
-  createdAt?: string;
-}
-
-export interface Review {
-  id?: string;
-  userId: string;
-  rating: number;
-  title?: string;
-  comment: string;
-  review?: string;
-  createdAt: string;
-  updatedAt?: string;
-}
-
-export interface ItemDetail extends Item {
-  homepage?: string | null;
-  repository?: string | null;
-  ratingStats: { averageRating: number; totalReviews: number; distribution: Record<'1' | '2' | '3' | '4' | '5', number> };
-  recentReviews?: Review[];
-  rejectionReason?: string | null;
-}
+/** A listed item (browse, featured, themes share the list shape). */
+export type Item = components['schemas']['MarketplacePlugin'];
+export type Review = components['schemas']['MarketplaceReview'];
+/** An item's page: the list fields, links, rating statistics and recent reviews. */
+export type ItemDetail = components['schemas']['MarketplaceItemDetail'];
+/** One of the caller's submissions, with its review status and any rejection reason. */
+export type Submission = components['schemas']['MarketplaceSubmission'];
 
 export interface Version {
   version: string;
@@ -57,10 +25,6 @@ export interface Version {
   releasedAt: string;
 }
 
-export interface Submission extends Item {
-  kind: 'plugin' | 'theme';
-  rejectionReason: string | null;
-}
 
 export interface Update {
   installedPluginId: string;
@@ -113,10 +77,10 @@ export function useCategories(kind: Kind) {
 export function useItem(kind: Kind, id: string) {
   return useQuery({
     queryKey: [...key, 'item', kind, id],
-    queryFn: async () =>
-      (kind === 'plugins'
+    queryFn: async (): Promise<ItemDetail> =>
+      kind === 'plugins'
         ? await data(api.GET('/api/marketplace/plugins/{id}', { params: { path: { id } } }))
-        : await data(api.GET('/api/marketplace/themes/{id}', { params: { path: { id } } }))) as unknown as ItemDetail,
+        : await data(api.GET('/api/marketplace/themes/{id}', { params: { path: { id } } })),
   });
 }
 
@@ -133,9 +97,11 @@ export function useReviews(kind: Kind, id: string) {
     queryKey: [...key, 'reviews', kind, id],
     queryFn: async () => {
       const query = { limit: 50, skip: 0 };
-      return (kind === 'plugins'
-        ? await data(api.GET('/api/marketplace/plugins/{id}/reviews', { params: { path: { id }, query } }))
-        : await data(api.GET('/api/marketplace/themes/{id}/reviews', { params: { path: { id }, query } }))) as unknown as Review[];
+      const reviews: Review[] =
+        kind === 'plugins'
+          ? await data(api.GET('/api/marketplace/plugins/{id}/reviews', { params: { path: { id }, query } }))
+          : await data(api.GET('/api/marketplace/themes/{id}/reviews', { params: { path: { id }, query } }));
+      return reviews;
     },
   });
 }
@@ -219,7 +185,7 @@ export function useSubmit() {
 export function useSubmissions() {
   return useQuery({
     queryKey: [...key, 'submissions'],
-    queryFn: async () => (await data(api.GET('/api/marketplace/submissions'))) as unknown as Submission[],
+    queryFn: (): Promise<Submission[]> => data(api.GET('/api/marketplace/submissions')),
     // While something awaits review, look again now and then: the status changes when an administrator acts.
     refetchInterval: (query) => (query.state.data?.some((x) => x.status === 'pending') ? 15_000 : false),
   });
