@@ -247,6 +247,8 @@ describeInBrowser('console: marketplace', () => {
     expect(await axeViolations(m)).toEqual([]);
     await dialog.getByRole('button', { name: 'Reject submission' }).click();
     await m.getByText('Sneaky was rejected.').waitFor();
+    await m.getByRole('button', { name: 'Approve ocean' }).click();
+    await m.getByText('ocean is published.').waitFor();
 
     await authorTab.goto('/market/submissions');
     const row = a.getByRole('row', { name: /Sneaky/ });
@@ -254,6 +256,15 @@ describeInBrowser('console: marketplace', () => {
     expect(await row.textContent()).toContain(`Reason: The manifest asks for hosts it never uses. ${xssPayload('reason')}`);
     expect(await axeViolations(a)).toEqual([]);
     await screenshot(a, 'marketplace-submissions');
+
+    // The approved theme: under Themes, its page, added to the author's themes.
+    await authorTab.goto('/market');
+    await a.getByRole('button', { name: 'Themes' }).click();
+    await a.getByRole('list', { name: 'Themes' }).getByRole('link', { name: 'ocean' }).click();
+    await a.getByRole('heading', { name: 'ocean', level: 1 }).waitFor();
+    await a.getByRole('button', { name: 'Add to my themes' }).click();
+    await a.getByText('ocean was added to your themes', { exact: false }).waitFor();
+    expect(await axeViolations(a)).toEqual([]);
 
     // The marketplace stops answering: the browse screen shows the API's 503 with a retry; other screens go on.
     await world.market!.stop();
