@@ -22,7 +22,7 @@ describeInBrowser('console: marketplace', () => {
 
   beforeAll(async () => {
     world = await startConsoleStack({ marketplace: true, stripe: true });
-  });
+  }, 120_000); // three services, a browser, and a console build when stale
   afterAll(() => world?.close());
   afterEach(async () => {
     for (const tab of tabs.splice(0)) await closeCheckedTab(tab);
@@ -56,6 +56,7 @@ describeInBrowser('console: marketplace', () => {
     await a.getByLabel('Display name').fill('Word counter');
     await a.getByLabel('Description').fill(`Counts the words of every message. ${xssPayload('description')}`);
     await a.getByLabel('Author', { exact: true }).fill('Ada Author');
+    await a.getByLabel('Homepage (https://…)').fill('https://example.com/word-counter');
     await a.getByLabel('Category').selectOption('productivity');
     expect(await axeViolations(a)).toEqual([]);
     await screenshot(a, 'marketplace-submit');
@@ -116,6 +117,7 @@ describeInBrowser('console: marketplace', () => {
     await u.getByRole('region', { name: 'Versions' }).getByRole('row', { name: /1\.0\.0/ }).waitFor();
     await u.getByRole('heading', { name: 'No reviews yet' }).waitFor();
     expect(await u.getByText(xssPayload('description'), { exact: false }).count()).toBe(1);
+    expect(await u.getByRole('link', { name: 'https://example.com/word-counter' }).getAttribute('rel')).toBe('noopener noreferrer');
 
     // Review: write (hostile text stays text), edit, then delete.
     await u.getByLabel('Rating', { exact: true }).selectOption('4');

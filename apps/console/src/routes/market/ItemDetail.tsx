@@ -56,13 +56,17 @@ export default function ItemDetail({ kind }: { kind: Kind }) {
               {it.homepage ? (
                 <div className="ap-facts__row">
                   <dt>{s.facts.homepage}</dt>
-                  <dd>{it.homepage}</dd>
+                  <dd>
+                    <ExternalLink href={it.homepage} />
+                  </dd>
                 </div>
               ) : null}
               {it.repository ? (
                 <div className="ap-facts__row">
                   <dt>{s.facts.repository}</dt>
-                  <dd>{it.repository}</dd>
+                  <dd>
+                    <ExternalLink href={it.repository} />
+                  </dd>
                 </div>
               ) : null}
             </dl>
@@ -199,7 +203,7 @@ function InstallTheme({ item }: { item: Detail }) {
   const install = useInstallTheme();
   return (
     <section className="ap-card ap-stack" aria-labelledby="mk-install">
-      <h2 id="mk-install">{s.installTitle}</h2>
+      <h2 id="mk-install">{s.themeInstallTitle}</h2>
       {item.isPaid && item.price ? <Buy item={item} /> : null}
       <ErrorText error={install.error} />
       <div className="ap-actions">
@@ -229,5 +233,15 @@ function Buy({ item }: { item: Detail }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+/** A link the author gave: only http(s) addresses become links (the marketplace accepts no others), opened apart. */
+function ExternalLink({ href }: { href: string }) {
+  if (!/^https?:\/\//i.test(href)) return <>{href}</>;
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {href}
+    </a>
   );
 }

@@ -11,7 +11,7 @@ import { useSubmit } from './queries';
 import { categoryName, PLUGIN_CATEGORIES, PRESETS, s, THEME_CATEGORIES } from './strings';
 
 const MAX_PACKAGE = 512 * 1024;
-const FIELDS = ['package', 'name', 'slug', 'version', 'displayName', 'description', 'author', 'category', 'price', 'changelog', 'defaultStyles', 'manifest.extend'] as const;
+const FIELDS = ['package', 'name', 'slug', 'version', 'displayName', 'description', 'author', 'homepage', 'category', 'price', 'changelog', 'defaultStyles', 'manifest.extend'] as const;
 
 interface Values {
   name: string;
@@ -20,6 +20,7 @@ interface Values {
   displayName: string;
   description: string;
   author: string;
+  homepage: string;
   category: string;
   isPaid: boolean;
   price: string;
@@ -46,7 +47,7 @@ export default function Submit() {
   const submit = useSubmit();
   const navigate = useNavigate();
   const form = useForm<Values>({
-    defaultValues: { name: '', slug: '', version: '1.0.0', displayName: '', description: '', author: '', category: '', isPaid: false, price: '', changelog: '', extend: 'default', defaultStyles: '{\n  "colors": { "primary": "#0f766e" }\n}' },
+    defaultValues: { name: '', slug: '', version: '1.0.0', displayName: '', description: '', author: '', homepage: '', category: '', isPaid: false, price: '', changelog: '', extend: 'default', defaultStyles: '{\n  "colors": { "primary": "#0f766e" }\n}' },
   });
   const { errors } = form.formState;
   const isPaid = form.watch('isPaid');
@@ -55,7 +56,7 @@ export default function Submit() {
   const onSubmit = form.handleSubmit(async (v) => {
     setFileError('');
     const body: Record<string, unknown> = { name: v.name.trim(), slug: (v.slug.trim() || v.name.trim()), version: v.version.trim() };
-    for (const f of ['displayName', 'description', 'author', 'changelog'] as const) if (v[f].trim()) body[f] = v[f].trim();
+    for (const f of ['displayName', 'description', 'author', 'homepage', 'changelog'] as const) if (v[f].trim()) body[f] = v[f].trim();
     if (v.category) body.category = v.category;
     if (v.isPaid) {
       body.isPaid = true;
@@ -150,6 +151,7 @@ export default function Submit() {
         <Field label={s.fields.displayName} error={errors.displayName?.message} {...form.register('displayName')} />
         <TextArea label={s.fields.description} rows={3} error={errors.description?.message} {...form.register('description')} />
         <Field label={s.fields.author} error={errors.author?.message} {...form.register('author')} />
+        <Field label={s.fields.homepage} type="url" error={errors.homepage?.message} {...form.register('homepage')} />
         <div className="ap-field">
           <label htmlFor="mk-submit-category">{s.fields.category}</label>
           <select id="mk-submit-category" className="ap-select" {...form.register('category')}>
