@@ -60,6 +60,8 @@ export interface StackOptions {
   providers?: boolean;
   /** A short access-token life (seconds), to test expiry and silent refresh. */
   accessTokenTtlSeconds?: number;
+  /** The core API's port (default: a free one). */
+  port?: number;
 }
 
 /** Platform keys the emulator accepts, set as PROVIDER_X_API_KEY when a stack runs with providers. */
@@ -89,7 +91,7 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     ai = { app, listening: aiListening, client: new TestClient(aiListening.url) };
   }
   const core = await createCoreApi(infra, { passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds });
-  const listening = await listen(core, '127.0.0.1', 0);
+  const listening = await listen(core, '127.0.0.1', options.port ?? 0);
   const client = new TestClient(listening.url);
   let adminToken: Promise<string> | undefined;
   return {

@@ -1,13 +1,28 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../browser/support/browser';
-import { startCoreApi, type StackOptions, type TestStack } from '../../support/test-stack';
+import { startMarketplace, type MarketplaceStack } from '../../support/marketplace-stack';
+import { startStripeFake, type StripeFake } from '../../support/stripe-fake/stripe-fake';
+import { startCoreApi, stopListening, type StackOptions, type TestStack } from '../../support/test-stack';
 
 const ROOT = join(__dirname, '..', '..', '..');
 /** Screenshots of every screen land here (CI keeps test-output/ as an artifact). */
 export const CONSOLE_OUTPUT_DIR = join(ROOT, 'test-output', 'console');
+
+/** A port free right now on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 let built = false;
 /** Builds the console when its build is missing or stale (what `npm start` does); cheap when current. */
@@ -24,18 +39,50 @@ export function ensureConsoleBuilt(): void {
  */
 export interface ConsoleStack {
   stack: TestStack;
+  /** The marketplace service (its own database), when started with `marketplace: true`. */
+  market?: MarketplaceStack & { stop(): Promise<void> };
+  /** The local Stripe fake (its Checkout page completes the session and calls the platform's webhook), with `stripe: true`. */
+  stripe?: StripeFake;
   browser: Browser;
   url: string;
   open(): Promise<ConsolePage>;
   close(): Promise<void>;
 }
 
-export async function startConsoleStack(options: StackOptions = {}): Promise<ConsoleStack> {
+export interface ConsoleStackOptions extends StackOptions {
+  /** Also start the marketplace service and point the core API at it (MARKETPLACE_URL, MARKETPLACE_TOKEN). */
+  marketplace?: boolean;
+  /** Also start the Stripe fake and configure the core API's payments with it (STRIPE_*). */
+  stripe?: boolean;
+}
+
+export async function startConsoleStack(options: ConsoleStackOptions = {}): Promise<ConsoleStack> {
   ensureConsoleBuilt();
-  const [stack, browser] = await Promise.all([startCoreApi({ providers: true, ...options }), launchChromium()]);
+  const { marketplace, stripe: withStripe, ...stackOptions } = options;
+  const [market, stripe] = await Promise.all([marketplace ? startMarketplace({ database: options.database }) : undefined, withStripe ? startStripeFake() : undefined]);
+  // With payments, the platform listens where its PUBLIC_BASE_URL says, so Checkout's return URL comes back to it.
+  const port = stripe ? await freePort() : stackOptions.port;
+  const env = {
+    ...(market ? { MARKETPLACE_URL: market.url, MARKETPLACE_TOKEN: market.token } : {}),
+    ...(stripe ? { ...stripe.env, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
+    ...stackOptions.env,
+  };
+  const [stack, browser] = await Promise.all([startCoreApi({ providers: true, ...stackOptions, port, env }), launchChromium()]);
+  if (stripe) stripe.forwardTo = `${stack.listening.url}/api/billing/webhook`;
   const contexts: BrowserContext[] = [];
+  let marketUp = true;
   return {
     stack,
+    market: market && {
+      ...market,
+      /** Stops the marketplace service's listener: the core API's marketplace calls are refused from then on. */
+      async stop() {
+        if (!marketUp) return;
+        marketUp = false;
+        await stopListening(market.listening);
+      },
+    },
+    stripe,
     browser,
     url: stack.listening.url,
     async open() {
@@ -47,6 +94,8 @@ export async function startConsoleStack(options: StackOptions = {}): Promise<Con
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser?.close();
       await stack?.close();
+      await market?.close(); // a listener stopped already closes again harmlessly
+      await stripe?.close();
     },
   };
 }

@@ -4032,7 +4032,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["MarketplacePlugin"];
+                        "application/json": components["schemas"]["MarketplaceItemDetail"];
                     };
                 };
                 404: components["responses"]["Error"];
@@ -4717,7 +4717,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["MarketplaceTheme"];
+                        "application/json": components["schemas"]["MarketplaceItemDetail"];
                     };
                 };
                 404: components["responses"]["Error"];
@@ -6222,7 +6222,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["MarketplacePlugin"];
+                        "application/json": components["schemas"]["MarketplaceItemDetail"];
                     };
                 };
                 404: components["responses"]["Error"];
@@ -6907,7 +6907,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["MarketplaceTheme"];
+                        "application/json": components["schemas"]["MarketplaceItemDetail"];
                     };
                 };
                 404: components["responses"]["Error"];
@@ -8268,7 +8268,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>[];
+                        "application/json": components["schemas"]["MarketplaceSubmission"][];
                     };
                 };
                 401: components["responses"]["Error"];
@@ -8457,7 +8457,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>[];
+                        "application/json": components["schemas"]["MarketplaceSubmission"][];
                     };
                 };
                 401: components["responses"]["Error"];
@@ -15895,53 +15895,108 @@ export interface components {
         /** @description A published marketplace plugin */
         MarketplacePlugin: {
             /** Format: uuid */
-            id?: string;
+            id: string;
             /** @example profanity-filter */
-            name?: string;
+            name: string;
             /** @example Profanity filter */
-            displayName?: string;
+            displayName: string;
             /** @example Masks rude words in messages before they reach the model */
-            description?: string;
+            description: string;
             /** @example 1.1.0 */
-            version?: string;
+            version: string;
             /** @example Ada Lovelace */
-            author?: string;
+            author: string;
             /** @example security */
-            category?: string;
+            category: string;
             /** @example 120 */
-            downloadCount?: number;
+            downloadCount: number;
             /** @example 14 */
-            ratingCount?: number;
+            ratingCount: number;
             /** @example 4.5 */
-            averageRating?: number;
+            averageRating: number;
             isActive?: boolean;
             isPaid?: boolean;
-            /** @example 9 */
-            price?: number;
+            /**
+             * @description US dollars, when isPaid
+             * @example 9
+             */
+            price?: number | null;
+            /** @example profanity-filter */
+            slug?: string;
+            /**
+             * Format: uuid
+             * @description The user who submitted it
+             */
+            authorId?: string;
+            /** @description Shown among the featured items */
+            featured?: boolean;
+            /**
+             * @description Its review: pending, published (approved) or rejected
+             * @enum {string}
+             */
+            status?: "pending" | "published" | "rejected";
+            /**
+             * Format: uri
+             * @example https://example.com/icon.png
+             */
+            iconUrl?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            publishedAt?: string | null;
         };
         MarketplaceTheme: {
             /** Format: uuid */
-            id?: string;
+            id: string;
             /** @example midnight */
-            name?: string;
+            name: string;
             /** @example Midnight */
-            displayName?: string;
+            displayName: string;
             /** @example A dark theme with a blue accent */
-            description?: string;
+            description: string;
             /** @example 1.0.0 */
-            version?: string;
+            version: string;
             /** @example Ada Lovelace */
-            author?: string;
+            author: string;
             /** @example minimal */
-            category?: string;
+            category: string;
             /** @example 40 */
-            downloadCount?: number;
+            downloadCount: number;
             /** @example 3 */
-            ratingCount?: number;
+            ratingCount: number;
             /** @example 4 */
-            averageRating?: number;
+            averageRating: number;
             /** Format: uri */
             previewUrl?: string;
+            /** @example profanity-filter */
+            slug?: string;
+            /**
+             * Format: uuid
+             * @description The user who submitted it
+             */
+            authorId?: string;
+            /** @description Shown among the featured items */
+            featured?: boolean;
+            /**
+             * @description Its review: pending, published (approved) or rejected
+             * @enum {string}
+             */
+            status?: "pending" | "published" | "rejected";
+            /**
+             * Format: uri
+             * @example https://example.com/icon.png
+             */
+            iconUrl?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            publishedAt?: string | null;
+            isPaid?: boolean;
+            /**
+             * @description US dollars, when isPaid
+             * @example 9
+             */
+            price?: number | null;
         };
         MarketplacePage: {
             data?: Record<string, never>[];
@@ -15956,15 +16011,29 @@ export interface components {
             /** @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f */
             pluginId?: string;
             /** @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f */
-            userId?: string;
+            userId: string;
             /** @example 5 */
-            rating?: number;
+            rating: number;
             /** @example Does what it says */
             title?: string;
             /** @example Caught every word on our list. */
-            comment?: string;
+            comment: string;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
+            /** Format: uuid */
+            id?: string;
+            /**
+             * @description Present on theme reviews
+             * @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f
+             */
+            themeId?: string;
+            /**
+             * @description The review text as submitted (the same as comment)
+             * @example Caught every word on our list.
+             */
+            review?: string;
+            /** Format: date-time */
+            updatedAt?: string;
         };
         MarketplaceVersion: {
             /** @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f */
@@ -16003,6 +16072,57 @@ export interface components {
             currentVersion?: string;
             /** @example Adds a custom word list */
             changelog?: string;
+        };
+        MarketplaceRatingStats: {
+            /** @example 4.5 */
+            averageRating: number;
+            /** @example 14 */
+            totalReviews: number;
+            /** @description How many reviews gave each number of stars */
+            distribution: {
+                /** @example 1 */
+                1: number;
+                /** @example 1 */
+                2: number;
+                /** @example 1 */
+                3: number;
+                /** @example 1 */
+                4: number;
+                /** @example 9 */
+                5: number;
+            };
+        };
+        /** @description A plugin or theme with its rating statistics and recent reviews */
+        MarketplaceItemDetail: components["schemas"]["MarketplacePlugin"] & {
+            /**
+             * Format: uri
+             * @example https://example.com/profanity-filter
+             */
+            homepage?: string | null;
+            /**
+             * Format: uri
+             * @example https://github.com/example/profanity-filter
+             */
+            repository?: string | null;
+            /**
+             * Format: uri
+             * @example https://example.com/midnight.png
+             */
+            previewUrl?: string | null;
+            ratingStats: components["schemas"]["MarketplaceRatingStats"];
+            recentReviews?: components["schemas"]["MarketplaceReview"][];
+            /**
+             * @description Set when an administrator rejected it (shown to its author and administrators)
+             * @example The manifest asks for hosts it never uses
+             */
+            rejectionReason?: string | null;
+        };
+        /** @description One of your submissions and where its review stands */
+        MarketplaceSubmission: components["schemas"]["MarketplacePlugin"] & {
+            /** @enum {string} */
+            kind: "plugin" | "theme";
+            /** @example The manifest asks for hosts it never uses */
+            rejectionReason: string | null;
         };
         /** @description temperature 0-2 (0-1 for provider_c), maxTokens 1-128000 and at most the model's own maximum, topP 0-1, frequencyPenalty and presencePenalty -2 to 2, systemPrompt up to 20000 characters. Missing values take their defaults (0.7, 2048, 1.0). */
         ModelSettings: {

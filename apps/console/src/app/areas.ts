@@ -27,4 +27,6 @@ export const AREAS = [
   area('teams', () => import('../routes/teams/area')),
   area('webhooks', () => import('../routes/webhooks/area')),
   area('audit', () => import('../routes/audit/area')),
+  area('market', () => import('../routes/market/area')),
+  area('marketplace-admin', () => import('../routes/marketplace-admin/area')),
 ];
