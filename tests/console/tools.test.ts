@@ -41,7 +41,7 @@ describeInBrowser('console: tools and MCP', () => {
     await dialog.getByRole('button', { name: 'Save tool' }).click();
 
     // The API's 400 on the field it names: the schema editor, marked invalid.
-    await dialog.locator('#tool-parameters-error').waitFor();
+    await dialog.locator('#tool-parameters-error').scrollIntoViewIfNeeded();
     expect(await schema.getAttribute('aria-invalid')).toBe('true');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'tools-schema-error');

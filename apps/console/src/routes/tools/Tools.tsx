@@ -1,14 +1,14 @@
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ApplicationScope } from '../../components/ApplicationScope';
+import { ApplicationScope, type ApplicationChoice } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
-import { useAgentSettings, useDeleteTool, useSaveAgentSettings, useTools, type AgentSettings, type Tool } from './queries';
+import { useAgentSettings, useDeleteTool, useSaveAgentSettings, useTeamRoles, useTools, type AgentSettings, type Tool } from './queries';
 import { kindOf } from './sources';
 import { s } from './strings';
 import { ToolDialog } from './ToolDialog';
@@ -19,10 +19,16 @@ export default function Tools() {
     <div className="ap-stack">
       <PageHeader title={s.title} description={s.description} />
       <ApplicationScope id="tools-app" emptyBody={s.needsApp}>
-        {(appId) => (
+        {(appId, application) => (
           <div key={appId} className="ap-stack">
-            <ToolList appId={appId} />
-            <AgentPanel appId={appId} />
+            <Blocked application={application}>
+              {(blocked) => (
+                <>
+                  <ToolList appId={appId} blocked={blocked} />
+                  <AgentPanel appId={appId} blocked={blocked} />
+                </>
+              )}
+            </Blocked>
             <McpPanel appId={appId} />
           </div>
         )}
@@ -31,13 +37,33 @@ export default function Tools() {
   );
 }
 
-function ToolList({ appId }: { appId: string }) {
+/**
+ * Why the caller may not change this application's tools, or null when they may: a team application needs the
+ * Member role or above (the API answers 403 otherwise). Said once above the lists; the actions are disabled.
+ */
+function Blocked({ application, children }: { application: ApplicationChoice; children: (blocked: boolean) => ReactNode }) {
+  const teams = useTeamRoles();
+  const role = application.teamId ? teams.data?.find((t) => t.id === application.teamId)?.role : undefined;
+  const reason = role === 'viewer' ? s.roleCannot(role) : null; // unknown roles: the API stays the authority
+  return (
+    <>
+      {reason ? (
+        <p className="ap-muted" id="tools-blocked">
+          {reason}
+        </p>
+      ) : null}
+      {children(!!reason)}
+    </>
+  );
+}
+
+function ToolList({ appId, blocked }: { appId: string; blocked: boolean }) {
   const tools = useTools(appId);
   const remove = useDeleteTool(appId);
   const [editing, setEditing] = useState<Tool | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<Tool | null>(null);
   const create = (
-    <Button variant="primary" onClick={() => setEditing(null)}>
+    <Button variant="primary" disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setEditing(null)}>
       <Plus aria-hidden size={16} />
       {s.newTool}
     </Button>
@@ -73,10 +99,10 @@ function ToolList({ appId }: { appId: string }) {
                 <td>{tool.secretNames?.length ? tool.secretNames.map((n) => `${n} (${s.secretSet})`).join(', ') : '—'}</td>
                 <td>
                   <div className="ap-actions">
-                    <Button aria-label={s.edit(tool.name!)} onClick={() => setEditing(tool)}>
+                    <Button aria-label={s.edit(tool.name!)} disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setEditing(tool)}>
                       <Pencil aria-hidden size={16} />
                     </Button>
-                    <Button aria-label={s.remove(tool.name!)} variant="danger" onClick={() => setDeleting(tool)}>
+                    <Button aria-label={s.remove(tool.name!)} variant="danger" disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setDeleting(tool)}>
                       <Trash2 aria-hidden size={16} />
                     </Button>
                   </div>
@@ -110,7 +136,7 @@ function ToolList({ appId }: { appId: string }) {
   );
 }
 
-function AgentPanel({ appId }: { appId: string }) {
+function AgentPanel({ appId, blocked }: { appId: string; blocked: boolean }) {
   const agent = useAgentSettings(appId);
   const tools = useTools(appId);
   const save = useSaveAgentSettings(appId);
@@ -174,7 +200,7 @@ function AgentPanel({ appId }: { appId: string }) {
         </label>
         {save.isError && !(field('enabledTools') || field('maxToolRounds') || field('timeBudgetMs')) ? <ErrorText error={save.error} /> : null}
         <div className="ap-actions">
-          <Button type="submit" variant="primary" busy={save.isPending}>
+          <Button type="submit" variant="primary" busy={save.isPending} disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined}>
             {s.saveAgent}
           </Button>
           {save.isSuccess ? (
@@ -211,7 +237,7 @@ function McpPanel({ appId }: { appId: string }) {
       </div>
       <div className="ap-field">
         <label htmlFor="mcp-config">{s.mcpConfig}</label>
-        <textarea id="mcp-config" className="ap-code-input" readOnly rows={9} value={config} />
+        <textarea id="mcp-config" className="ap-code-input" readOnly rows={12} value={config} />
         <div className="ap-actions">
           <CopyButton value={config} label={s.copyConfig} />
           <Link to={`/api-keys?app=${appId}`}>{s.mcpKeys}</Link>

@@ -45,3 +45,12 @@ export function useSaveAgentSettings(appId: string) {
     onSuccess: (saved) => client.setQueryData(agentKey(appId), saved),
   });
 }
+
+/** The teams the caller belongs to, with the caller's role in each (to disable what a role cannot do). */
+export function useTeamRoles() {
+  return useQuery({
+    queryKey: ['teams', 'mine'],
+    queryFn: () => data(api.GET('/api/teams', { params: { query: { page: 1, limit: 100 } } })),
+    staleTime: 60_000,
+  });
+}

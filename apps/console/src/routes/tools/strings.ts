@@ -63,6 +63,7 @@ export const s = {
   mcpUrl: 'MCP server URL',
   mcpConfig: 'Client configuration',
   mcpKeys: 'Manage API keys',
+  roleCannot: (role: string) => `Your role in this application's team (${role}) can look but not change tools or agent settings: Member or above can.`,
   copyUrl: 'Copy the URL',
   copyConfig: 'Copy the configuration',
 } as const;
