@@ -1,5 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
-import { userWithApplication } from '../support/test-stack';
+import { addMember, makeTeam } from '../support/sso-teams';
+import { registerUser, userWithApplication } from '../support/test-stack';
 import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
 
 const SECRET = 'wx-secret-token-5c1d9';
@@ -79,5 +80,22 @@ describeInBrowser('console: tools and MCP', () => {
     await page.getByRole('button', { name: 'Delete get_weather' }).click();
     await page.getByRole('dialog', { name: 'Delete “get_weather”?' }).getByRole('button', { name: 'Delete tool' }).click();
     await page.getByRole('heading', { name: 'No tools yet' }).waitFor();
+  });
+
+  it("shows a team Viewer the tools with every change disabled and why, and the API refuses it (403)", async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Crew Desk' });
+    const team = await makeTeam(world.stack, owner.user.id);
+    expect((await world.stack.client.post(`/api/applications/${owner.app.id}/transfer`, { teamId: team.id }, { token: owner.token })).status).toBe(200);
+    const viewer = await registerUser(world.stack.client);
+    await addMember(world.stack, team.id, viewer.user.id, 'viewer');
+    await signIn(page, world.url, viewer);
+    await tab.goto(`/tools?app=${owner.app.id}`);
+    await page.getByText(/^Your role in this application's team \(viewer\) can look but not change tools/).waitFor();
+    expect(await page.getByRole('button', { name: 'New tool' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save agent settings' }).isDisabled()).toBe(true);
+    const forced = await world.stack.client.put(`/api/applications/${owner.app.id}/agent`, { maxToolRounds: 2 }, { token: viewer.access_token });
+    expect(forced.status).toBe(403);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
