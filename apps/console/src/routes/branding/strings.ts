@@ -87,7 +87,6 @@ export const s = {
     widget: 'Widget',
     customCss: 'Custom CSS',
     customCssHint: 'Applied inside the widget and the hosted page, at most 5 KB. @import, javascript: and url() other than https: or data:image/ are refused.',
-    editorLoading: 'Loading the editor…',
     refusedOnLine: (line: number, text: string) => `Line ${line}: ${text}`,
     attribution: 'Show “Powered by” attribution',
     attributionFree: 'Hiding the attribution needs a paid plan (Starter or above). Your plan is Free.',

@@ -5,7 +5,7 @@ import { Field, TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorText } from '../../components/States';
 import { ApiError } from '../../lib/errors';
-import { CodeEditor } from './CodeEditor';
+import { CodeEditor } from '../../components/CodeEditor';
 import { manifestErrors, type FormField } from './errors';
 import { useCreatePlugin, type Manifest } from './queries';
 import { s } from './strings';

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Loading } from '../../components/States';
 import { formatDateTime } from '../../lib/format';
-import { CodeEditor } from './CodeEditor';
+import { CodeEditor } from '../../components/CodeEditor';
 import { usePlugin, usePublish } from './queries';
 import { s } from './strings';
 

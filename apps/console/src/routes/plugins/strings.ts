@@ -45,7 +45,6 @@ export const s = {
   upload: 'Upload',
   otherErrors: 'The platform refused the package:',
   cancel: 'Cancel',
-  editorLoading: 'Loading the editor…',
 
   // Detail
   back: 'All plugins',

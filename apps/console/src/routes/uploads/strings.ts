@@ -1,0 +1,21 @@
+/** The Uploads area's words. */
+export const s = {
+  title: 'Uploads',
+  description: 'Files you upload for your applications and plugins (images, JSON, ZIP, text, Markdown).',
+  choose: 'File to upload',
+  limits: 'At most 10 MB. Allowed: PNG, JPEG, GIF and WebP images, JSON, ZIP, plain text, CSV and Markdown — checked by content, not by name.',
+  upload: 'Upload',
+  uploaded: (name: string) => `${name} uploaded`,
+  refused: (name: string, message: string) => `${name} was refused: ${message}`,
+  empty: 'No uploads yet',
+  emptyBody: 'Upload a file above to use it in an application or a plugin.',
+  columns: { name: 'Name', kind: 'Type', size: 'Size', created: 'Uploaded' },
+  download: (name: string) => `Download ${name}`,
+  remove: (name: string) => `Delete ${name}`,
+  removeTitle: (name: string) => `Delete “${name}”?`,
+  removeBody: 'The file is removed; links to it stop working.',
+  removeConfirm: 'Delete file',
+  previous: 'Previous page',
+  next: 'Next page',
+  page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+} as const;

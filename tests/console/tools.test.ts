@@ -1,0 +1,101 @@
+import { describeInBrowser } from '../browser/support/browser';
+import { addMember, makeTeam } from '../support/sso-teams';
+import { registerUser, userWithApplication } from '../support/test-stack';
+import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
+
+const SECRET = 'wx-secret-token-5c1d9';
+
+/** Tools & MCP in Chromium: a tool with a schema error on its field, a write-only secret, the agent settings, the MCP panel. */
+describeInBrowser('console: tools and MCP', () => {
+  let world: ConsoleStack;
+  let tab: ConsolePage;
+
+  beforeAll(async () => {
+    world = await startConsoleStack();
+  });
+  afterAll(() => world?.close());
+  beforeEach(async () => {
+    tab = await world.open();
+  });
+  afterEach(() => closeCheckedTab(tab));
+
+  it('creates a tool (its schema error shown on the field, its secret never shown), enables it for the agent, shows the MCP connection and deletes it', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Harbour Help' });
+    const api = (path: string) => world.stack.client.get(`/api/applications/${owner.app.id}${path}`, { token: owner.token });
+    await signIn(page, world.url, owner);
+    await tab.goto(`/tools?app=${owner.app.id}`);
+    await page.getByRole('heading', { name: 'No tools yet' }).waitFor();
+    await page.getByRole('button', { name: 'New tool' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Create a tool' });
+    await dialog.getByLabel('Name', { exact: true }).fill('get_weather');
+    await dialog.getByLabel('Description').fill('The current weather of a city');
+    const schema = dialog.getByRole('textbox', { name: 'Parameters (JSON Schema)' });
+    await schema.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('{"type": "object", "properties": {"city": {"type": "strnig"}}}');
+    await dialog.getByLabel('URL').fill('https://api.weather.example/v1/now?city={{args.city}}');
+    await dialog.getByLabel('Headers').fill('Authorization: Bearer {{secrets.TOKEN}}');
+    await dialog.getByLabel('Secret name').fill('TOKEN');
+    await dialog.getByLabel('Secret value').fill(SECRET);
+    await dialog.getByRole('button', { name: 'Save tool' }).click();
+
+    // The API's 400 on the field it names: the schema editor, marked invalid.
+    await dialog.locator('#tool-parameters-error').scrollIntoViewIfNeeded();
+    expect(await schema.getAttribute('aria-invalid')).toBe('true');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'tools-schema-error');
+
+    await schema.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}');
+    await dialog.getByRole('button', { name: 'Save tool' }).click();
+    const row = page.getByRole('row', { name: /get_weather/ });
+    await row.getByText('TOKEN (set)').waitFor();
+    expect((await api('/tools')).body[0]).toMatchObject({ name: 'get_weather', secretNames: ['TOKEN'], parameters: { required: ['city'] } });
+
+    // Write-only: editing shows the secret as set, never its value.
+    await page.getByRole('button', { name: 'Edit get_weather' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit “get_weather”' });
+    await edit.getByText('set', { exact: true }).waitFor();
+    expect(await edit.getByLabel('New value for TOKEN').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(SECRET);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    // The agent settings: the tool enabled, a choice, a limit.
+    await page.getByRole('checkbox', { name: 'get_weather' }).check();
+    await page.getByLabel('Tool choice').selectOption('required');
+    await page.getByLabel('Tool rounds at most').fill('3');
+    await page.getByRole('button', { name: 'Save agent settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Agent settings saved' }).waitFor();
+    expect((await api('/agent')).body).toMatchObject({ enabledTools: ['get_weather'], toolChoice: 'required', maxToolRounds: 3 });
+
+    // The MCP panel: the URL to copy and where the key comes from.
+    expect(await page.getByLabel('MCP server URL').inputValue()).toBe(`${world.url}/api/v1/mcp`);
+    await page.getByRole('link', { name: 'Manage API keys' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'tools');
+
+    await page.getByRole('button', { name: 'Delete get_weather' }).click();
+    await page.getByRole('dialog', { name: 'Delete “get_weather”?' }).getByRole('button', { name: 'Delete tool' }).click();
+    await page.getByRole('heading', { name: 'No tools yet' }).waitFor();
+  });
+
+  it("shows a team Viewer the tools with every change disabled and why, and the API refuses it (403)", async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Crew Desk' });
+    const team = await makeTeam(world.stack, owner.user.id);
+    expect((await world.stack.client.post(`/api/applications/${owner.app.id}/transfer`, { teamId: team.id }, { token: owner.token })).status).toBe(200);
+    const viewer = await registerUser(world.stack.client);
+    await addMember(world.stack, team.id, viewer.user.id, 'viewer');
+    await signIn(page, world.url, viewer);
+    await tab.goto(`/tools?app=${owner.app.id}`);
+    await page.getByText(/^Your role in this application's team \(viewer\) can look but not change tools/).waitFor();
+    expect(await page.getByRole('button', { name: 'New tool' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save agent settings' }).isDisabled()).toBe(true);
+    const forced = await world.stack.client.put(`/api/applications/${owner.app.id}/agent`, { maxToolRounds: 2 }, { token: viewer.access_token });
+    expect(forced.status).toBe(403);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
