@@ -24,12 +24,13 @@
     }
     return Promise.resolve(new Response(null, { status: 204 }));
   };
-  // Open the chat panel once the widget has mounted, so the preview shows it without a click.
-  let frames = 0;
+  // Open the chat panel once the widget has mounted, so the preview shows it without a click. Looked for on a timer
+  // for up to 30 s (the widget's script may load slowly on a busy machine; animation frames may not run in a frame).
+  const started = Date.now();
   const openPanel = () => {
     const launcher = document.querySelector('ai-chat-widget')?.shadowRoot?.querySelector('button[aria-expanded="false"]');
     if (launcher) return launcher.click();
-    if (++frames < 300) requestAnimationFrame(openPanel);
+    if (Date.now() - started < 30000) setTimeout(openPanel, 50);
   };
-  requestAnimationFrame(openPanel);
+  setTimeout(openPanel, 0);
 })();
