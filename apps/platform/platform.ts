@@ -1,4 +1,4 @@
-import type Koa from 'koa';
+import type { RequestListener } from 'node:http';
 import type { Database } from '../../adapters/persistence/data-source';
 import type { Logger } from '../../adapters/logging/logger';
 import { aiServiceModules } from '../ai-service/ai-service.container';
@@ -24,9 +24,9 @@ export interface PlatformOptions {
   /** Adapters to use in place of the configured ones, for the ports named in `PlatformAdapters`. */
   adapters?: PlatformAdapters;
   /** Where the core API's chat engine runs (default: over HTTP when AI_SERVICE_URL is set, in this process otherwise). */
-  chatEngine?: CoreApiOptions['chatEngine'];
+  chatEngine?: 'from-config' | 'in-process';
   /** Cheaper password hashing (argon2 parameters), for tests. */
-  passwordHashing?: CoreApiOptions['passwordHashing'];
+  passwordHashing?: { memoryCost: number; timeCost: number; parallelism: number };
   /** A shorter access-token life (seconds). */
   accessTokenTtlSeconds?: number;
   /** A logger (pino) in place of the one LOG_LEVEL makes. */
@@ -48,11 +48,16 @@ export interface PlatformOptions {
 export interface Platform extends PlatformUseCases {
   /** The configuration the platform runs on. */
   readonly config: PlatformConfig;
-  /** The composed services' HTTP apps (Koa), to mount in another server (`app.callback()`) or to listen on. */
-  readonly http: Readonly<Partial<Record<PlatformService, Koa>>>;
+  /**
+   * The composed services' HTTP APIs as Node request listeners (the same routes, middleware and error bodies
+   * as the apps serve), to pass to `http.createServer` or mount in another server.
+   */
+  readonly http: Readonly<Partial<Record<PlatformService, RequestListener>>>;
   /** @internal The composed services, with their containers. */
   readonly services: Readonly<Partial<Record<PlatformService, ComposedApp>>>;
-  /** The servers started with `serve`, in the order they were started. */
+  /** Where each service started with `serve` listens (`http://host:port`). */
+  readonly urls: Readonly<Partial<Record<PlatformService, string>>>;
+  /** @internal The servers started with `serve`, in the order they were started. */
   readonly listening: readonly Listening[];
   /** Stops the servers (letting requests finish), the services' background work, then closes the database and Redis. */
   close(): Promise<void>;
@@ -113,13 +118,14 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const core = composed['core-api'];
   const useCases = core ? useCasesOf(core.container) : missingCore();
   let closing: Promise<void> | undefined;
-  const http: Partial<Record<PlatformService, Koa>> = {};
-  for (const [name, app] of Object.entries(composed) as [PlatformService, ComposedApp][]) http[name] = app.app;
+  const http: Partial<Record<PlatformService, RequestListener>> = {};
+  for (const [name, app] of Object.entries(composed) as [PlatformService, ComposedApp][]) http[name] = app.app.callback();
   return {
     ...useCases,
     config,
     http: Object.freeze(http),
     services: Object.freeze({ ...composed }),
+    urls: Object.freeze(Object.fromEntries(listening.map((l) => [l.app.name, l.url]))),
     listening,
     close() {
       closing ??= (async () => {
