@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,13 +98,15 @@ describe('the packed library in a project of its own', () => {
   const work = mkdtempSync(join(tmpdir(), 'platform-library-'));
   const project = join(work, 'consumer');
   let emulator: Emulator;
-  const run = (command: string, args: string[], cwd = project) =>
-    execFileSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  const env = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  // Asynchronous: the provider emulator answers from this process's event loop.
+  const run = async (command: string, args: string[], cwd = project) =>
+    (await promisify(execFile)(command, args, { cwd, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 })).stdout;
 
   beforeAll(async () => {
     emulator = await startEmulator();
     // `prepack` builds dist/lib (CommonJS, ES module entry, declarations).
-    const tarball = run('npm', ['pack', '--silent', '--pack-destination', work], ROOT).trim().split('\n').at(-1)!;
+    const tarball = (await run('npm', ['pack', '--silent', '--pack-destination', work], ROOT)).trim().split('\n').at(-1)!;
     mkdirSync(join(project, 'src'), { recursive: true });
     const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
     writeFileSync(
@@ -117,14 +120,14 @@ describe('the packed library in a project of its own', () => {
     );
     copyTree(join(ROOT, 'node_modules'), join(project, 'node_modules'));
     rmSync(join(project, 'node_modules', '.package-lock.json'), { force: true });
-    run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund']);
+    await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund']);
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, outDir: 'out', types: ['node'] }, include: ['src'] }),
     );
     writeFileSync(join(project, 'src', 'in-memory.mts'), IN_MEMORY);
     writeFileSync(join(project, 'src', 'real.cts'), REAL);
-    run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
+    await run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
   }, 900_000);
 
   afterAll(async () => {
@@ -132,26 +135,26 @@ describe('the packed library in a project of its own', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('installs from the packed file with its declarations, exports map and nothing of the repository', () => {
+  it('installs from the packed file with its declarations, exports map and nothing of the repository', async () => {
     const installed = join(project, 'node_modules', NAME);
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string; exports: Record<string, unknown> };
     expect(pkg.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/);
     expect(Object.keys(pkg.exports)).toEqual(['.', './package.json']);
-    const packed = run('tar', ['-tzf', join(work, `${NAME}-${pkg.version}.tgz`)]);
+    const packed = await run('tar', ['-tzf', join(work, `${NAME}-${pkg.version}.tgz`)]);
     expect(packed).toContain('package/dist/lib/types/apps/platform/index.d.ts');
     expect(packed).toContain('package/dist/lib/esm/index.mjs');
     expect(packed).not.toMatch(/package\/(tests|core|adapters|apps)\//);
     // A deep import is outside the exports map.
-    expect(() => run(process.execPath, ['-e', `require('${NAME}/dist/lib/cjs/apps/platform/platform.js')`])).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+    await expect(run(process.execPath, ['-e', `require('${NAME}/dist/lib/cjs/apps/platform/platform.js')`])).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 
-  it('runs a chat turn through createInMemoryPlatform from an ES module', () => {
-    const out = JSON.parse(run(process.execPath, ['out/in-memory.mjs']));
+  it('runs a chat turn through createInMemoryPlatform from an ES module', async () => {
+    const out = JSON.parse(await run(process.execPath, ['out/in-memory.mjs']));
     expect(out).toEqual({ answer: 'Four.', tokens: 11, plan: 'pro', asked: 'Two plus two?', refused: true });
   });
 
-  it('runs a chat turn through createPlatform on PGlite against the emulator, with its own payment gateway', () => {
-    const out = JSON.parse(run(process.execPath, ['out/real.cjs', emulator.baseUrls.provider_a, join(work, 'data')]));
+  it('runs a chat turn through createPlatform on PGlite against the emulator, with its own payment gateway', async () => {
+    const out = JSON.parse(await run(process.execPath, ['out/real.cjs', emulator.baseUrls.provider_a, join(work, 'data')]));
     expect(out.provider).toBe('provider_a');
     expect(out.answer).toContain('two plus two');
     expect(out.usage).toMatchObject({ plan: 'pro' });
