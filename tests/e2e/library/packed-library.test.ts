@@ -161,7 +161,7 @@ describe('the packed library in a project of its own', () => {
     expect(out.usage.usage.tokensUsed).toBeGreaterThan(0);
     expect(out.checkout).toBe('https://pay.example.com/cs_1');
     expect(out.checkouts).toEqual(['enterprise']);
-  });
+  }, 300_000); // a new PGlite database (initdb, migrations) in a process of its own
 
   it('has the public surface of the committed API report (etc/platform.api.md; `npm run api:report` updates it)', () => {
     const config = ExtractorConfig.loadFileAndPrepare(join(ROOT, 'api-extractor.json'));
