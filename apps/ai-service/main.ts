@@ -1,5 +1,5 @@
 import '../shared/runtime-check';
-import { listen, runProcess } from '../shared/serve';
-import { createAiService } from './ai-service.container';
+import { createPlatform } from '../platform/platform';
+import { runProcess } from '../shared/serve';
 
-void runProcess(async (config, infra) => [await listen(await createAiService(infra), config.host, config.aiServicePort)]);
+void runProcess(async (config, infra) => [...(await createPlatform({ config, infrastructure: infra, services: ['ai-service'], serve: true })).listening]);

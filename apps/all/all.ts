@@ -1,9 +1,8 @@
-import { createAiService } from '../ai-service/ai-service.container';
-import { createCoreApi, type CoreApiOptions } from '../core-api/core-api.container';
-import { createMarketplace } from '../marketplace/marketplace.container';
+import type { CoreApiOptions } from '../core-api/core-api.container';
+import { createPlatform } from '../platform/platform';
 import type { AppConfig } from '../shared/config';
 import type { Infrastructure } from '../shared/infrastructure';
-import { listen, type Listening } from '../shared/serve';
+import type { Listening } from '../shared/serve';
 
 /**
  * The three services in one process (`npm start`), sharing one database (PGlite allows a single process
@@ -16,9 +15,15 @@ export async function startAll(config: AppConfig, infra: Infrastructure, coreOpt
   if (config.aiServiceUrl) {
     infra.logger.warn('AI_SERVICE_URL is ignored by npm start: the core API runs the chat engine in this process');
   }
-  const ai = await listen(await createAiService(infra), config.host, config.aiServicePort);
-  const marketplace = await listen(await createMarketplace(infra), config.host, config.marketplacePort);
-  config.marketplaceUrl ??= marketplace.url;
-  const core = await listen(await createCoreApi(infra, { ...coreOptions, chatEngine: 'in-process' }), config.host, config.port);
-  return [core, ai, marketplace];
+  const platform = await createPlatform({
+    config,
+    infrastructure: infra,
+    services: ['ai-service', 'marketplace', 'core-api'],
+    chatEngine: 'in-process',
+    passwordHashing: coreOptions.passwordHashing,
+    accessTokenTtlSeconds: coreOptions.accessTokenTtlSeconds,
+    serve: { host: config.host },
+  });
+  const byName = (name: string) => platform.listening.find((l) => l.app.name === name)!;
+  return [byName('core-api'), byName('ai-service'), byName('marketplace')];
 }

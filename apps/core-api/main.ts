@@ -1,5 +1,5 @@
 import '../shared/runtime-check';
-import { listen, runProcess } from '../shared/serve';
-import { createCoreApi } from './core-api.container';
+import { createPlatform } from '../platform/platform';
+import { runProcess } from '../shared/serve';
 
-void runProcess(async (config, infra) => [await listen(await createCoreApi(infra), config.host, config.port)]);
+void runProcess(async (config, infra) => [...(await createPlatform({ config, infrastructure: infra, services: ['core-api'], serve: true })).listening]);

@@ -1,5 +1,5 @@
 import '../shared/runtime-check';
-import { listen, runProcess } from '../shared/serve';
-import { createMarketplace } from './marketplace.container';
+import { createPlatform } from '../platform/platform';
+import { runProcess } from '../shared/serve';
 
-void runProcess(async (config, infra) => [await listen(await createMarketplace(infra), config.host, config.marketplacePort)]);
+void runProcess(async (config, infra) => [...(await createPlatform({ config, infrastructure: infra, services: ['marketplace'], serve: true })).listening]);

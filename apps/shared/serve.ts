@@ -41,8 +41,11 @@ export function listen(app: ComposedApp, host: string, port: number, timeouts: S
   });
 }
 
-/** Stops accepting, lets in-flight requests finish (up to `graceMs`), then stops the apps and closes the infrastructure. */
-export async function shutdown(listening: Listening[], infra: Infrastructure, graceMs = 10_000): Promise<void> {
+/**
+ * Stops accepting, lets in-flight requests finish (up to `graceMs`), then stops the apps and (unless told
+ * otherwise) closes the infrastructure.
+ */
+export async function shutdown(listening: readonly Listening[], infra: Infrastructure, graceMs = 10_000, options: { closeInfrastructure?: boolean } = {}): Promise<void> {
   await Promise.all(
     listening.map(
       ({ server }) =>
@@ -61,7 +64,7 @@ export async function shutdown(listening: Listening[], infra: Infrastructure, gr
     ),
   );
   for (const { app } of listening) await app.stop();
-  await infra.close();
+  if (options.closeInfrastructure ?? true) await infra.close();
 }
 
 /**

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAiService } from '../../apps/ai-service/ai-service.container';
-import { createCoreApi } from '../../apps/core-api/core-api.container';
+import { createPlatform } from '../../apps/platform/platform';
 import type { ComposedApp } from '../../apps/shared/compose';
 import { loadConfig, type AppConfig } from '../../apps/shared/config';
 import { createInfrastructure, type Infrastructure } from '../../apps/shared/infrastructure';
@@ -85,12 +84,14 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
   const infra = await createInfrastructure(config, { database, logger: createLogger('silent') });
   let ai: TestStack['ai'];
   if (emulator && (options.engine ?? 'remote') === 'remote') {
-    const app = await createAiService(infra);
+    // Both services composed as the apps' processes compose them: through createPlatform.
+    const app = (await createPlatform({ config, infrastructure: infra, services: ['ai-service'] })).services['ai-service']!;
     const aiListening = await listen(app, '127.0.0.1', 0);
     config.aiServiceUrl = aiListening.url;
     ai = { app, listening: aiListening, client: new TestClient(aiListening.url) };
   }
-  const core = await createCoreApi(infra, { passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds });
+  const platform = await createPlatform({ config, infrastructure: infra, passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds });
+  const core = platform.services['core-api']!;
   const listening = await listen(core, '127.0.0.1', options.port ?? 0);
   const client = new TestClient(listening.url);
   let adminToken: Promise<string> | undefined;
@@ -170,7 +171,8 @@ export function stopListening(listening: Pick<Listening, 'server'>): Promise<voi
 /** Starts a second core API on the stack's database and configuration (closed before the stack). */
 export async function startSecondCoreApi(stack: TestStack): Promise<SecondInstance> {
   const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
-  const listening = await listen(await createCoreApi(infra, { passwordHashing: FAST_HASHING }), '127.0.0.1', 0);
+  const platform = await createPlatform({ config: stack.config, infrastructure: infra, passwordHashing: FAST_HASHING });
+  const listening = await listen(platform.services['core-api']!, '127.0.0.1', 0);
   return {
     client: new TestClient(listening.url),
     async close() {

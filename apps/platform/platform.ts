@@ -1,0 +1,148 @@
+import type { RequestListener } from 'node:http';
+import type { Database } from '../../adapters/persistence/data-source';
+import type { Logger } from '../../adapters/logging/logger';
+import { aiServiceModules } from '../ai-service/ai-service.container';
+import { coreApiModules, type CoreApiOptions } from '../core-api/core-api.container';
+import { marketplaceModules } from '../marketplace/marketplace.container';
+import type { MarketplaceModuleOptions } from '../marketplace/modules/marketplace.module';
+import type { AppModule } from '../shared/app-module';
+import { composeApp, type ComposedApp } from '../shared/compose';
+import { createInfrastructure, type Infrastructure } from '../shared/infrastructure';
+import { listen, shutdown, type Listening } from '../shared/serve';
+import { adapterOverrides, type PlatformAdapters } from './adapters';
+import { toPlatformConfig, type PlatformConfig, type PlatformSettings } from './settings';
+import { useCasesOf, type PlatformUseCases } from './use-cases';
+
+/** The services a platform can compose: the REST API, the AI service, the marketplace catalog. */
+export type PlatformService = 'core-api' | 'ai-service' | 'marketplace';
+
+export interface PlatformOptions {
+  /** The configuration: validated (`platformConfig`, or the apps' `loadConfig`) or settings by name to validate. */
+  config: PlatformConfig | PlatformSettings;
+  /** Which services to compose (default: the core API alone, which holds the use cases). */
+  services?: readonly PlatformService[];
+  /** Adapters to use in place of the configured ones, for the ports named in `PlatformAdapters`. */
+  adapters?: PlatformAdapters;
+  /** Where the core API's chat engine runs (default: over HTTP when AI_SERVICE_URL is set, in this process otherwise). */
+  chatEngine?: 'from-config' | 'in-process';
+  /** Cheaper password hashing (argon2 parameters), for tests. */
+  passwordHashing?: { memoryCost: number; timeCost: number; parallelism: number };
+  /** A shorter access-token life (seconds). */
+  accessTokenTtlSeconds?: number;
+  /** A logger (pino) in place of the one LOG_LEVEL makes. */
+  logger?: Logger;
+  /** @internal An open database in place of the one the configuration names (the tests' shared database). */
+  database?: Database;
+  /** @internal Infrastructure opened by the caller, which stays open when the platform closes. */
+  infrastructure?: Infrastructure;
+  /** @internal The marketplace service's own options (the seed's). */
+  marketplace?: MarketplaceModuleOptions;
+  /**
+   * Listens each composed service on `host` and its configured port (PORT, AI_SERVICE_PORT, MARKETPLACE_PORT)
+   * as soon as it is composed; the core API comes last and, without MARKETPLACE_URL, uses the marketplace
+   * served here. What the apps' processes do.
+   */
+  serve?: { host?: string } | boolean;
+}
+
+export interface Platform extends PlatformUseCases {
+  /** The configuration the platform runs on. */
+  readonly config: PlatformConfig;
+  /**
+   * The composed services' HTTP APIs as Node request listeners (the same routes, middleware and error bodies
+   * as the apps serve), to pass to `http.createServer` or mount in another server.
+   */
+  readonly http: Readonly<Partial<Record<PlatformService, RequestListener>>>;
+  /** @internal The composed services, with their containers. */
+  readonly services: Readonly<Partial<Record<PlatformService, ComposedApp>>>;
+  /** Where each service started with `serve` listens (`http://host:port`). */
+  readonly urls: Readonly<Partial<Record<PlatformService, string>>>;
+  /** @internal The servers started with `serve`, in the order they were started. */
+  readonly listening: readonly Listening[];
+  /** Stops the servers (letting requests finish), the services' background work, then closes the database and Redis. */
+  close(): Promise<void>;
+}
+
+const PORT_OF: Record<PlatformService, 'port' | 'aiServicePort' | 'marketplacePort'> = {
+  'core-api': 'port',
+  'ai-service': 'aiServicePort',
+  marketplace: 'marketplacePort',
+};
+
+/**
+ * The core composed with its real adapters, from a configuration given as values: the one composition
+ * root of the apps (`npm start` and each service's process run through it) and of programs embedding
+ * the platform. Answers the use cases by area, the services' HTTP apps and `close()`.
+ */
+export async function createPlatform(options: PlatformOptions): Promise<Platform> {
+  const services = options.services ?? ['core-api'];
+  const unknown = services.filter((s) => !Object.hasOwn(PORT_OF, s));
+  if (unknown.length) throw new TypeError(`Unknown service ${unknown.join(', ')}: expected core-api, ai-service or marketplace`);
+  const infra = options.infrastructure ?? (await createInfrastructure(toPlatformConfig(options.config), { database: options.database, logger: options.logger }));
+  const config = infra.config;
+  const ownsInfrastructure = !options.infrastructure;
+  const serve = options.serve ? { host: (typeof options.serve === 'object' && options.serve.host) || config.host } : undefined;
+  const overrides = adapterOverrides(options.adapters);
+  const composed: Partial<Record<PlatformService, ComposedApp>> = {};
+  const listening: Listening[] = [];
+
+  const add = async (service: PlatformService, modules: AppModule[]) => {
+    const app = await composeApp(service, infra, [...modules, overrides]);
+    composed[service] = app;
+    if (serve) listening.push(await listen(app, serve.host, config[PORT_OF[service]]));
+    return app;
+  };
+
+  try {
+    // The AI service and the marketplace first: the core API reaches the marketplace served here.
+    if (services.includes('ai-service')) await add('ai-service', aiServiceModules(infra));
+    if (services.includes('marketplace')) {
+      await add('marketplace', marketplaceModules(infra, options.marketplace));
+      const served = listening.find((l) => l.app.name === 'marketplace');
+      if (served) config.marketplaceUrl ??= served.url;
+    }
+    if (services.includes('core-api')) {
+      const coreOptions: CoreApiOptions = {
+        chatEngine: options.chatEngine,
+        passwordHashing: options.passwordHashing,
+        accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+      };
+      await add('core-api', coreApiModules(infra, coreOptions));
+    }
+  } catch (error) {
+    await shutdown(listening, infra, 1_000, { closeInfrastructure: ownsInfrastructure }).catch(() => undefined);
+    for (const app of Object.values(composed)) if (!listening.some((l) => l.app === app)) await app.stop().catch(() => undefined);
+    throw error;
+  }
+
+  const core = composed['core-api'];
+  const useCases = core ? useCasesOf(core.container) : missingCore();
+  let closing: Promise<void> | undefined;
+  const http: Partial<Record<PlatformService, RequestListener>> = {};
+  for (const [name, app] of Object.entries(composed) as [PlatformService, ComposedApp][]) http[name] = app.app.callback();
+  return {
+    ...useCases,
+    config,
+    http: Object.freeze(http),
+    services: Object.freeze({ ...composed }),
+    urls: Object.freeze(Object.fromEntries(listening.map((l) => [l.app.name, l.url]))),
+    listening,
+    close() {
+      closing ??= (async () => {
+        await shutdown(listening, infra, 10_000, { closeInfrastructure: false });
+        for (const app of Object.values(composed)) if (!listening.some((l) => l.app === app)) await app.stop();
+        if (ownsInfrastructure) await infra.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Use-case groups of a platform without the core API: each read says what is missing. */
+function missingCore(): PlatformUseCases {
+  return new Proxy({} as PlatformUseCases, {
+    get(_target, area) {
+      throw new Error(`The platform's use cases (${String(area)}) need the core-api service: include it in options.services`);
+    },
+  });
+}

@@ -1,0 +1,166 @@
+import type { Container } from 'inversify';
+import { ListApiKeysUseCase } from '../../core/api-keys/use-cases/list-api-keys.use-case';
+import { CreateApiKeyUseCase } from '../../core/api-keys/use-cases/create-api-key.use-case';
+import { RevokeApiKeyUseCase } from '../../core/api-keys/use-cases/revoke-api-key.use-case';
+import { DeleteApiKeyUseCase } from '../../core/api-keys/use-cases/delete-api-key.use-case';
+import { AuthenticateApiKeyUseCase } from '../../core/api-keys/use-cases/authenticate-api-key.use-case';
+import { GetAnalyticsUseCase } from '../../core/analytics/use-cases/get-analytics.use-case';
+import { CreateApplicationUseCase } from '../../core/applications/use-cases/create-application.use-case';
+import { DeleteApplicationUseCase } from '../../core/applications/use-cases/delete-application.use-case';
+import { GetApplicationUseCase } from '../../core/applications/use-cases/get-application.use-case';
+import { ListApplicationsUseCase } from '../../core/applications/use-cases/list-applications.use-case';
+import { UpdateApplicationUseCase } from '../../core/applications/use-cases/update-application.use-case';
+import { AuthenticateUseCase } from '../../core/auth/use-cases/authenticate.use-case';
+import { LoginUseCase } from '../../core/auth/use-cases/login.use-case';
+import { RefreshSessionUseCase } from '../../core/auth/use-cases/refresh-session.use-case';
+import { RegisterUseCase } from '../../core/auth/use-cases/register.use-case';
+import { SignOutUseCase } from '../../core/auth/use-cases/sign-out.use-case';
+import { ChangePlanUseCase } from '../../core/billing/use-cases/change-plan.use-case';
+import { GetSubscriptionUseCase } from '../../core/billing/use-cases/get-subscription.use-case';
+import { GetUsageUseCase } from '../../core/billing/use-cases/get-usage.use-case';
+import { ListInvoicesUseCase } from '../../core/billing/use-cases/list-invoices.use-case';
+import { ListPlansUseCase } from '../../core/billing/use-cases/list-plans.use-case';
+import { OpenPortalUseCase } from '../../core/billing/use-cases/open-portal.use-case';
+import { SubscribeUseCase } from '../../core/billing/use-cases/subscribe.use-case';
+import { ArchiveConversationUseCase } from '../../core/conversations/use-cases/archive-conversation.use-case';
+import { CreateConversationUseCase } from '../../core/conversations/use-cases/create-conversation.use-case';
+import { GetConversationUseCase } from '../../core/conversations/use-cases/get-conversation.use-case';
+import { ListConversationsUseCase } from '../../core/conversations/use-cases/list-conversations.use-case';
+import { ListProvidersUseCase } from '../../core/conversations/use-cases/list-providers.use-case';
+import { SendMessageUseCase } from '../../core/conversations/use-cases/send-message.use-case';
+import { StreamMessageUseCase } from '../../core/conversations/use-cases/stream-message.use-case';
+import { DeleteDocumentUseCase } from '../../core/knowledge/use-cases/delete-document.use-case';
+import { GetDocumentUseCase } from '../../core/knowledge/use-cases/get-document.use-case';
+import { ListDocumentsUseCase } from '../../core/knowledge/use-cases/list-documents.use-case';
+import { SearchKnowledgeUseCase } from '../../core/knowledge/use-cases/search-knowledge.use-case';
+import { UploadDocumentUseCase } from '../../core/knowledge/use-cases/upload-document.use-case';
+import { CreateModelConfigUseCase } from '../../core/model-configs/use-cases/create-model-config.use-case';
+import { DeleteModelConfigUseCase } from '../../core/model-configs/use-cases/delete-model-config.use-case';
+import { GetModelConfigUseCase } from '../../core/model-configs/use-cases/get-model-config.use-case';
+import { ListModelConfigsUseCase } from '../../core/model-configs/use-cases/list-model-configs.use-case';
+import { SetDefaultModelConfigUseCase } from '../../core/model-configs/use-cases/set-default-model-config.use-case';
+import { UpdateModelConfigUseCase } from '../../core/model-configs/use-cases/update-model-config.use-case';
+import { CreatePromptTemplateUseCase } from '../../core/prompts/use-cases/create-prompt-template.use-case';
+import { DeletePromptTemplateUseCase } from '../../core/prompts/use-cases/delete-prompt-template.use-case';
+import { GetPromptTemplateUseCase } from '../../core/prompts/use-cases/get-prompt-template.use-case';
+import { ListPromptTemplatesUseCase } from '../../core/prompts/use-cases/list-prompt-templates.use-case';
+import { RenderPromptUseCase } from '../../core/prompts/use-cases/render-prompt.use-case';
+import { UpdatePromptTemplateUseCase } from '../../core/prompts/use-cases/update-prompt-template.use-case';
+import { DeleteProviderKeyUseCase } from '../../core/provider-keys/use-cases/delete-provider-key.use-case';
+import { ListProviderKeysUseCase } from '../../core/provider-keys/use-cases/list-provider-keys.use-case';
+import { SaveProviderKeyUseCase } from '../../core/provider-keys/use-cases/save-provider-key.use-case';
+import { ValidateProviderKeyUseCase } from '../../core/provider-keys/use-cases/validate-provider-key.use-case';
+import { SendPublicMessageUseCase } from '../../core/public-api/use-cases/send-public-message.use-case';
+import { StreamPublicMessageUseCase } from '../../core/public-api/use-cases/stream-public-message.use-case';
+import { GetPublicApplicationUseCase } from '../../core/public-api/use-cases/get-public-application.use-case';
+import { GetCurrentUserUseCase } from '../../core/users/use-cases/get-current-user.use-case';
+import { UpdateProfileUseCase } from '../../core/users/use-cases/update-profile.use-case';
+import { DeleteAccountUseCase } from '../../core/users/use-cases/delete-account.use-case';
+import { resolve, type Key } from '../shared/tokens';
+
+/**
+ * The use cases every platform offers, the in-memory one included: an account, its applications, a chat
+ * turn and the usage it counted. Code written against these runs on either.
+ */
+export interface PlatformCore {
+  auth: { register: RegisterUseCase; login: LoginUseCase; refresh: RefreshSessionUseCase; signOut: SignOutUseCase };
+  users: { me: GetCurrentUserUseCase };
+  applications: { create: CreateApplicationUseCase; get: GetApplicationUseCase; list: ListApplicationsUseCase; update: UpdateApplicationUseCase; delete: DeleteApplicationUseCase };
+  conversations: { create: CreateConversationUseCase; get: GetConversationUseCase; send: SendMessageUseCase; stream: StreamMessageUseCase };
+  billing: { plans: ListPlansUseCase; usage: GetUsageUseCase };
+}
+
+/** The use cases of the core composed with its real adapters, grouped by area. */
+export interface PlatformUseCases extends PlatformCore {
+  auth: PlatformCore['auth'] & { authenticate: AuthenticateUseCase };
+  users: PlatformCore['users'] & { updateProfile: UpdateProfileUseCase; deleteAccount: DeleteAccountUseCase };
+  conversations: PlatformCore['conversations'] & { list: ListConversationsUseCase; archive: ArchiveConversationUseCase; providers: ListProvidersUseCase };
+  billing: PlatformCore['billing'] & {
+    subscription: GetSubscriptionUseCase;
+    subscribe: SubscribeUseCase;
+    changePlan: ChangePlanUseCase;
+    portal: OpenPortalUseCase;
+    invoices: ListInvoicesUseCase;
+  };
+  knowledge: { upload: UploadDocumentUseCase; list: ListDocumentsUseCase; get: GetDocumentUseCase; delete: DeleteDocumentUseCase; search: SearchKnowledgeUseCase };
+  modelConfigs: {
+    create: CreateModelConfigUseCase;
+    list: ListModelConfigsUseCase;
+    get: GetModelConfigUseCase;
+    update: UpdateModelConfigUseCase;
+    delete: DeleteModelConfigUseCase;
+    setDefault: SetDefaultModelConfigUseCase;
+  };
+  prompts: {
+    create: CreatePromptTemplateUseCase;
+    list: ListPromptTemplatesUseCase;
+    get: GetPromptTemplateUseCase;
+    update: UpdatePromptTemplateUseCase;
+    delete: DeletePromptTemplateUseCase;
+    render: RenderPromptUseCase;
+  };
+  providerKeys: { save: SaveProviderKeyUseCase; list: ListProviderKeysUseCase; delete: DeleteProviderKeyUseCase; validate: ValidateProviderKeyUseCase };
+  apiKeys: { create: CreateApiKeyUseCase; list: ListApiKeysUseCase; revoke: RevokeApiKeyUseCase; delete: DeleteApiKeyUseCase; authenticate: AuthenticateApiKeyUseCase };
+  publicApi: { application: GetPublicApplicationUseCase; send: SendPublicMessageUseCase; stream: StreamPublicMessageUseCase };
+  analytics: { get: GetAnalyticsUseCase };
+}
+
+type Group = Record<string, Key<unknown>>;
+
+/** A group whose members are read from the container when first used (the container builds each once). */
+function lazyGroup<T extends object>(container: Container, keys: Group): T {
+  const group = {} as Record<string, unknown>;
+  for (const [name, key] of Object.entries(keys)) {
+    Object.defineProperty(group, name, { enumerable: true, get: () => resolve(container, key) });
+  }
+  return Object.freeze(group) as T;
+}
+
+/** The core API container's use cases, by area. */
+export function useCasesOf(container: Container): PlatformUseCases {
+  const g = <T extends object>(keys: Group) => lazyGroup<T>(container, keys);
+  return {
+    auth: g({ register: RegisterUseCase, login: LoginUseCase, refresh: RefreshSessionUseCase, signOut: SignOutUseCase, authenticate: AuthenticateUseCase }),
+    users: g({ me: GetCurrentUserUseCase, updateProfile: UpdateProfileUseCase, deleteAccount: DeleteAccountUseCase }),
+    applications: g({ create: CreateApplicationUseCase, get: GetApplicationUseCase, list: ListApplicationsUseCase, update: UpdateApplicationUseCase, delete: DeleteApplicationUseCase }),
+    conversations: g({
+      create: CreateConversationUseCase,
+      get: GetConversationUseCase,
+      list: ListConversationsUseCase,
+      archive: ArchiveConversationUseCase,
+      send: SendMessageUseCase,
+      stream: StreamMessageUseCase,
+      providers: ListProvidersUseCase,
+    }),
+    billing: g({
+      plans: ListPlansUseCase,
+      usage: GetUsageUseCase,
+      subscription: GetSubscriptionUseCase,
+      subscribe: SubscribeUseCase,
+      changePlan: ChangePlanUseCase,
+      portal: OpenPortalUseCase,
+      invoices: ListInvoicesUseCase,
+    }),
+    knowledge: g({ upload: UploadDocumentUseCase, list: ListDocumentsUseCase, get: GetDocumentUseCase, delete: DeleteDocumentUseCase, search: SearchKnowledgeUseCase }),
+    modelConfigs: g({
+      create: CreateModelConfigUseCase,
+      list: ListModelConfigsUseCase,
+      get: GetModelConfigUseCase,
+      update: UpdateModelConfigUseCase,
+      delete: DeleteModelConfigUseCase,
+      setDefault: SetDefaultModelConfigUseCase,
+    }),
+    prompts: g({
+      create: CreatePromptTemplateUseCase,
+      list: ListPromptTemplatesUseCase,
+      get: GetPromptTemplateUseCase,
+      update: UpdatePromptTemplateUseCase,
+      delete: DeletePromptTemplateUseCase,
+      render: RenderPromptUseCase,
+    }),
+    providerKeys: g({ save: SaveProviderKeyUseCase, list: ListProviderKeysUseCase, delete: DeleteProviderKeyUseCase, validate: ValidateProviderKeyUseCase }),
+    apiKeys: g({ create: CreateApiKeyUseCase, list: ListApiKeysUseCase, revoke: RevokeApiKeyUseCase, delete: DeleteApiKeyUseCase, authenticate: AuthenticateApiKeyUseCase }),
+    publicApi: g({ application: GetPublicApplicationUseCase, send: SendPublicMessageUseCase, stream: StreamPublicMessageUseCase }),
+    analytics: g({ get: GetAnalyticsUseCase }),
+  };
+}

@@ -1,0 +1,48 @@
+import { createInMemoryPlatform } from '../../../apps/platform/in-memory-platform';
+import { ScriptedModelProvider } from '../../../adapters/providers/scripted-model-provider';
+import { PaymentRequiredError, UpstreamError } from '../../../core/shared/errors';
+
+const signUp = { email: 'dev@example.com', password: 'correct horse battery', displayName: 'Dev' };
+
+describe('the in-memory platform', () => {
+  it('registers, creates an application, chats with the scripted model and counts the usage', async () => {
+    const platform = createInMemoryPlatform();
+    const model = platform.model as ScriptedModelProvider;
+    model.reply({ content: 'Four.', usage: { promptTokens: 12, completionTokens: 3 } });
+
+    const { user } = await platform.auth.register.execute(signUp);
+    const actor = { userId: user.id, role: user.role };
+    const app = await platform.applications.create.execute({ name: 'Support bot' }, actor);
+    const conversation = await platform.conversations.create.execute({ applicationId: app.id }, actor);
+    const answer = await platform.conversations.send.execute(conversation.id, { content: 'What is two plus two?' }, actor);
+
+    expect(answer.message).toMatchObject({ role: 'assistant', content: 'Four.' });
+    expect(answer.usage).toEqual({ promptTokens: 12, completionTokens: 3, totalTokens: 15 });
+    expect(model.lastUserMessage).toBe('What is two plus two?');
+    const second = await platform.conversations.send.execute(conversation.id, { content: 'And three?' }, actor);
+    expect(second.message.content).toBe('Echo: And three?');
+    expect(model.requests.at(-1)!.messages.map((m) => m.content)).toEqual(['What is two plus two?', 'Four.', 'And three?']);
+
+    const usage = await platform.billing.usage.execute(actor);
+    expect(usage).toMatchObject({ plan: 'pro', usage: { tokensUsed: 15 + second.usage.totalTokens, messages: 2, applications: 1 } });
+    const stored = await platform.conversations.get.execute(conversation.id, actor);
+    expect(stored.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    await platform.close();
+  });
+
+  it('keeps the platform rules: Free needs an own key, a provider failure is an upstream error, another user sees nothing', async () => {
+    const platform = createInMemoryPlatform({ defaultPlan: 'free' });
+    const { user } = await platform.auth.register.execute(signUp);
+    const actor = { userId: user.id, role: user.role };
+    const app = await platform.applications.create.execute({ name: 'Bot' }, actor);
+    const conversation = await platform.conversations.create.execute({ applicationId: app.id }, actor);
+    await expect(platform.conversations.send.execute(conversation.id, { content: 'Hi' }, actor)).rejects.toBeInstanceOf(PaymentRequiredError);
+
+    await platform.setPlan(user.id, 'starter');
+    (platform.model as ScriptedModelProvider).reply(new UpstreamError('provider_a failed (500)'));
+    await expect(platform.conversations.send.execute(conversation.id, { content: 'Hi' }, actor)).rejects.toBeInstanceOf(UpstreamError);
+
+    const other = await platform.auth.register.execute({ ...signUp, email: 'other@example.com' });
+    await expect(platform.applications.get.execute(app.id, { userId: other.user.id, role: other.user.role })).rejects.toMatchObject({ name: 'NotFoundError' });
+  });
+});
