@@ -14,6 +14,12 @@ import { GetAgentSettingsUseCase, UpdateAgentSettingsUseCase } from '../../../co
 import { CreateToolUseCase, DeleteToolUseCase, GetToolUseCase, ListToolsUseCase, UpdateToolUseCase } from '../../../core/tools/use-cases/manage-tools.use-cases';
 import type { ToolDeps } from '../../../core/tools/use-cases/tool-deps';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { CachedToolRepository } from '../../../adapters/cache/cached-tool-repository';
+import { httpToolRunner } from '../../shared/modules/http-tool-runner';
+import { SearchKnowledgeToolRunner } from '../../../core/tools/use-cases/search-knowledge.tool-runner';
+import { KeyedToolRunners } from '../../../core/tools/use-cases/tool-runners';
+import { TurnToolsLoader } from '../../../core/tools/use-cases/turn-tools';
+import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 import { WORKFLOW_TOKENS } from './workflows.module';
 import { PLATFORM_VERSION } from '../../shared/version';
@@ -21,6 +27,10 @@ import { PLATFORM_VERSION } from '../../shared/version';
 export const TOOL_TOKENS = {
   Repository: token<ToolRepository>('ToolRepository'),
   Schemas: token<JsonSchemaChecker>('ToolJsonSchemas'),
+  /** The runners by source that chat turns call tools through (a new source registers here). */
+  Runners: token<KeyedToolRunners>('ToolRunners'),
+  /** The tools a chat turn may call (ChatTurnRunner's `tools`). */
+  TurnTools: token<TurnToolsLoader>('TurnToolsLoader'),
 } as const;
 
 /**
@@ -31,8 +41,24 @@ export const TOOL_TOKENS = {
 export const toolsModule: AppModule = {
   name: 'tools',
   bind(c: Container) {
-    provide(c, TOOL_TOKENS.Repository, (get) => new SqlToolRepository(get(TOKENS.DataSource)));
+    provide(c, TOOL_TOKENS.Repository, (get) => new CachedToolRepository(new SqlToolRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     provide(c, TOOL_TOKENS.Schemas, () => new AjvJsonSchemaChecker());
+    provide(c, TOOL_TOKENS.TurnTools, (get) => new TurnToolsLoader(get(TOOL_TOKENS.Repository)));
+    provide(c, TOOL_TOKENS.Runners, (get) => {
+      const runners = new KeyedToolRunners().register('http', httpToolRunner(get));
+      if (c.isBound(SearchKnowledgeUseCase)) {
+        const search = get(SearchKnowledgeUseCase);
+        runners.register(
+          'builtin:search_knowledge',
+          new SearchKnowledgeToolRunner(async (applicationId, ownerId, query, limit) =>
+            (await search.execute({ applicationId, query, limit }, { userId: ownerId, role: 'user' })).map((h) => ({ title: h.fileName, content: h.text, score: h.score })),
+          ),
+        );
+      }
+      return runners;
+    });
+    // Chat turns run their tool calls in this process (the engine in it, or the core API's own when AI_SERVICE_URL is unset).
+    provide(c, CHAT_TOKENS.ToolRuntime, (get) => ({ schemas: get(TOOL_TOKENS.Schemas), runners: get(TOOL_TOKENS.Runners) }));
     const deps = (get: Getter): ToolDeps => ({
       tools: get(TOOL_TOKENS.Repository),
       applications: get(TOKENS.ApplicationRepository),
