@@ -17,15 +17,10 @@ export class ToolMessages1764500470000 implements MigrationInterface {
         ADD COLUMN tool_call_id text,
         ADD COLUMN tool_name text,
         ADD COLUMN is_error boolean`);
-    await q.query(`
-      ALTER TABLE messages ADD CONSTRAINT messages_tool_shape CHECK (
-        (role = 'tool') = (tool_call_id IS NOT NULL AND tool_name IS NOT NULL)
-        AND (tool_calls IS NULL OR (role = 'assistant' AND jsonb_typeof(tool_calls) = 'array')))`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DELETE FROM messages WHERE role = 'tool'`);
-    await q.query(`ALTER TABLE messages DROP CONSTRAINT messages_tool_shape`);
     await q.query(`ALTER TABLE messages DROP COLUMN tool_calls, DROP COLUMN tool_call_id, DROP COLUMN tool_name, DROP COLUMN is_error`);
     await q.query(`ALTER TABLE messages DROP CONSTRAINT messages_role_check`);
     await q.query(`ALTER TABLE messages ADD CONSTRAINT messages_role_check CHECK (role IN ('user', 'assistant'))`);
