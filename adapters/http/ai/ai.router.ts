@@ -40,13 +40,22 @@ const internalSchema = yup.object({
     .test('tools', 'tools must hold tools, settings and ownerId', (v) => v === undefined || isTurnTools(v)),
 });
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isToolShape(v: unknown): boolean {
+  return (
+    isObject(v) && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.description === 'string' && isObject(v.parameters) &&
+    isObject(v.source) && typeof v.source.type === 'string' && Number.isInteger(v.timeoutMs) && isObject(v.secretsSealed)
+  );
+}
+
 function isTurnTools(v: unknown): boolean {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const t = v as Record<string, unknown>;
   const settings = t.settings as Record<string, unknown> | null;
   return (
     Array.isArray(t.tools) &&
-    t.tools.every((tool) => typeof tool === 'object' && tool !== null && typeof (tool as Record<string, unknown>).name === 'string') &&
+    t.tools.every(isToolShape) &&
     typeof t.ownerId === 'string' &&
     typeof settings === 'object' && settings !== null &&
     Array.isArray(settings.enabledTools) && Number.isInteger(settings.maxToolRounds) && Number.isInteger(settings.timeBudgetMs) && typeof settings.parallelCalls === 'boolean'

@@ -15165,7 +15165,7 @@ export interface components {
             /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
             id?: string;
             /** @enum {unknown} */
-            role?: "user" | "assistant";
+            role?: "user" | "assistant" | "tool";
             /** @example How many days do I have to return a widget? */
             content?: string;
             /** @enum {unknown} */
@@ -15183,6 +15183,25 @@ export interface components {
             sources?: components["schemas"]["MessageSource"][];
             /** Format: date-time */
             createdAt?: string;
+            /** @description On an assistant message that called tools. */
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example order_status */
+                name?: string;
+                /**
+                 * @example {
+                 *       "order": "123456"
+                 *     }
+                 */
+                arguments?: unknown;
+            }[];
+            /** @description On a `tool` message: the call it answers. */
+            toolCallId?: string;
+            /** @description On a `tool` message: the tool's name. */
+            name?: string;
+            /** @description On a `tool` message: whether its content is an error. */
+            isError?: boolean;
         };
         ConversationWithMessages: components["schemas"]["Conversation"] & {
             messages?: components["schemas"]["Message"][];
@@ -15212,6 +15231,25 @@ export interface components {
             model?: string;
             latencyMs?: number;
             sources?: components["schemas"]["MessageSource"][];
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example order_status */
+                name?: string;
+                /**
+                 * @example {
+                 *       "order": "123456"
+                 *     }
+                 */
+                arguments?: unknown;
+                isError?: boolean;
+                durationMs?: number;
+            }[];
+            /**
+             * @description Set when a limit ended the turn's tool use (docs/tools.md).
+             * @enum {unknown}
+             */
+            stoppedBy?: "maxToolRounds" | "timeBudget";
         };
         MessageRequest: {
             /** @example How many days do I have to return a widget? */
@@ -15225,7 +15263,7 @@ export interface components {
             /** @example You are a friendly support assistant. Answer in two sentences at most. */
             system_prompt?: string;
         };
-        /** @description One SSE `data:` line: `{type:'chunk',content}` zero or more times, then `{type:'done',fullResponse,conversationId,messageId,usage,provider,model}`; a failure ends with `{type:'error',message}`. */
+        /** @description One SSE `data:` line: with tools, `{type:'tool_call',id,name,arguments}` and `{type:'tool_result',toolCallId,name,content,isError,durationMs}` for each call first; then `{type:'chunk',content}` zero or more times, then `{type:'done',fullResponse,conversationId,messageId,usage,provider,model,toolCalls?,stoppedBy?}`; a failure ends with `{type:'error',message}`. */
         StreamEvent: Record<string, never>;
         ProviderInfo: {
             /** @example provider_a */
@@ -15905,6 +15943,26 @@ export interface components {
             model?: string;
             /** @description The knowledge-base passages the answer drew on (absent when none): show them as citations. */
             sources?: components["schemas"]["MessageSource"][];
+            /** @description The tools the model called (run server-side), absent when none. */
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example order_status */
+                name?: string;
+                /**
+                 * @example {
+                 *       "order": "123456"
+                 *     }
+                 */
+                arguments?: unknown;
+                isError?: boolean;
+                durationMs?: number;
+            }[];
+            /**
+             * @description Set when a limit ended the turn's tool use (docs/tools.md).
+             * @enum {unknown}
+             */
+            stoppedBy?: "maxToolRounds" | "timeBudget";
         };
         PublicApplication: {
             /** Format: uuid */
@@ -15951,13 +16009,32 @@ export interface components {
                 /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
                 id?: string;
                 /** @enum {unknown} */
-                role?: "user" | "assistant";
+                role?: "user" | "assistant" | "tool";
                 /** @example How many days do I have to return a widget? */
                 content?: string;
                 /** Format: date-time */
                 createdAt?: string;
                 /** @description On answers that drew on the knowledge base. */
                 sources?: components["schemas"]["MessageSource"][];
+                /** @description On an assistant message that called tools. */
+                toolCalls?: {
+                    /** @example call_1 */
+                    id?: string;
+                    /** @example order_status */
+                    name?: string;
+                    /**
+                     * @example {
+                     *       "order": "123456"
+                     *     }
+                     */
+                    arguments?: unknown;
+                }[];
+                /** @description On a `tool` message: the call it answers. */
+                toolCallId?: string;
+                /** @description On a `tool` message: the tool's name. */
+                name?: string;
+                /** @description On a `tool` message: whether its content is an error. */
+                isError?: boolean;
             }[];
         };
         WidgetAccess: {
