@@ -48,7 +48,17 @@ function parsedOrText(text: string): unknown {
 export function toolTurnMessages(chat: PreparedChat, turns: ChatTurn[]): NewMessage[] {
   return turns.map((turn): NewMessage => {
     if (turn.role === 'tool') {
-      return { conversationId: chat.conversation.id, role: 'tool', content: turn.content, status: 'complete', toolCallId: turn.toolCallId ?? '', toolName: turn.name ?? '', isError: turn.isError === true };
+      return {
+        conversationId: chat.conversation.id,
+        role: 'tool',
+        content: turn.content,
+        status: 'complete',
+        toolCallId: turn.toolCallId ?? '',
+        toolName: turn.name ?? '',
+        isError: turn.isError === true,
+        // The call's time, for the analytics of tool calls.
+        latencyMs: turn.durationMs ?? null,
+      };
     }
     return {
       conversationId: chat.conversation.id,

@@ -147,7 +147,7 @@ export async function* runToolLoop(deps: ToolLoopDeps, input: ToolLoopInput): As
     const run = (call: ToolCall) => runOne(deps, input, enabled, call, Math.max(0, remaining()), now);
     const results = settings.parallelCalls ? await Promise.all(accepted.map(run)) : await sequential(accepted, run);
     for (const result of results) {
-      const turn: ChatTurn = { role: 'tool', toolCallId: result.id, name: result.name, content: result.content, isError: result.isError };
+      const turn: ChatTurn = { role: 'tool', toolCallId: result.id, name: result.name, content: result.content, isError: result.isError, durationMs: result.durationMs };
       messages.push(turn);
       turns.push(turn);
       toolCalls.push({ id: result.id, name: result.name, arguments: result.arguments, isError: result.isError, durationMs: result.durationMs });

@@ -154,6 +154,15 @@ describe.each(['in-process', 'remote'] as const)('chat turns calling tools (engi
     expect((await stack.client.get(`/api/applications/${owner.app.id}/agent`, { token: owner.token })).body).toEqual(before);
   });
 
+  it('counts tool calls, failures and time per tool in the analytics', async () => {
+    const res = await stack.client.get(`/api/analytics/conversations?applicationId=${owner.app.id}`, { token: owner.token });
+    expect(res.status).toBe(200);
+    const byTool = Object.fromEntries((res.body.byTool as Array<{ name: string }>).map((t) => [t.name, t]));
+    // The earlier turns: order_status called 8 times (one with arguments refused), admin_reset asked for once and refused.
+    expect(byTool.order_status).toEqual({ name: 'order_status', calls: 8, failures: 1, averageMs: expect.any(Number) });
+    expect(byTool.admin_reset).toMatchObject({ calls: 1, failures: 1 });
+  });
+
   it('keeps the tool secret out of every answer, the stored history, the export and the logs', async () => {
     const exported = await stack.client.post('/api/data-export', {}, { token: owner.token });
     texts.push(exported.text);

@@ -14772,6 +14772,14 @@ export interface components {
                 answers?: number;
                 averageAnswerTokens?: number;
             }[];
+            /** @description The tools the model called in the period's conversations (docs/tools.md): calls, failures and the average time of a call, by tool. */
+            byTool?: {
+                /** @example order_status */
+                name?: string;
+                calls?: number;
+                failures?: number;
+                averageMs?: number;
+            }[];
         };
         AnalyticsCosts: {
             /**
