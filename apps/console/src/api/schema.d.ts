@@ -15204,9 +15204,15 @@ export interface components {
                  */
                 arguments?: unknown;
             }[];
-            /** @description On a `tool` message: the call it answers. */
+            /**
+             * @description On a `tool` message: the call it answers.
+             * @example call_1
+             */
             toolCallId?: string;
-            /** @description On a `tool` message: the tool's name. */
+            /**
+             * @description On a `tool` message: the tool's name.
+             * @example order_status
+             */
             name?: string;
             /** @description On a `tool` message: whether its content is an error. */
             isError?: boolean;
@@ -16037,9 +16043,15 @@ export interface components {
                      */
                     arguments?: unknown;
                 }[];
-                /** @description On a `tool` message: the call it answers. */
+                /**
+                 * @description On a `tool` message: the call it answers.
+                 * @example call_1
+                 */
                 toolCallId?: string;
-                /** @description On a `tool` message: the tool's name. */
+                /**
+                 * @description On a `tool` message: the tool's name.
+                 * @example order_status
+                 */
                 name?: string;
                 /** @description On a `tool` message: whether its content is an error. */
                 isError?: boolean;
