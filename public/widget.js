@@ -450,7 +450,9 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
     }
 
     function isMessage(m) {
-      return m && (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string';
+      // Tool calls and their results run server-side: the visitor sees the question and the answer, not an empty
+      // assistant message that only carried calls, nor the tools' output.
+      return m && (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && !(m.toolCalls && m.content === '');
     }
 
     async function loadApp() {

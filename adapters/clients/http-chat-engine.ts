@@ -91,6 +91,7 @@ function toWire(request: Omit<ChatMessageRequest, 'apiKey'>): Record<string, unk
     sources: request.sources,
     startConversation: request.startConversation,
     announce: request.announce,
+    tools: request.tools,
   };
 }
 

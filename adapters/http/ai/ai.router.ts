@@ -34,7 +34,33 @@ const internalSchema = yup.object({
   announce: yup
     .object({ ownerId: uuidField('announce.ownerId').required('announce.ownerId is required'), source: str().oneOf(['dashboard', 'api', 'widget']).required('announce.source is required') })
     .default(undefined),
+  // The application's enabled tools and agent settings, read by the core API (docs/tools.md); checked in shape here.
+  tools: yup
+    .mixed<NonNullable<ChatMessageRequest['tools']>>()
+    .test('tools', 'tools must hold tools, settings and ownerId', (v) => v === undefined || isTurnTools(v)),
 });
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isToolShape(v: unknown): boolean {
+  return (
+    isObject(v) && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.description === 'string' && isObject(v.parameters) &&
+    isObject(v.source) && typeof v.source.type === 'string' && Number.isInteger(v.timeoutMs) && isObject(v.secretsSealed)
+  );
+}
+
+function isTurnTools(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const t = v as Record<string, unknown>;
+  const settings = t.settings as Record<string, unknown> | null;
+  return (
+    Array.isArray(t.tools) &&
+    t.tools.every(isToolShape) &&
+    typeof t.ownerId === 'string' &&
+    typeof settings === 'object' && settings !== null &&
+    Array.isArray(settings.enabledTools) && Number.isInteger(settings.maxToolRounds) && Number.isInteger(settings.timeBudgetMs) && typeof settings.parallelCalls === 'boolean'
+  );
+}
 
 async function readMessage(body: unknown, providerKey: string): Promise<ChatMessageRequest> {
   const request = await parseMessageRequest(body);
@@ -47,6 +73,7 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
     sources: internal.sources as ChatMessageRequest['sources'],
     ...(internal.startConversation ? { startConversation: internal.startConversation as ChatMessageRequest['startConversation'] } : {}),
     ...(internal.announce ? { announce: internal.announce as ChatMessageRequest['announce'] } : {}),
+    ...(internal.tools ? { tools: internal.tools } : {}),
     apiKey: providerKey || undefined,
   };
 }

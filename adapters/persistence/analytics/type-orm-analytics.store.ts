@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { AnalyticsScope, ConversationCount, ConversationSlice, RatingCount, RollupRow } from '../../../core/analytics/domain/analytics';
+import type { AnalyticsScope, ConversationCount, ConversationSlice, RatingCount, ToolCallCount, RollupRow } from '../../../core/analytics/domain/analytics';
 import type { AnalyticsStore } from '../../../core/analytics/ports/analytics-store.port';
 import type { ConversationSource } from '../../../core/conversations/domain/conversation';
 import { rows } from '../sql';
@@ -123,6 +123,19 @@ export class TypeOrmAnalyticsStore implements AnalyticsStore {
       [scope.applicationIds, scope.from, scope.to],
     );
     return found.map((r) => ({ rating: Number(r.rating), count: n(r.count) }));
+  }
+
+  async toolCalls(scope: AnalyticsScope): Promise<ToolCallCount[]> {
+    if (scope.applicationIds.length === 0) return [];
+    const found = await rows<{ name: string; calls: string; failures: string; average_ms: number | null }>(
+      this.db,
+      `SELECT m.tool_name AS name, count(*) AS calls, count(*) FILTER (WHERE m.is_error) AS failures, avg(m.latency_ms)::float8 AS average_ms
+         FROM conversations c JOIN messages m ON m.conversation_id = c.id AND m.role = 'tool'
+        WHERE c.application_id = ANY($1::uuid[]) AND c.created_at >= $2 AND c.created_at < $3
+        GROUP BY m.tool_name ORDER BY m.tool_name`,
+      [scope.applicationIds, scope.from, scope.to],
+    );
+    return found.map((r) => ({ name: r.name, calls: n(r.calls), failures: n(r.failures), averageMs: Math.round(Number(r.average_ms ?? 0)) }));
   }
 
   async applicationsOf(userId: string, teamId?: string | null): Promise<string[]> {

@@ -80,7 +80,7 @@ export class HistoryCache {
       this.forget(conversationId);
       return;
     }
-    const turns = [...entry.turns, ...stored.filter((t) => t.content !== '')];
+    const turns = [...entry.turns, ...stored.filter((t) => t.content !== '' || t.toolCalls?.length || t.role === 'tool')];
     this.remember(conversationId, { createdAtMs, count: countAfter }, turns, entry.depth);
   }
 
@@ -105,7 +105,10 @@ export class HistoryCache {
 
 function charsOf(turns: Turn[]): number {
   let chars = ENTRY_OVERHEAD_CHARS;
-  for (const t of turns) chars += t.content.length + TURN_OVERHEAD_CHARS;
+  for (const t of turns) {
+    chars += t.content.length + TURN_OVERHEAD_CHARS;
+    for (const call of t.toolCalls ?? []) chars += call.arguments.length + call.name.length + TURN_OVERHEAD_CHARS;
+  }
   return chars;
 }
 

@@ -1,7 +1,7 @@
 import { visibleApplicationIds } from '../teams/visibility';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { Conversation, Message, MessageSource } from '../../../core/conversations/domain/conversation';
+import type { Conversation, Message, MessageSource, MessageToolCall } from '../../../core/conversations/domain/conversation';
 import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn, TurnAnnouncement } from '../../../core/conversations/ports/conversation-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 import { CoalescingLanes } from '../coalescing-lanes';
@@ -36,6 +36,10 @@ interface MessageRow {
   config_version_id: string | null;
   sources: MessageSource[] | null;
   rating: number | null;
+  tool_calls: MessageToolCall[] | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  is_error: boolean | null;
   created_at: Date;
 }
 
@@ -68,8 +72,25 @@ const toMessage = (r: MessageRow): Message => ({
   configVersionId: r.config_version_id,
   sources: r.sources,
   rating: r.rating,
+  ...(r.tool_calls ? { toolCalls: r.tool_calls } : {}),
+  ...(r.role === 'tool' ? { toolCallId: r.tool_call_id, toolName: r.tool_name, isError: r.is_error === true } : {}),
   createdAt: new Date(r.created_at),
 });
+
+/** A history entry as stored: `[role, content]`, or with tools `[role, content, toolCalls, toolCallId, toolName, isError]`. */
+type HistoryEntry = [Turn['role'], string] | [Turn['role'], string, MessageToolCall[] | null, string | null, string | null, boolean | null];
+
+/** The calls as a provider takes them back: arguments as JSON text. */
+const callsOf = (calls: MessageToolCall[]): NonNullable<Turn['toolCalls']> =>
+  calls.map((c) => ({ id: c.id, name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}) }));
+
+/** A message as a history turn (with its calls, or as a tool result). */
+function toTurn(role: Turn['role'], content: string, toolCalls?: MessageToolCall[] | null, toolCallId?: string | null, toolName?: string | null, isError?: boolean | null): Turn {
+  if (role === 'tool') return { role, content, toolCallId: toolCallId ?? '', name: toolName ?? '', isError: isError === true };
+  return toolCalls?.length ? { role, content, toolCalls: callsOf(toolCalls) } : { role, content };
+}
+
+const fromHistoryEntry = (e: HistoryEntry): Turn => toTurn(e[0], e[1], e[2], e[3], e[4], e[5]);
 
 /**
  * The history a turn starts from, as a JSON array of [role, content] pairs, oldest first: the latest
@@ -79,10 +100,11 @@ const toMessage = (r: MessageRow): Message => ({
  * can be kept in the history cache whatever budget the next turn brings.
  */
 const history = (conversation: string, limit: string) => `
-  SELECT coalesce(json_agg(json_build_array(role, content) ORDER BY seq), '[]'::json)
-    FROM (SELECT seq, role, content
+  SELECT coalesce(json_agg(CASE WHEN tool_calls IS NULL AND role <> 'tool' THEN json_build_array(role, content)
+                                ELSE json_build_array(role, content, tool_calls, tool_call_id, tool_name, is_error) END ORDER BY seq), '[]'::json)
+    FROM (SELECT seq, role, content, tool_calls, tool_call_id, tool_name, is_error
             FROM messages
-           WHERE conversation_id = ${conversation} AND status <> 'failed' AND content <> ''
+           WHERE conversation_id = ${conversation} AND status <> 'failed' AND (content <> '' OR tool_calls IS NOT NULL OR role = 'tool')
            ORDER BY seq DESC LIMIT ${limit}) recent`;
 
 /** A conversation's creation time in whole milliseconds, as JavaScript dates hold it (the history cache's check). */
@@ -92,7 +114,7 @@ const CREATED_MS = (alias: string) => `floor(extract(epoch FROM ${alias}.created
 const NEW_EVENT_ID = `'evt_' || replace(gen_random_uuid()::text, '-', '')`;
 
 const MESSAGE_COLUMNS = `id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-  total_tokens, latency_ms, error, config_version_id, sources, rating, created_at`;
+  total_tokens, latency_ms, error, config_version_id, sources, rating, tool_calls, tool_call_id, tool_name, is_error, created_at`;
 
 export class TypeOrmConversationRepository implements ConversationRepository {
   private readonly histories: HistoryCache;
@@ -266,10 +288,11 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       this.db,
       `WITH req AS (
               SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
-                                   $9::int[], $10::int[], $11::int[], $12::text[], $13::uuid[], $14::text[], $15::uuid[])
+                                   $9::int[], $10::int[], $11::int[], $12::text[], $13::uuid[], $14::text[], $15::uuid[],
+                                   $16::text[], $17::text[], $18::text[], $19::boolean[])
                        WITH ORDINALITY AS r(id, conversation_id, role, content, status, provider, model, prompt_tokens,
                                             completion_tokens, total_tokens, latency_ms, error, config_version_id, sources,
-                                            announce_owner, ord)),
+                                            announce_owner, tool_calls, tool_call_id, tool_name, is_error, ord)),
             added AS (SELECT conversation_id, count(*)::int AS n FROM req GROUP BY conversation_id),
             locked AS (SELECT id FROM conversations WHERE id IN (SELECT conversation_id FROM req) ORDER BY id FOR NO KEY UPDATE),
             touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + added.n
@@ -278,9 +301,9 @@ export class TypeOrmConversationRepository implements ConversationRepository {
                          RETURNING c.id, c.application_id, c.message_count, ${CREATED_MS('c')} AS created_ms),
             stored AS (
               INSERT INTO messages (id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-                total_tokens, latency_ms, error, config_version_id, sources)
+                total_tokens, latency_ms, error, config_version_id, sources, tool_calls, tool_call_id, tool_name, is_error)
               SELECT id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-                     total_tokens, latency_ms, error, config_version_id, sources::jsonb
+                     total_tokens, latency_ms, error, config_version_id, sources::jsonb, tool_calls::jsonb, tool_call_id, tool_name, is_error
                 FROM req ORDER BY ord
               RETURNING ${MESSAGE_COLUMNS}),
             announced AS (
@@ -301,6 +324,8 @@ export class TypeOrmConversationRepository implements ConversationRepository {
         column((m) => m.usage?.completionTokens ?? null), column((m) => m.usage?.totalTokens ?? null),
         column((m) => m.latencyMs ?? null), column((m) => m.error ?? null), column((m) => m.configVersionId ?? null),
         column((m) => (m.sources ? JSON.stringify(m.sources) : null)), column((m) => m.announce?.ownerId ?? null),
+        column((m) => (m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null)), column((m) => m.toolCallId ?? null),
+        column((m) => m.toolName ?? null), column((m) => (m.role === 'tool' ? m.isError === true : null)),
       ],
     );
     if (batch.some((m) => m.announce && m.status !== 'failed')) this.onAnnounced();
@@ -314,7 +339,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     }
     for (const [conversationId, stored] of byConversation) {
       const { message_count: countAfter, created_ms: createdAtMs } = stored[0]!;
-      const turns = stored.filter((r) => r.status !== 'failed').map((r) => ({ role: r.role, content: r.content }));
+      const turns = stored.filter((r) => r.status !== 'failed').map((r) => toTurn(r.role, r.content, r.tool_calls, r.tool_call_id, r.tool_name, r.is_error));
       this.histories.advance(conversationId, Number(createdAtMs), turns, stored.length, countAfter);
     }
     return written.map(toMessage);
@@ -335,7 +360,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     });
     const results: Array<BegunTurn | null> = new Array(batch.length).fill(null);
     const offered = now.map((i) => this.histories.offer(batch[i]!.conversationId, batch[i]!.limit));
-    const found = await rows<ConversationRow & { ord: string; count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: Array<[Turn['role'], string]> | string | null }>(
+    const found = await rows<ConversationRow & { ord: string; count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: HistoryEntry[] | string | null }>(
       this.db,
       `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::float8[], $6::uuid[], $7::text[])
                               WITH ORDINALITY AS r(conversation_id, content, max_count, known_count, known_created_ms,
@@ -383,7 +408,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
 
   /** A started turn from its row, with the history from the row or the cache, and the cache moved on. */
   private begin(
-    row: ConversationRow & { count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: Array<[Turn['role'], string]> | string | null },
+    row: ConversationRow & { count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: HistoryEntry[] | string | null },
     turn: TurnStart,
     offered: CachedHistory | undefined,
   ): BegunTurn {
@@ -394,8 +419,8 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     if (row.history === null && offered) {
       turns = offered.turns; // the database found the conversation at the version offered
     } else {
-      const pairs = typeof row.history === 'string' ? (JSON.parse(row.history) as Array<[Turn['role'], string]>) : (row.history ?? []);
-      turns = pairs.map(([role, content]) => ({ role, content }));
+      const entries = typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryEntry[]) : (row.history ?? []);
+      turns = entries.map(fromHistoryEntry);
       this.histories.remember(row.id, version, turns, turn.limit);
     }
     const stored: Turn = { role: 'user', content: turn.content };

@@ -130,7 +130,7 @@ export class TypeOrmExportSource implements ExportSource {
       const page = await rows<MessageRow>(
         this.db,
         `SELECT seq, role, content, status, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, rating, sources, created_at
-           FROM messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq LIMIT ${PAGE}`,
+           FROM messages WHERE conversation_id = $1 AND seq > $2 AND role <> 'tool' ORDER BY seq LIMIT ${PAGE}`,
         [conversationId, afterSeq],
       );
       for (const m of page) {

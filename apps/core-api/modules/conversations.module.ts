@@ -11,6 +11,7 @@ import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-t
 import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
 import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { TOOL_TOKENS } from './tools.module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
@@ -28,6 +29,8 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
         policies: policies.map((p) => p(c)),
         // The engine writes a turn's events with its messages where the app has the events area.
         announce: c.isBound(EVENT_TOKENS.Publisher),
+        // Turns call the application's enabled tools where the app serves them (docs/tools.md).
+        ...(c.isBound(TOOL_TOKENS.TurnTools) ? { tools: (applicationId: string, ownerId: string) => get(TOOL_TOKENS.TurnTools).forApplication(applicationId, ownerId) } : {}),
       }));
       const deps = (get: Getter) => ({
         conversations: get(CHAT_TOKENS.ConversationRepository),

@@ -14,6 +14,12 @@ import { GetAgentSettingsUseCase, UpdateAgentSettingsUseCase } from '../../../co
 import { CreateToolUseCase, DeleteToolUseCase, GetToolUseCase, ListToolsUseCase, UpdateToolUseCase } from '../../../core/tools/use-cases/manage-tools.use-cases';
 import type { ToolDeps } from '../../../core/tools/use-cases/tool-deps';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { CachedToolRepository } from '../../../adapters/cache/cached-tool-repository';
+import { httpToolRunner } from '../../shared/modules/http-tool-runner';
+import { SearchKnowledgeToolRunner } from '../../../core/tools/use-cases/search-knowledge.tool-runner';
+import { KeyedToolRunners } from '../../../core/tools/use-cases/tool-runners';
+import { TurnToolsLoader } from '../../../core/tools/use-cases/turn-tools';
+import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 import { WORKFLOW_TOKENS } from './workflows.module';
 import { PLATFORM_VERSION } from '../../shared/version';
@@ -21,7 +27,6 @@ import { mcpServersRouter } from '../../../adapters/http/tools/mcp-servers.route
 import { SqlMcpServerRepository } from '../../../adapters/persistence/tools/sql-mcp-server.repository';
 import { SdkMcpClient } from '../../../adapters/tools/sdk.mcp-client';
 import { ssrfSafeFetch } from '../../../adapters/tools/ssrf-safe.fetch';
-import { SsrfSafeHttpToolRunner } from '../../../adapters/tools/ssrf-safe.http-tool-runner';
 import { SsrfSafeWebhookSender } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
 import { PluginTools } from '../../../core/plugins/use-cases/plugin-tools';
 import type { McpClient } from '../../../core/tools/ports/mcp-client.port';
@@ -38,8 +43,6 @@ import {
   type McpServerDeps,
 } from '../../../core/tools/use-cases/mcp-servers.use-cases';
 import { McpTools } from '../../../core/tools/use-cases/mcp-tools';
-import { SearchKnowledgeToolRunner } from '../../../core/tools/use-cases/search-knowledge.tool-runner';
-import { KeyedToolRunners } from '../../../core/tools/use-cases/tool-runners';
 import { RunWorkflowToolRunner } from '../../../core/workflows/use-cases/run-workflow.tool-runner';
 import { StartRuns } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
 import { PLUGIN_TOKENS } from './plugins.module';
@@ -53,6 +56,8 @@ export const TOOL_TOKENS = {
   Toolset: token<ApplicationToolset>('ApplicationToolset'),
   /** The runners of every source (http, plugin, mcp, the built-ins): the turn loop's `runners`. */
   Runners: token<ToolRunnerRegistry>('ToolRunners'),
+  /** The tools a chat turn may call (ChatTurnRunner's `tools`), from every source. */
+  TurnTools: token<TurnToolsLoader>('TurnToolsLoader'),
 } as const;
 
 /**
@@ -63,7 +68,7 @@ export const TOOL_TOKENS = {
 export const toolsModule: AppModule = {
   name: 'tools',
   bind(c: Container) {
-    provide(c, TOOL_TOKENS.Repository, (get) => new SqlToolRepository(get(TOKENS.DataSource)));
+    provide(c, TOOL_TOKENS.Repository, (get) => new CachedToolRepository(new SqlToolRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
     provide(c, TOOL_TOKENS.Schemas, () => new AjvJsonSchemaChecker());
     provide(c, TOOL_TOKENS.McpServers, (get) => new SqlMcpServerRepository(get(TOKENS.DataSource)));
     provide(c, TOOL_TOKENS.McpClient, (get) => {
@@ -82,13 +87,14 @@ export const toolsModule: AppModule = {
     });
     provide(c, McpTools, (get) => new McpTools(mcpDeps(get)));
     if (c.isBound(PLUGIN_TOKENS.Runtime)) provide(c, PluginTools, (get) => new PluginTools(get(PLUGIN_TOKENS.Runtime)));
+    provide(c, TOOL_TOKENS.TurnTools, (get) => new TurnToolsLoader(get(TOOL_TOKENS.Repository), get(TOOL_TOKENS.Toolset)));
     provide(c, TOOL_TOKENS.Toolset, (get) =>
       new ApplicationToolset({ tools: get(TOOL_TOKENS.Repository), sources: [...(c.isBound(PluginTools) ? [get(PluginTools)] : []), get(McpTools)] }),
     );
     provide(c, TOOL_TOKENS.Runners, (get) => {
       const runners = new KeyedToolRunners().register('mcp', get(McpTools));
       if (c.isBound(PluginTools)) runners.register('plugin', get(PluginTools));
-      if (c.isBound(WORKFLOW_TOKENS.Http)) runners.register('http', new SsrfSafeHttpToolRunner(get(WORKFLOW_TOKENS.Http), get(TOKENS.SecretBox)));
+      runners.register('http', httpToolRunner(get));
       if (c.isBound(StartRuns)) runners.register('builtin:run_workflow', new RunWorkflowToolRunner({ workflows: get(WORKFLOW_TOKENS.Repository), runs: get(StartRuns) }));
       if (c.isBound(SearchKnowledgeUseCase)) {
         const search = get(SearchKnowledgeUseCase);
@@ -108,6 +114,8 @@ export const toolsModule: AppModule = {
     provide(c, DeleteMcpServerUseCase, (get) => new DeleteMcpServerUseCase(mcpDeps(get)));
     provide(c, RefreshMcpServerUseCase, (get) => new RefreshMcpServerUseCase(mcpDeps(get)));
     provide(c, ListAvailableToolsUseCase, (get) => new ListAvailableToolsUseCase({ applications: get(TOKENS.ApplicationRepository), toolset: get(TOOL_TOKENS.Toolset) }));
+    // Chat turns run their tool calls in this process (the engine in it, or the core API's own when AI_SERVICE_URL is unset).
+    provide(c, CHAT_TOKENS.ToolRuntime, (get) => ({ schemas: get(TOOL_TOKENS.Schemas), runners: get(TOOL_TOKENS.Runners) }));
     const deps = (get: Getter): ToolDeps => ({
       toolNames: (applicationId) => get(TOOL_TOKENS.Toolset).names(applicationId),
       tools: get(TOOL_TOKENS.Repository),

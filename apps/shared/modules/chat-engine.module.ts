@@ -36,6 +36,7 @@ export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule 
           conversations: get(CHAT_TOKENS.ConversationRepository),
           providers: get(CHAT_TOKENS.LlmProviderRegistry),
           clock: get(TOKENS.Clock),
+          ...(c.isBound(CHAT_TOKENS.ToolRuntime) ? { tools: get(CHAT_TOKENS.ToolRuntime) } : {}),
         });
       });
     },

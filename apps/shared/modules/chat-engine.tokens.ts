@@ -2,6 +2,7 @@ import type { ConversationRepository } from '../../../core/conversations/ports/c
 import type { LlmProviderRegistry } from '../../../core/ai/ports/llm-provider.port';
 import type { ChatEngine } from '../../../core/ai/ports/chat-engine.port';
 import type { ChatPolicy } from '../../../core/conversations/ports/chat-policy.port';
+import type { ToolRuntime } from '../../../core/ai/use-cases/prepare-chat';
 import { token } from '../tokens';
 /** Identifiers of the chat area, shared by the AI service and the core API. */
 export const CHAT_TOKENS = {
@@ -10,4 +11,6 @@ export const CHAT_TOKENS = {
   ChatEngine: token<ChatEngine>('ChatEngine'),
   /** Every ChatPolicy, in the order they run (bound by the areas that add one). */
   ChatPolicies: token<ChatPolicy[]>('ChatPolicies'),
+  /** What runs a turn's tool calls where the engine runs (bound by the app that serves tools; docs/tools.md). */
+  ToolRuntime: token<ToolRuntime>('ToolRuntime'),
 } as const;

@@ -2,6 +2,31 @@ import type { ConversationSource, ConversationView, MessageSource, MessageView }
 import type { TurnAnnouncement } from '../../conversations/ports/conversation-repository.port';
 import type { ProviderId } from '../domain/provider-id';
 import type { TokenUsage } from './llm-provider.port';
+import type { AgentSettings } from '../../tools/domain/agent-settings';
+import type { Tool } from '../../tools/domain/tool';
+
+/** A tool call of a turn as its answer reports it (docs/tools.md): what was called and how it went. */
+export interface AnswerToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+  isError: boolean;
+  durationMs: number;
+}
+
+/** Which limit ended a turn with tools before the model's answer. */
+export type ToolStop = 'maxToolRounds' | 'timeBudget';
+
+/**
+ * The tools a turn may call, fixed before the turn starts (nothing the model or a tool says changes
+ * them): the application's enabled tools (sealed secrets stay sealed until a call runs) and its agent settings.
+ */
+export interface TurnTools {
+  tools: Tool[];
+  settings: AgentSettings;
+  /** Whose application it is (calls run with their data and limits). */
+  ownerId: string;
+}
 
 /** A conversation to create: by itself (`createConversation`) or with its first message (`startConversation`). */
 export interface ConversationStart {
@@ -34,6 +59,8 @@ export interface ChatMessageRequest {
    * `message.completed` unless the answer failed) in the statements that store the messages they name.
    */
   announce?: TurnAnnouncement;
+  /** The application's enabled tools and agent settings: the turn runs the tool loop. Absent: a turn without tools. */
+  tools?: TurnTools;
 }
 
 export interface ChatAnswer {
@@ -46,10 +73,16 @@ export interface ChatAnswer {
   model: string;
   latencyMs: number;
   sources?: MessageSource[];
+  /** The tool calls the turn made, in order (absent when it made none). */
+  toolCalls?: AnswerToolCall[];
+  /** Set when a limit ended the turn's tool use. */
+  stoppedBy?: ToolStop;
 }
 
 export type ChatStreamEvent =
   | { type: 'chunk'; content: string }
+  | { type: 'tool_call'; id: string; name: string; arguments: unknown }
+  | { type: 'tool_result'; toolCallId: string; name: string; content: string; isError: boolean; durationMs: number }
   | {
       type: 'done';
       fullResponse: string;
@@ -62,6 +95,8 @@ export type ChatStreamEvent =
       model: string;
       latencyMs: number;
       sources?: MessageSource[];
+      toolCalls?: AnswerToolCall[];
+      stoppedBy?: ToolStop;
     }
   | { type: 'error'; message: string; statusCode: number };
 

@@ -10,6 +10,8 @@ export interface ChatTurn {
   toolCallId?: string;
   name?: string;
   isError?: boolean;
+  /** A tool turn: how long the call took (ms), kept for analytics; never sent to a provider. */
+  durationMs?: number;
 }
 
 /** A function the model may call: its name, what it does, and the JSON Schema of its arguments. */

@@ -6,11 +6,19 @@ import type { Conversation } from '../../conversations/domain/conversation';
 import type { BegunTurn, ConversationRepository, NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { findModel } from '../domain/model-catalog';
 import { resolveModelSettings } from '../domain/model-settings';
-import { fitHistory } from '../domain/history';
+import { fitHistory, withoutToolTurns } from '../domain/history';
 import type { ProviderId } from '../domain/provider-id';
 import type { ChatMessageRequest } from '../ports/chat-engine.port';
 import type { ChatRequest, LlmProvider, LlmProviderRegistry } from '../ports/llm-provider.port';
 import { estimateTokens } from '../../shared/tokens';
+import type { JsonSchemaChecker } from '../../tools/ports/json-schema.port';
+import type { ToolRunnerRegistry } from '../../tools/ports/tool-runner.port';
+
+/** What runs a turn's tool calls where the engine runs (docs/tools.md): the schema checker and the runners by source. */
+export interface ToolRuntime {
+  schemas: JsonSchemaChecker;
+  runners: ToolRunnerRegistry;
+}
 
 export interface ChatEngineDeps {
   conversations: ConversationRepository;
@@ -18,6 +26,8 @@ export interface ChatEngineDeps {
   clock: Clock;
   /** Provider used when a request names none. */
   defaultProvider?: ProviderId;
+  /** Runs tool calls for requests that carry tools; without it such a turn's calls answer that the tool cannot run here. */
+  tools?: ToolRuntime;
 }
 
 export interface PreparedChat {
@@ -65,7 +75,9 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   if (!begun) throw new NotFoundError('Conversation');
   const { conversation, history } = begun;
   if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');
-  const turns = fitHistory([...history, { role: 'user' as const, content: input.content }], budget);
+  // Without tools on this turn, earlier calls and results are left out: providers refuse them without tool definitions.
+  const past = input.tools?.tools.length ? history : withoutToolTurns(history);
+  const turns = fitHistory([...past, { role: 'user' as const, content: input.content }], budget);
   return {
     conversation,
     ...(begun.messageId ? { userMessageId: begun.messageId } : {}),

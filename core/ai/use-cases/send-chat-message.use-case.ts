@@ -1,7 +1,16 @@
 import { isAppError } from '../../shared/errors';
 import type { ChatAnswer, ChatMessageRequest } from '../ports/chat-engine.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
-import { blameTheRightKey, prepareChat, type ChatEngineDeps } from './prepare-chat';
+import type { TokenUsage } from '../ports/llm-provider.port';
+import { blameTheRightKey, prepareChat, type ChatEngineDeps, type PreparedChat } from './prepare-chat';
+import { answerToolCalls, startToolTurn, storeToolTurns, wantsTools } from './tool-turn';
+
+interface Answered {
+  content: string;
+  usage: TokenUsage;
+  toolCalls?: ChatAnswer['toolCalls'];
+  stoppedBy?: ChatAnswer['stoppedBy'];
+}
 
 /** Sends a message to the conversation's provider and stores the whole answer with its usage and latency. */
 export class SendChatMessageUseCase {
@@ -10,9 +19,9 @@ export class SendChatMessageUseCase {
   async execute(conversationId: string, input: ChatMessageRequest, signal?: AbortSignal, opening?: NewConversation): Promise<ChatAnswer> {
     const chat = await prepareChat(this.deps, conversationId, input, opening);
     const started = performance.now();
-    let result;
+    let result: Answered;
     try {
-      result = await chat.provider.chat({ ...chat.request, signal });
+      result = await this.answer(chat, input, signal);
     } catch (failure) {
       const error = blameTheRightKey(chat, failure);
       await this.deps.conversations.addMessage({
@@ -51,6 +60,26 @@ export class SendChatMessageUseCase {
       model: chat.model,
       latencyMs,
       ...(input.sources?.length ? { sources: input.sources } : {}),
+      ...(result.toolCalls?.length ? { toolCalls: result.toolCalls } : {}),
+      ...(result.stoppedBy ? { stoppedBy: result.stoppedBy } : {}),
     };
+  }
+
+  /** One provider call, or the tool loop (docs/tools.md) when the request carries tools: its calls and results are stored before the answer. */
+  private async answer(chat: PreparedChat, input: ChatMessageRequest, signal?: AbortSignal): Promise<Answered> {
+    if (!wantsTools(input)) {
+      const { content, usage } = await chat.provider.chat({ ...chat.request, signal });
+      return { content, usage };
+    }
+    const turn = startToolTurn(this.deps, chat, input.tools, signal);
+    try {
+      let step = await turn.loop.next();
+      while (!step.done) step = await turn.loop.next();
+      const result = step.value;
+      return { content: result.content, usage: result.usage, toolCalls: answerToolCalls(result), ...(result.stoppedBy ? { stoppedBy: result.stoppedBy } : {}) };
+    } finally {
+      // What was called stays in the history, whether the turn then answered or failed.
+      await storeToolTurns(this.deps, chat, turn.turns);
+    }
   }
 }

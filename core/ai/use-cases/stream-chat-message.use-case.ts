@@ -1,9 +1,10 @@
 import { isAppError } from '../../shared/errors';
 import { estimateUsage } from '../../shared/tokens';
-import type { ChatMessageRequest, ChatStreamEvent } from '../ports/chat-engine.port';
+import type { AnswerToolCall, ChatMessageRequest, ChatStreamEvent, ToolStop } from '../ports/chat-engine.port';
 import type { TokenUsage } from '../ports/llm-provider.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { blameTheRightKey, prepareChat, type ChatEngineDeps } from './prepare-chat';
+import { answerToolCalls, startToolTurn, storeToolTurns, wantsTools } from './tool-turn';
 
 const STATUS_BY_KIND: Record<string, number> = { upstream_failure: 502, upstream_timeout: 504, unavailable: 503, rate_limited: 429 };
 
@@ -24,8 +25,13 @@ export class StreamChatMessageUseCase {
       const parts: string[] = [];
       let usage: TokenUsage | undefined;
       let stored = false;
-      const store = (status: 'complete' | 'interrupted' | 'failed', error?: string) => {
+      // With tools, the loop's calls and results: stored before the answer, whatever becomes of it.
+      const tools = wantsTools(input) ? startToolTurn(deps, chat, input.tools, signal) : undefined;
+      let toolCalls: AnswerToolCall[] | undefined;
+      let stoppedBy: ToolStop | undefined;
+      const store = async (status: 'complete' | 'interrupted' | 'failed', error?: string) => {
         stored = true;
+        if (tools) await storeToolTurns(deps, chat, tools.turns);
         return deps.conversations.addMessage({
           conversationId: chat.conversation.id,
           role: 'assistant',
@@ -43,15 +49,32 @@ export class StreamChatMessageUseCase {
       };
       let finished = false;
       try {
-        for await (const part of chat.provider.stream({ ...chat.request, signal })) {
-          if (part.type === 'usage') {
-            usage = part.usage;
-            continue;
+        if (tools) {
+          let step = await tools.loop.next();
+          while (!step.done) {
+            const event = step.value;
+            if (event.type === 'delta') {
+              if (event.text !== '') {
+                parts.push(event.text);
+                yield { type: 'chunk', content: event.text };
+              }
+            } else yield event;
+            step = await tools.loop.next();
           }
-          // Tool calls come only when a request offers tools; this path offers none.
-          if (part.type !== 'delta' || part.text === '') continue;
-          parts.push(part.text);
-          yield { type: 'chunk', content: part.text };
+          usage = step.value.usage;
+          toolCalls = answerToolCalls(step.value);
+          stoppedBy = step.value.stoppedBy;
+        } else {
+          for await (const part of chat.provider.stream({ ...chat.request, signal })) {
+            if (part.type === 'usage') {
+              usage = part.usage;
+              continue;
+            }
+            // Tool calls come only when a request offers tools; this branch offers none.
+            if (part.type !== 'delta' || part.text === '') continue;
+            parts.push(part.text);
+            yield { type: 'chunk', content: part.text };
+          }
         }
         if (signal?.aborted) throw signal.reason;
         finished = true;
@@ -67,6 +90,8 @@ export class StreamChatMessageUseCase {
           model: chat.model,
           latencyMs: message.latencyMs ?? 0,
           ...(input.sources?.length ? { sources: input.sources } : {}),
+          ...(toolCalls?.length ? { toolCalls } : {}),
+          ...(stoppedBy ? { stoppedBy } : {}),
         };
       } catch (failure) {
         if (finished) throw failure;

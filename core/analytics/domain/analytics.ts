@@ -66,6 +66,15 @@ export interface ConversationSlice {
   longestSeconds: number;
 }
 
+/** Tool calls made by the chat turns of a scope's conversations, by tool (docs/tools.md). */
+export interface ToolCallCount {
+  name: string;
+  calls: number;
+  failures: number;
+  /** Average time of a call (ms), over the calls whose time was recorded. */
+  averageMs: number;
+}
+
 /** Ratings (1 to 5) of the answers in the conversations of a scope, by value. */
 export interface RatingCount {
   rating: number;

@@ -1,4 +1,4 @@
-import type { AnalyticsScope, ConversationCount, ConversationSlice, RatingCount, RollupRow } from '../domain/analytics';
+import type { AnalyticsScope, ConversationCount, ConversationSlice, RatingCount, RollupRow, ToolCallCount } from '../domain/analytics';
 
 /** Where the analytics rollup lives and the stored conversations are counted. */
 export interface AnalyticsStore {
@@ -12,6 +12,8 @@ export interface AnalyticsStore {
   conversationSlices(scope: AnalyticsScope): Promise<ConversationSlice[]>;
   /** Ratings given to answers of the conversations opened in the scope. */
   ratings(scope: AnalyticsScope): Promise<RatingCount[]>;
+  /** Tool calls made in the conversations opened in the scope, by tool: calls, failures, average time. */
+  toolCalls(scope: AnalyticsScope): Promise<ToolCallCount[]>;
   /** The ids of the applications a user sees: personal and their teams' (`teamId`: undefined both, null personal, an id that team's). */
   applicationsOf(userId: string, teamId?: string | null): Promise<string[]>;
 }

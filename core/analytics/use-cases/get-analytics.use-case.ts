@@ -96,7 +96,12 @@ export class GetAnalyticsUseCase {
 
   async conversations(input: Record<string, unknown>, actor: Actor) {
     const { period, scope } = await this.scopeOf(input, actor);
-    const [slices, ratings, rows] = await Promise.all([this.deps.store.conversationSlices(scope), this.deps.store.ratings(scope), this.deps.store.rollup(scope)]);
+    const [slices, ratings, rows, tools] = await Promise.all([
+      this.deps.store.conversationSlices(scope),
+      this.deps.store.ratings(scope),
+      this.deps.store.rollup(scope),
+      this.deps.store.toolCalls(scope),
+    ]);
     const stats = (list: typeof slices) => {
       const conversations = list.reduce((n, s) => n + s.conversations, 0);
       const messages = list.reduce((n, s) => n + s.messages, 0);
@@ -133,6 +138,8 @@ export class GetAnalyticsUseCase {
         .filter(([, p]) => p.answers > 0)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([provider, p]) => ({ provider, answers: p.answers, averageAnswerTokens: round2(p.completionTokens / p.answers) })),
+      // The tools the model called (docs/tools.md): calls, failures and average time per tool.
+      byTool: tools,
     };
   }
 

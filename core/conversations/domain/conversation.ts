@@ -2,7 +2,15 @@ import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 
 export type ConversationStatus = 'active' | 'archived';
 export type ConversationSource = 'dashboard' | 'api' | 'widget';
-export type MessageRole = 'user' | 'assistant';
+/** `tool`: a tool's result within a turn, answering one of the calls of the assistant message before it. */
+export type MessageRole = 'user' | 'assistant' | 'tool';
+
+/** A call an assistant message made (docs/tools.md): `arguments` parsed when the model wrote JSON, else its text. */
+export interface MessageToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
 /** `interrupted`: the client aborted the stream and the partial answer was kept; `failed`: the provider failed. */
 export type MessageStatus = 'complete' | 'interrupted' | 'failed';
 
@@ -49,6 +57,12 @@ export interface Message {
   configVersionId: string | null;
   sources: MessageSource[] | null;
   rating: number | null;
+  /** An assistant message that called tools: the calls, in order. */
+  toolCalls?: MessageToolCall[] | null;
+  /** A `tool` message: the call it answers, the tool's name, and whether its content is an error. */
+  toolCallId?: string | null;
+  toolName?: string | null;
+  isError?: boolean | null;
   createdAt: Date;
 }
 
@@ -71,6 +85,10 @@ export interface MessageView {
   latencyMs: number | null;
   sources?: MessageSource[];
   rating?: number;
+  toolCalls?: MessageToolCall[];
+  toolCallId?: string;
+  name?: string;
+  isError?: boolean;
   createdAt: string;
 }
 
@@ -93,6 +111,8 @@ export const toMessageView = (m: Message): MessageView => ({
   latencyMs: m.latencyMs,
   ...(m.sources ? { sources: m.sources } : {}),
   ...(m.rating ? { rating: m.rating } : {}),
+  ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
+  ...(m.role === 'tool' ? { toolCallId: m.toolCallId ?? '', name: m.toolName ?? '', isError: m.isError === true } : {}),
   createdAt: m.createdAt.toISOString(),
 });
 

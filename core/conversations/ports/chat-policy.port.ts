@@ -1,5 +1,6 @@
 import type { Application } from '../../applications/domain/application';
 import type { TokenUsage } from '../../ai/ports/llm-provider.port';
+import type { AnswerToolCall } from '../../ai/ports/chat-engine.port';
 import type { Conversation, ConversationSource, MessageSource } from '../domain/conversation';
 
 /** One turn of a conversation as the core API sees it, before the engine is called. */
@@ -37,6 +38,8 @@ export interface ChatOutcome {
   model?: string;
   /** The answer's text (partial when interrupted), for policies that read it (plugins' afterReceive). */
   content?: string;
+  /** The tool calls the turn made (docs/tools.md), for analytics. */
+  toolCalls?: AnswerToolCall[];
   /**
    * Why a failed turn failed, when it failed by an error (a later policy's refusal, the engine's or the
    * provider's error); absent when the answer itself ended badly (stored as failed or interrupted).

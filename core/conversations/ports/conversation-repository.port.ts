@@ -1,5 +1,5 @@
-import type { TokenUsage } from '../../ai/ports/llm-provider.port';
-import type { Conversation, ConversationSource, Message, MessageRole, MessageSource, MessageStatus } from '../domain/conversation';
+import type { ToolCall, TokenUsage } from '../../ai/ports/llm-provider.port';
+import type { Conversation, ConversationSource, Message, MessageRole, MessageSource, MessageStatus, MessageToolCall } from '../domain/conversation';
 
 export interface NewConversation {
   /** The id to store it under (a new uuid); one is made when missing. */
@@ -23,6 +23,12 @@ export interface NewMessage {
   error?: string | null;
   configVersionId?: string | null;
   sources?: MessageSource[] | null;
+  /** An assistant message that called tools: the calls. */
+  toolCalls?: MessageToolCall[] | null;
+  /** A `tool` message: the call it answers, the tool, whether it is an error. */
+  toolCallId?: string | null;
+  toolName?: string | null;
+  isError?: boolean | null;
   /** Writes the answer's `message.completed` (a complete or interrupted answer) in the statement that stores it. */
   announce?: TurnAnnouncement;
 }
@@ -42,6 +48,12 @@ export interface TurnAnnouncement {
 export interface Turn {
   role: MessageRole;
   content: string;
+  /** An assistant turn that called tools (arguments as JSON text, as the providers take them back). */
+  toolCalls?: ToolCall[];
+  /** A `tool` turn: the call it answers, the tool's name, whether it is an error. */
+  toolCallId?: string;
+  name?: string;
+  isError?: boolean;
 }
 
 export interface BegunTurn {

@@ -1,4 +1,4 @@
-import type { ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationStart } from '../../ai/ports/chat-engine.port';
+import type { AnswerToolCall, ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationStart, TurnTools } from '../../ai/ports/chat-engine.port';
 import { estimateUsage } from '../../shared/tokens';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
 
@@ -17,6 +17,11 @@ export class ChatTurnRunner {
        * store the messages they name, so a crash loses neither without the other.
        */
       announce?: boolean;
+      /**
+       * The tools the turn's application has enabled (docs/tools.md), or undefined: the engine then runs
+       * the tool loop. Read once the policies admitted the turn; costs no statement when none are enabled.
+       */
+      tools?: (applicationId: string, ownerId: string) => Promise<TurnTools | undefined>;
     },
   ) {}
 
@@ -38,13 +43,14 @@ export class ChatTurnRunner {
     const plan = await this.prepare(turn, request);
     let answer: ChatAnswer;
     try {
-      answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan, opening), signal);
+      const tools = await this.deps.tools?.(turn.application.id, turn.ownerId);
+      answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan, opening, tools), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
       throw error;
     }
     // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
-    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content });
+    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content, ...toolCallsOf(answer) });
     return answer;
   }
 
@@ -52,7 +58,8 @@ export class ChatTurnRunner {
     const plan = await this.prepare(turn, request);
     let events: AsyncIterable<ChatStreamEvent>;
     try {
-      events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan, opening), signal);
+      const tools = await this.deps.tools?.(turn.application.id, turn.ownerId);
+      events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan, opening, tools), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
       throw error;
@@ -65,7 +72,7 @@ export class ChatTurnRunner {
         for await (const event of events) {
           if (event.type === 'chunk') partial += event.content;
           if (event.type === 'done') {
-            outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse };
+            outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse, ...toolCallsOf(event) };
           }
           yield event;
         }
@@ -96,7 +103,7 @@ export class ChatTurnRunner {
     return plan;
   }
 
-  private toRequest(turn: ChatTurn, plan: ChatPlan, opening?: ConversationStart): ChatMessageRequest {
+  private toRequest(turn: ChatTurn, plan: ChatPlan, opening?: ConversationStart, tools?: TurnTools): ChatMessageRequest {
     return {
       ...(opening ? { startConversation: opening } : {}),
       content: turn.content,
@@ -108,6 +115,7 @@ export class ChatTurnRunner {
       configVersionId: plan.configVersionId ?? turn.conversation.configVersionId,
       sources: plan.sources,
       ...(this.deps.announce ? { announce: { ownerId: turn.ownerId, source: turn.source } } : {}),
+      ...(tools ? { tools } : {}),
     };
   }
 
@@ -115,3 +123,5 @@ export class ChatTurnRunner {
     for (const policy of this.deps.policies) await policy.settle?.(turn, plan, outcome);
   }
 }
+
+const toolCallsOf = (answer: { toolCalls?: AnswerToolCall[] }): { toolCalls?: AnswerToolCall[] } => (answer.toolCalls?.length ? { toolCalls: answer.toolCalls } : {});

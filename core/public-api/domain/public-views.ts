@@ -1,6 +1,6 @@
 import type { ChatAnswer } from '../../ai/ports/chat-engine.port';
 import type { Application } from '../../applications/domain/application';
-import type { Conversation, Message, MessageSource } from '../../conversations/domain/conversation';
+import type { Conversation, Message, MessageSource, MessageToolCall } from '../../conversations/domain/conversation';
 import type { PublicBranding } from '../../branding/domain/branding';
 
 /**
@@ -18,10 +18,16 @@ export interface PublicApplicationView {
 
 export interface PublicMessageView {
   id: string;
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'tool';
   content: string;
   /** The knowledge-base passages the answer drew on, for citations. */
   sources?: MessageSource[];
+  /** An assistant message that called tools (run server-side): the calls. */
+  toolCalls?: MessageToolCall[];
+  /** A `tool` message: the call it answers, the tool's name, whether its content is an error. */
+  toolCallId?: string;
+  name?: string;
+  isError?: boolean;
   createdAt: string;
 }
 
@@ -34,7 +40,7 @@ export interface PublicConversationView {
 }
 
 /** The non-streaming answer of ARCHITECTURE.md. */
-export type PublicAnswer = Pick<ChatAnswer, 'conversationId' | 'message' | 'usage' | 'provider' | 'model' | 'sources'>;
+export type PublicAnswer = Pick<ChatAnswer, 'conversationId' | 'message' | 'usage' | 'provider' | 'model' | 'sources' | 'toolCalls' | 'stoppedBy'>;
 
 export const toPublicApplicationView = (app: Application): PublicApplicationView => ({
   id: app.id,
@@ -52,7 +58,15 @@ export const toPublicConversationView = (conversation: Conversation, messages: M
   createdAt: conversation.createdAt.toISOString(),
   messages: messages
     .filter((m) => m.status !== 'failed')
-    .map((m) => ({ id: m.id, role: m.role, content: m.content, ...(m.sources?.length ? { sources: m.sources } : {}), createdAt: m.createdAt.toISOString() })),
+    .map((m) => ({
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      ...(m.sources?.length ? { sources: m.sources } : {}),
+      ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
+      ...(m.role === 'tool' ? { toolCallId: m.toolCallId ?? '', name: m.toolName ?? '', isError: m.isError === true } : {}),
+      createdAt: m.createdAt.toISOString(),
+    })),
 });
 
 export const toPublicAnswer = (answer: ChatAnswer): PublicAnswer => ({
@@ -62,4 +76,6 @@ export const toPublicAnswer = (answer: ChatAnswer): PublicAnswer => ({
   provider: answer.provider,
   model: answer.model,
   ...(answer.sources?.length ? { sources: answer.sources } : {}),
+  ...(answer.toolCalls?.length ? { toolCalls: answer.toolCalls } : {}),
+  ...(answer.stoppedBy ? { stoppedBy: answer.stoppedBy } : {}),
 });

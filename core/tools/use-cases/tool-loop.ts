@@ -48,6 +48,11 @@ export interface ToolLoopInput {
   signal?: AbortSignal;
   /** Before every model round after the first (quota and BYOK rules count each round); may throw to stop. */
   beforeRound?: (round: number) => Promise<void>;
+  /**
+   * Where the turns of the loop (assistant turns with calls, tool turns) are gathered as they happen, so
+   * that a caller whose turn fails or is aborted midway still holds what was done; the result's `turns`.
+   */
+  turns?: ChatTurn[];
 }
 
 export interface ToolLoopDeps {
@@ -85,7 +90,7 @@ export async function* runToolLoop(deps: ToolLoopDeps, input: ToolLoopInput): As
   const enabled = new Map(input.tools.filter((t) => settings.enabledTools.includes(t.name)).map((t) => [t.name, t]));
   const specs: ToolSpec[] = [...enabled.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
   const messages: ChatTurn[] = [...input.request.messages];
-  const turns: ChatTurn[] = [];
+  const turns: ChatTurn[] = input.turns ?? [];
   const toolCalls: RecordedToolCall[] = [];
   let usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let rounds = 0;
@@ -142,7 +147,7 @@ export async function* runToolLoop(deps: ToolLoopDeps, input: ToolLoopInput): As
     const run = (call: ToolCall) => runOne(deps, input, enabled, call, Math.max(0, remaining()), now);
     const results = settings.parallelCalls ? await Promise.all(accepted.map(run)) : await sequential(accepted, run);
     for (const result of results) {
-      const turn: ChatTurn = { role: 'tool', toolCallId: result.id, name: result.name, content: result.content, isError: result.isError };
+      const turn: ChatTurn = { role: 'tool', toolCallId: result.id, name: result.name, content: result.content, isError: result.isError, durationMs: result.durationMs };
       messages.push(turn);
       turns.push(turn);
       toolCalls.push({ id: result.id, name: result.name, arguments: result.arguments, isError: result.isError, durationMs: result.durationMs });

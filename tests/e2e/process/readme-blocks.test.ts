@@ -220,9 +220,14 @@ describe('the README tour, run as written', () => {
     expect(invited).toMatchObject({ email: 'colleague@example.com', role: 'member' });
     expect(answer(transferred)).toMatchObject({ id: app, teamId: invited.teamId });
 
-    const [tool, agent, ...mcp] = part('tools').lines;
+    const [tool, agent, turn, ...mcp] = part('tools').lines;
     expect(answer(tool)).toMatchObject({ name: 'order_status', source: { type: 'http' } });
     expect(answer(agent)).toMatchObject({ enabledTools: ['order_status'], maxToolRounds: 3 });
+    // The chat turn called the tool (example.com's shop is not there: the call failed, and the model said so).
+    expect(answer(turn)).toMatchObject({
+      toolCalls: [{ name: 'order_status', arguments: { order: '123456' }, isError: true }],
+      message: { role: 'assistant', content: expect.stringContaining('order_status returned: Error:') },
+    });
     expect(part('tools').text).not.toContain('shp_live_123'); // the tool's secret is stored, never shown
     expect(mcp.join('\n')).toContain('Echo: Hello');
 

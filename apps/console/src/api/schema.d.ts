@@ -15182,6 +15182,14 @@ export interface components {
                 answers?: number;
                 averageAnswerTokens?: number;
             }[];
+            /** @description The tools the model called in the period's conversations (docs/tools.md): calls, failures and the average time of a call, by tool. */
+            byTool?: {
+                /** @example order_status */
+                name?: string;
+                calls?: number;
+                failures?: number;
+                averageMs?: number;
+            }[];
         };
         AnalyticsCosts: {
             /**
@@ -15575,7 +15583,7 @@ export interface components {
             /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
             id?: string;
             /** @enum {unknown} */
-            role?: "user" | "assistant";
+            role?: "user" | "assistant" | "tool";
             /** @example How many days do I have to return a widget? */
             content?: string;
             /** @enum {unknown} */
@@ -15593,6 +15601,31 @@ export interface components {
             sources?: components["schemas"]["MessageSource"][];
             /** Format: date-time */
             createdAt?: string;
+            /** @description On an assistant message that called tools. */
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example order_status */
+                name?: string;
+                /**
+                 * @example {
+                 *       "order": "123456"
+                 *     }
+                 */
+                arguments?: unknown;
+            }[];
+            /**
+             * @description On a `tool` message: the call it answers.
+             * @example call_1
+             */
+            toolCallId?: string;
+            /**
+             * @description On a `tool` message: the tool's name.
+             * @example order_status
+             */
+            name?: string;
+            /** @description On a `tool` message: whether its content is an error. */
+            isError?: boolean;
         };
         ConversationWithMessages: components["schemas"]["Conversation"] & {
             messages?: components["schemas"]["Message"][];
@@ -15622,6 +15655,25 @@ export interface components {
             model?: string;
             latencyMs?: number;
             sources?: components["schemas"]["MessageSource"][];
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example order_status */
+                name?: string;
+                /**
+                 * @example {
+                 *       "order": "123456"
+                 *     }
+                 */
+                arguments?: unknown;
+                isError?: boolean;
+                durationMs?: number;
+            }[];
+            /**
+             * @description Set when a limit ended the turn's tool use (docs/tools.md).
+             * @enum {unknown}
+             */
+            stoppedBy?: "maxToolRounds" | "timeBudget";
         };
         MessageRequest: {
             /** @example How many days do I have to return a widget? */
@@ -15635,7 +15687,7 @@ export interface components {
             /** @example You are a friendly support assistant. Answer in two sentences at most. */
             system_prompt?: string;
         };
-        /** @description One SSE `data:` line: `{type:'chunk',content}` zero or more times, then `{type:'done',fullResponse,conversationId,messageId,usage,provider,model}`; a failure ends with `{type:'error',message}`. */
+        /** @description One SSE `data:` line: with tools, `{type:'tool_call',id,name,arguments}` and `{type:'tool_result',toolCallId,name,content,isError,durationMs}` for each call first; then `{type:'chunk',content}` zero or more times, then `{type:'done',fullResponse,conversationId,messageId,usage,provider,model,toolCalls?,stoppedBy?}`; a failure ends with `{type:'error',message}`. */
         StreamEvent: Record<string, never>;
         ProviderInfo: {
             /** @example provider_a */
@@ -16435,6 +16487,26 @@ export interface components {
             model?: string;
             /** @description The knowledge-base passages the answer drew on (absent when none): show them as citations. */
             sources?: components["schemas"]["MessageSource"][];
+            /** @description The tools the model called (run server-side), absent when none. */
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example order_status */
+                name?: string;
+                /**
+                 * @example {
+                 *       "order": "123456"
+                 *     }
+                 */
+                arguments?: unknown;
+                isError?: boolean;
+                durationMs?: number;
+            }[];
+            /**
+             * @description Set when a limit ended the turn's tool use (docs/tools.md).
+             * @enum {unknown}
+             */
+            stoppedBy?: "maxToolRounds" | "timeBudget";
         };
         PublicApplication: {
             /** Format: uuid */
@@ -16481,13 +16553,38 @@ export interface components {
                 /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
                 id?: string;
                 /** @enum {unknown} */
-                role?: "user" | "assistant";
+                role?: "user" | "assistant" | "tool";
                 /** @example How many days do I have to return a widget? */
                 content?: string;
                 /** Format: date-time */
                 createdAt?: string;
                 /** @description On answers that drew on the knowledge base. */
                 sources?: components["schemas"]["MessageSource"][];
+                /** @description On an assistant message that called tools. */
+                toolCalls?: {
+                    /** @example call_1 */
+                    id?: string;
+                    /** @example order_status */
+                    name?: string;
+                    /**
+                     * @example {
+                     *       "order": "123456"
+                     *     }
+                     */
+                    arguments?: unknown;
+                }[];
+                /**
+                 * @description On a `tool` message: the call it answers.
+                 * @example call_1
+                 */
+                toolCallId?: string;
+                /**
+                 * @description On a `tool` message: the tool's name.
+                 * @example order_status
+                 */
+                name?: string;
+                /** @description On a `tool` message: whether its content is an error. */
+                isError?: boolean;
             }[];
         };
         WidgetAccess: {
