@@ -1,19 +1,23 @@
 import { describeInBrowser } from '../browser/support/browser';
+import { startStreamableMcp, type LocalMcp } from '../support/local-mcp-servers';
 import { addMember, makeTeam } from '../support/sso-teams';
 import { registerUser, userWithApplication } from '../support/test-stack';
 import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
 
 const SECRET = 'wx-secret-token-5c1d9';
+const HEADER_SECRET = 'mcp-bearer-8f2e1a';
 
 /** Tools & MCP in Chromium: a tool with a schema error on its field, a write-only secret, the agent settings, the MCP panel. */
 describeInBrowser('console: tools and MCP', () => {
   let world: ConsoleStack;
   let tab: ConsolePage;
+  let mcp: LocalMcp;
 
   beforeAll(async () => {
-    world = await startConsoleStack();
+    // The local MCP server listens on loopback: the operator allows it, as WEBHOOKS_ALLOWED_PRIVATE_CIDRS does in a deployment.
+    [world, mcp] = await Promise.all([startConsoleStack({ env: { WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8' } }), startStreamableMcp()]);
   });
-  afterAll(() => world?.close());
+  afterAll(() => Promise.all([world?.close(), mcp?.close()]));
   beforeEach(async () => {
     tab = await world.open();
   });
@@ -97,5 +101,53 @@ describeInBrowser('console: tools and MCP', () => {
     const forced = await world.stack.client.put(`/api/applications/${owner.app.id}/agent`, { maxToolRounds: 2 }, { token: viewer.access_token });
     expect(forced.status).toBe(403);
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('adds an MCP server (a refused address shown with its reason, header values write-only), lists its tools, enables one, shows a failed refresh and deletes it', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Docs Desk' });
+    const api = (path: string) => world.stack.client.get(`/api/applications/${owner.app.id}${path}`, { token: owner.token });
+    await signIn(page, world.url, owner);
+    await tab.goto(`/tools?app=${owner.app.id}`);
+    await page.getByRole('heading', { name: 'No MCP servers yet' }).waitFor();
+    await page.getByRole('button', { name: 'Add an MCP server' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Add an MCP server' });
+    await dialog.getByLabel('Server name').fill('docs');
+    await dialog.getByLabel('Server URL').fill('http://169.254.169.254/mcp');
+    await dialog.getByRole('button', { name: 'Add server' }).click();
+    await dialog.getByText(/private or reserved address/).waitFor();
+    expect(await dialog.getByLabel('Server URL').getAttribute('aria-invalid')).toBe('true');
+
+    await dialog.getByLabel('Server URL').fill(mcp.url);
+    await dialog.getByRole('button', { name: 'Add a header' }).click();
+    await dialog.getByLabel('Header 1 name').fill('Authorization');
+    await dialog.getByLabel('Header 1 value').fill(`Bearer ${HEADER_SECRET}`);
+    await dialog.getByRole('button', { name: 'Add server' }).click();
+    const tools = page.getByRole('table', { name: 'Tools of docs' });
+    await tools.getByRole('row', { name: /docs_add/ }).waitFor();
+    expect(mcp.authorizations).toContain(`Bearer ${HEADER_SECRET}`);
+    expect(await page.content()).not.toContain(HEADER_SECRET);
+
+    // The agent settings offer the MCP tools beside the application's own.
+    await page.getByRole('checkbox', { name: /^docs_add/ }).check();
+    await page.getByRole('button', { name: 'Save agent settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Agent settings saved' }).waitFor();
+    expect((await api('/agent')).body).toMatchObject({ enabledTools: ['docs_add'] });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'tools-mcp-servers');
+
+    // A refresh the server cannot answer: the API's 502 reason, the cached list kept.
+    const [server] = (await api('/mcp-servers')).body;
+    const gone = await startStreamableMcp();
+    await gone.close();
+    expect((await world.stack.client.put(`/api/applications/${owner.app.id}/mcp-servers/${server.id}`, { url: gone.url }, { token: owner.token })).status).toBe(200);
+    await page.reload();
+    await page.getByRole('button', { name: 'Refresh docs' }).click();
+    await page.getByRole('alert').filter({ hasText: /could not be reached/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete server docs' }).click();
+    await page.getByRole('dialog', { name: 'Delete the MCP server “docs”?' }).getByRole('button', { name: 'Delete server' }).click();
+    await page.getByRole('heading', { name: 'No MCP servers yet' }).waitFor();
   });
 });

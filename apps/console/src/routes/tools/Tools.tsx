@@ -8,9 +8,10 @@ import { CopyButton } from '../../components/CopyButton';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
-import { useAgentSettings, useDeleteTool, useSaveAgentSettings, useTeamRoles, useTools, type AgentSettings, type Tool } from './queries';
+import { useAgentSettings, useAvailableTools, useDeleteTool, useSaveAgentSettings, useTeamRoles, useTools, type AgentSettings, type Tool } from './queries';
 import { kindOf } from './sources';
 import { s } from './strings';
+import { McpServers } from './McpServers';
 import { ToolDialog } from './ToolDialog';
 
 /** An application's tools, its agent settings and the MCP connection panel. */
@@ -25,6 +26,7 @@ export default function Tools() {
               {(blocked) => (
                 <>
                   <ToolList appId={appId} blocked={blocked} />
+                  <McpServers appId={appId} blocked={blocked} />
                   <AgentPanel appId={appId} blocked={blocked} />
                 </>
               )}
@@ -138,7 +140,7 @@ function ToolList({ appId, blocked }: { appId: string; blocked: boolean }) {
 
 function AgentPanel({ appId, blocked }: { appId: string; blocked: boolean }) {
   const agent = useAgentSettings(appId);
-  const tools = useTools(appId);
+  const available = useAvailableTools(appId);
   const save = useSaveAgentSettings(appId);
   const [draft, setDraft] = useState<AgentSettings | null>(null);
   useEffect(() => {
@@ -151,7 +153,10 @@ function AgentPanel({ appId, blocked }: { appId: string; blocked: boolean }) {
   if (agent.isPending || !draft) body = agent.isError ? <ErrorState error={agent.error} onRetry={() => void agent.refetch()} /> : <Loading />;
   else {
     const enabled = draft.enabledTools ?? [];
-    const names = [...new Set([...(tools.data ?? []).map((t) => t.name!), ...enabled])];
+    // Every tool the API lists (own, plugin, MCP), then enabled names it no longer lists (kept until saved again).
+    const listed = available.data ?? [];
+    const byName = new Map(listed.map((t) => [t.name!, t]));
+    const names = [...new Set([...listed.map((t) => t.name!), ...enabled])];
     const choice = typeof draft.toolChoice === 'object' ? `tool:${draft.toolChoice.name}` : (draft.toolChoice ?? 'auto');
     const submit = (event: FormEvent) => {
       event.preventDefault();
@@ -161,11 +166,19 @@ function AgentPanel({ appId, blocked }: { appId: string; blocked: boolean }) {
       <form className="ap-stack" onSubmit={submit} noValidate>
         <fieldset className="ap-stack">
           <legend>{s.enabledTools}</legend>
+          {available.isError ? <ErrorText error={available.error} /> : null}
           {names.length ? (
             names.map((name) => (
               <label key={name} className="ap-field--inline ap-field">
-                <input type="checkbox" checked={enabled.includes(name)} onChange={(e) => set({ enabledTools: e.target.checked ? [...enabled, name] : enabled.filter((n) => n !== name) })} />
+                <input
+                  type="checkbox"
+                  checked={enabled.includes(name)}
+                  disabled={byName.get(name)?.available === false && !enabled.includes(name)}
+                  onChange={(e) => set({ enabledTools: e.target.checked ? [...enabled, name] : enabled.filter((n) => n !== name) })}
+                />
                 <code>{name}</code>
+                {byName.get(name)?.origin ? <span className="ap-muted">({s.origins[byName.get(name)!.origin!] ?? byName.get(name)!.origin})</span> : null}
+                {byName.get(name)?.available === false ? <span className="ap-muted">{s.unavailable(byName.get(name)!.reason ?? '')}</span> : null}
               </label>
             ))
           ) : (

@@ -1,0 +1,192 @@
+import { Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
+import { fieldErrors } from '../../lib/errors';
+import { useAddMcpServer, useDeleteMcpServer, useMcpServers, useRefreshMcpServer, type McpServer, type McpServerBody } from './queries';
+import { s } from './strings';
+
+type Transport = NonNullable<McpServerBody['transport']>;
+interface HeaderDraft {
+  name: string;
+  value: string;
+}
+
+/**
+ * The form's headers (name + value) as the API takes them, every value write-only: each value goes in a sealed
+ * secret and the header refers to it, so nothing typed here is ever answered back.
+ */
+function headerBody(headers: HeaderDraft[]): Pick<McpServerBody, 'headers' | 'secrets'> {
+  const named = headers.filter((h) => h.name.trim());
+  if (!named.length) return {};
+  const out: Record<string, string> = {};
+  const secrets: Record<string, string> = {};
+  named.forEach((h, i) => {
+    const secret = `HEADER_${i + 1}`;
+    out[h.name.trim()] = `{{secrets.${secret}}}`;
+    secrets[secret] = h.value;
+  });
+  return { headers: out, secrets };
+}
+
+/** The application's MCP servers: their cached tool lists with a refresh, adding one, deleting one. */
+export function McpServers({ appId, blocked }: { appId: string; blocked: boolean }) {
+  const servers = useMcpServers(appId);
+  const remove = useDeleteMcpServer(appId);
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<McpServer | null>(null);
+  const add = (
+    <Button variant="primary" disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setAdding(true)}>
+      <Plus aria-hidden size={16} />
+      {s.addServer}
+    </Button>
+  );
+
+  let body;
+  if (servers.isPending) body = <Loading />;
+  else if (servers.isError) body = <ErrorState error={servers.error} onRetry={() => void servers.refetch()} />;
+  else if (!servers.data.length) body = <EmptyState title={s.noServers} action={add}>{s.noServersBody}</EmptyState>;
+  else body = servers.data.map((server) => <ServerCard key={server.id} appId={appId} server={server} blocked={blocked} onDelete={() => setDeleting(server)} />);
+
+  return (
+    <section className="ap-stack" aria-labelledby="mcp-servers-heading">
+      <div className="ap-actions">
+        <h2 id="mcp-servers-heading">{s.servers}</h2>
+        {servers.data?.length ? add : null}
+      </div>
+      <p className="ap-muted">{s.serversHint}</p>
+      {body}
+      {adding ? <AddServerDialog appId={appId} onClose={() => setAdding(false)} /> : null}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={deleting ? s.removeServerTitle(deleting.name!) : ''}
+        description={s.removeServerBody}
+        confirmLabel={s.removeServerConfirm}
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate(deleting!.id!, { onSuccess: () => setDeleting(null) })}
+      />
+    </section>
+  );
+}
+
+function ServerCard({ appId, server, blocked, onDelete }: { appId: string; server: McpServer; blocked: boolean; onDelete(): void }) {
+  const refresh = useRefreshMcpServer(appId);
+  const headingId = `mcp-server-${server.id}`;
+  return (
+    <article className="ap-card ap-stack" aria-labelledby={headingId}>
+      <div className="ap-actions">
+        <h3 id={headingId}>{server.name}</h3>
+        <code>{server.url}</code>
+        <Button busy={refresh.isPending} disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => refresh.mutate(server.id!)}>
+          <RefreshCw aria-hidden size={16} />
+          {s.refreshServer(server.name!)}
+        </Button>
+        <Button variant="danger" aria-label={s.removeServer(server.name!)} disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={onDelete}>
+          <Trash2 aria-hidden size={16} />
+        </Button>
+      </div>
+      <p className="ap-muted">
+        {s.transportLine(server.connectedWith ?? server.transport, server.toolsRefreshedAt ? new Date(server.toolsRefreshedAt).toLocaleString() : null)}
+        {Object.keys(server.headers ?? {}).length ? ` ${s.headersLine(Object.keys(server.headers ?? {}).join(', '))}` : ''}
+      </p>
+      {refresh.isError ? <ErrorText error={refresh.error} /> : server.lastError ? <p className="ap-error-text">{s.lastError(server.lastError)}</p> : null}
+      {server.tools?.length ? (
+        <div className="ap-table-wrap">
+          <table className="ap-table">
+            <caption className="ap-visually-hidden">{s.serverTools(server.name!)}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{s.serverColumns.tool}</th>
+                <th scope="col">{s.serverColumns.exposedAs}</th>
+                <th scope="col">{s.serverColumns.description}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {server.tools.map((tool) => (
+                <tr key={tool.name}>
+                  <td>
+                    <code>{tool.name}</code>
+                  </td>
+                  <td>{tool.problem ? s.notOffered(tool.problem) : <code>{tool.exposedAs}</code>}</td>
+                  <td>{tool.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="ap-muted">{s.noServerTools}</p>
+      )}
+    </article>
+  );
+}
+
+function AddServerDialog({ appId, onClose }: { appId: string; onClose(): void }) {
+  const add = useAddMcpServer(appId);
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [transport, setTransport] = useState<Transport>('auto');
+  const [timeoutMs, setTimeoutMs] = useState('10000');
+  const [headers, setHeaders] = useState<HeaderDraft[]>([]);
+  const errors = fieldErrors(add.error, ['name', 'url', 'transport', 'headers', 'secrets', 'timeoutMs'] as const);
+  const shown = Object.keys(errors).length > 0;
+  const setHeader = (i: number, patch: Partial<HeaderDraft>) => setHeaders((list) => list.map((h, j) => (j === i ? { ...h, ...patch } : h)));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate({ name: name.trim(), url: url.trim(), transport, timeoutMs: Number(timeoutMs) || 10000, ...headerBody(headers) }, { onSuccess: onClose });
+  };
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={s.addServerTitle}>
+      <form className="ap-stack" onSubmit={submit} noValidate>
+        <Field label={s.serverName} hint={s.serverNameHint} value={name} onChange={(e) => setName(e.target.value)} error={errors.name} required />
+        <Field label={s.serverUrl} hint={s.serverUrlHint} value={url} onChange={(e) => setUrl(e.target.value)} error={errors.url} required />
+        <div className="ap-field">
+          <label htmlFor="mcp-transport">{s.transport}</label>
+          <select id="mcp-transport" className="ap-select" value={transport} onChange={(e) => setTransport(e.target.value as Transport)}>
+            {Object.entries(s.transports).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field label={s.timeout} type="number" min={1000} max={120000} step={1000} value={timeoutMs} onChange={(e) => setTimeoutMs(e.target.value)} error={errors.timeoutMs} />
+        <fieldset className="ap-stack">
+          <legend>{s.headers}</legend>
+          <p className="ap-field__hint">{s.serverHeadersHint}</p>
+          {headers.map((header, i) => (
+            <div key={i} className="ap-actions">
+              <Field label={s.headerName(i + 1)} value={header.name} onChange={(e) => setHeader(i, { name: e.target.value })} />
+              <Field label={s.headerValue(i + 1)} type="password" autoComplete="off" value={header.value} onChange={(e) => setHeader(i, { value: e.target.value })} />
+              <Button aria-label={s.removeHeader(i + 1)} onClick={() => setHeaders((list) => list.filter((_, j) => j !== i))}>
+                <Trash2 aria-hidden size={16} />
+              </Button>
+            </div>
+          ))}
+          <div>
+            <Button onClick={() => setHeaders((list) => [...list, { name: '', value: '' }])}>{s.addHeader}</Button>
+          </div>
+          {errors.headers || errors.secrets ? (
+            <p className="ap-field__error" role="alert">
+              {errors.headers ?? errors.secrets}
+            </p>
+          ) : null}
+        </fieldset>
+        {add.isError && !shown ? <ErrorText error={add.error} /> : null}
+        <div className="ap-actions">
+          <Button type="submit" variant="primary" busy={add.isPending}>
+            {s.addServerConfirm}
+          </Button>
+          <Button onClick={onClose}>{s.cancel}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
