@@ -3,7 +3,7 @@
  * drives it is `npm run keys:rotate` (apps/cli/rotate-keys.main.ts).
  */
 import { toolSecretAad } from '../../core/tools/domain/tool';
-import { mcpSecretAad } from '../../core/tools/domain/mcp-server';
+import { mcpHeaderAad, mcpSecretAad } from '../../core/tools/domain/mcp-server';
 import { workflowSecretAad } from '../../core/workflows/domain/secrets';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AesGcmSecretBox } from '../crypto/aes-gcm.secret-box';
@@ -100,6 +100,14 @@ export const SEALED_MAP_COLUMNS: SealedMapColumn[] = [
     mapColumn: 'secrets_sealed',
     extraColumns: [],
     associatedData: (row, key) => mcpSecretAad(String(row.id), key),
+  },
+  {
+    name: 'MCP server headers',
+    table: 'mcp_servers',
+    idColumn: 'id',
+    mapColumn: 'headers_sealed',
+    extraColumns: [],
+    associatedData: (row, key) => mcpHeaderAad(String(row.id), key),
   },
 ];
 

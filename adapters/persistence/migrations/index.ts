@@ -28,6 +28,7 @@ import { Sso1764400610000 } from './1764400610000-sso';
 import { Tools1764500340000 } from './1764500340000-tools';
 import { KnowledgeHybridSearch1764500350000 } from './1764500350000-knowledge-hybrid-search';
 import { McpServers1764500360000 } from './1764500360000-mcp-servers';
+import { McpHeadersSealed1764500370000 } from './1764500370000-mcp-headers-sealed';
 import { ToolMessages1764500470000 } from './1764500470000-tool-messages';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
@@ -61,5 +62,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Tools1764500340000,
   KnowledgeHybridSearch1764500350000,
   McpServers1764500360000,
+  McpHeadersSealed1764500370000,
   ToolMessages1764500470000,
 ];

@@ -10,7 +10,7 @@ interface ServerRow {
   name: string;
   url: string;
   transport: string;
-  headers: Record<string, string> | string;
+  headers_sealed: Record<string, string> | string;
   secrets_sealed: Record<string, string> | string;
   timeout_ms: number;
   tools: McpToolInfo[] | string;
@@ -25,7 +25,7 @@ const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 /** PostgreSQL's jsonb refuses the NUL character (a remote server's tool list may hold one), so it is dropped. */
 const jsonb = (v: unknown): string => JSON.stringify(v).replace(/(?<!\\)\\u0000/g, '');
-const COLUMNS = 'id, owner_id, application_id, name, url, transport, headers, secrets_sealed, timeout_ms, tools, connected_with, tools_refreshed_at, last_error, created_at, updated_at';
+const COLUMNS = 'id, owner_id, application_id, name, url, transport, headers_sealed, secrets_sealed, timeout_ms, tools, connected_with, tools_refreshed_at, last_error, created_at, updated_at';
 
 const toServer = (r: ServerRow): McpServer => ({
   id: r.id,
@@ -34,7 +34,7 @@ const toServer = (r: ServerRow): McpServer => ({
   name: r.name,
   url: r.url,
   transport: r.transport as McpTransportChoice,
-  headers: json(r.headers ?? {}),
+  headersSealed: json(r.headers_sealed ?? {}),
   secretsSealed: json(r.secrets_sealed ?? {}),
   timeoutMs: Number(r.timeout_ms),
   tools: json(r.tools ?? []),
@@ -56,9 +56,9 @@ export class SqlMcpServerRepository implements McpServerRepository {
       () =>
         one<ServerRow>(
           this.db,
-          `INSERT INTO mcp_servers (id, owner_id, application_id, name, url, transport, headers, secrets_sealed, timeout_ms, tools, connected_with, tools_refreshed_at, last_error)
+          `INSERT INTO mcp_servers (id, owner_id, application_id, name, url, transport, headers_sealed, secrets_sealed, timeout_ms, tools, connected_with, tools_refreshed_at, last_error)
            VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10::jsonb, $11, $12, $13) RETURNING ${COLUMNS}`,
-          [s.id, s.ownerId, s.applicationId, s.name, s.url, s.transport, jsonb(s.headers), jsonb(s.secretsSealed), s.timeoutMs, jsonb(s.tools), s.connectedWith, s.toolsRefreshedAt, s.lastError],
+          [s.id, s.ownerId, s.applicationId, s.name, s.url, s.transport, jsonb(s.headersSealed), jsonb(s.secretsSealed), s.timeoutMs, jsonb(s.tools), s.connectedWith, s.toolsRefreshedAt, s.lastError],
         ),
       taken,
     );
@@ -80,7 +80,7 @@ export class SqlMcpServerRepository implements McpServerRepository {
       () =>
         one<ServerRow>(
           this.db,
-          `UPDATE mcp_servers SET name = COALESCE($2, name), url = COALESCE($3, url), transport = COALESCE($4, transport), headers = COALESCE($5::jsonb, headers),
+          `UPDATE mcp_servers SET name = COALESCE($2, name), url = COALESCE($3, url), transport = COALESCE($4, transport), headers_sealed = COALESCE($5::jsonb, headers_sealed),
              secrets_sealed = COALESCE($6::jsonb, secrets_sealed), timeout_ms = COALESCE($7, timeout_ms), tools = COALESCE($8::jsonb, tools),
              connected_with = CASE WHEN $9 THEN $10 ELSE connected_with END, tools_refreshed_at = COALESCE($11, tools_refreshed_at),
              last_error = CASE WHEN $12 THEN $13 ELSE last_error END, updated_at = now()
@@ -90,7 +90,7 @@ export class SqlMcpServerRepository implements McpServerRepository {
             c.name ?? null,
             c.url ?? null,
             c.transport ?? null,
-            c.headers ? jsonb(c.headers) : null,
+            c.headersSealed ? jsonb(c.headersSealed) : null,
             c.secretsSealed ? jsonb(c.secretsSealed) : null,
             c.timeoutMs ?? null,
             c.tools ? jsonb(c.tools) : null,

@@ -27,8 +27,12 @@ export interface McpServer {
   name: string;
   url: string;
   transport: McpTransportChoice;
-  /** Header values may hold `{{secrets.NAME}}`, filled from the sealed secrets at connection time only. */
-  headers: Record<string, string>;
+  /**
+   * Header name → its value sealed (bound to the server and the header's name): every value is write-only,
+   * whether a token pasted as is or a template holding `{{secrets.NAME}}`, filled from the sealed secrets
+   * at connection time only.
+   */
+  headersSealed: Record<string, string>;
   secretsSealed: Record<string, string>;
   /** One call's time limit (ms). */
   timeoutMs: number;
@@ -49,7 +53,8 @@ export interface McpServerView {
   name: string;
   url: string;
   transport: McpTransportChoice;
-  headers: Record<string, string>;
+  /** The names of the headers set; their values are never answered. */
+  headerNames: string[];
   secretNames: string[];
   timeoutMs: number;
   tools: Array<McpToolInfo & { exposedAs: string }>;
@@ -66,7 +71,10 @@ export const exposedToolName = (serverName: string, toolName: string): string =>
 /** What a sealed MCP server secret is bound to: its server and name. */
 export const mcpSecretAad = (serverId: string, name: string): string => `mcp-secret:${serverId}:${name}`;
 
-/** The API's view: header templates (never their filled values) and the secrets' names only. */
+/** What a sealed MCP header value is bound to: its server and the header's name. */
+export const mcpHeaderAad = (serverId: string, name: string): string => `mcp-header:${serverId}:${name}`;
+
+/** The API's view: the names of the headers and of the secrets set, never a value. */
 export function toMcpServerView(s: McpServer): McpServerView {
   return {
     id: s.id,
@@ -74,7 +82,7 @@ export function toMcpServerView(s: McpServer): McpServerView {
     name: s.name,
     url: s.url,
     transport: s.transport,
-    headers: s.headers,
+    headerNames: Object.keys(s.headersSealed).sort(),
     secretNames: Object.keys(s.secretsSealed).sort(),
     timeoutMs: s.timeoutMs,
     tools: s.tools.map((t) => ({ ...t, exposedAs: exposedToolName(s.name, t.name) })),

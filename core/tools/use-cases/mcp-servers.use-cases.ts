@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '..
 import { isUuid, newId } from '../../shared/ids';
 import type { SecretBox } from '../../shared/secret-box.port';
 import { num, str, validate } from '../../shared/validation';
-import { MAX_MCP_SERVERS_PER_APPLICATION, MCP_SERVER_NAME, MCP_TRANSPORTS, mcpSecretAad, toMcpServerView, type McpServer, type McpServerView, type McpTransportChoice } from '../domain/mcp-server';
+import { MAX_MCP_SERVERS_PER_APPLICATION, MCP_SERVER_NAME, MCP_TRANSPORTS, mcpHeaderAad, mcpSecretAad, toMcpServerView, type McpServer, type McpServerView, type McpTransportChoice } from '../domain/mcp-server';
 import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS } from '../domain/tool';
 import { parseHeaders, parseToolSecrets } from '../domain/tool-input';
 import type { JsonSchemaChecker } from '../ports/json-schema.port';
@@ -62,6 +62,29 @@ async function findOwnedServer(deps: McpServerDeps, applicationId: unknown, serv
   return server;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every header value sealed, bound to the server and the header's name. */
+const sealHeaders = (secretBox: SecretBox, serverId: string, headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, secretBox.seal(value, mcpHeaderAad(serverId, name))]));
+
+/**
+ * The headers after a change: the server's own (opened), less those the change names with null, with those it
+ * gives set (a name differing only in case replaces the old one), checked as on create against the secrets held.
+ */
+function changedHeaders(secretBox: SecretBox, server: McpServer, raw: unknown, secretNames: string[]): Record<string, string> {
+  const merged: Record<string, string> = Object.fromEntries(Object.entries(server.headersSealed).map(([name, sealed]) => [name, secretBox.open(sealed, mcpHeaderAad(server.id, name))]));
+  if (raw !== undefined) {
+    if (!isObject(raw)) throw ValidationError.field('headers', 'headers must be an object of names and values (null removes one)');
+    const given = parseHeaders(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)), secretNames, 'headers');
+    for (const name of Object.keys(raw)) {
+      for (const held of Object.keys(merged)) if (held.toLowerCase() === name.toLowerCase()) delete merged[held];
+    }
+    Object.assign(merged, given);
+  }
+  return parseHeaders(merged, secretNames, 'headers');
+}
+
 const nameTaken = (name: string) => new ConflictError(`The application already has an MCP server named ${name}`);
 
 /** `POST /api/applications/:appId/mcp-servers`: checked, stored with its secrets sealed, then its tools listed. */
@@ -85,7 +108,7 @@ export class CreateMcpServerUseCase {
       name: body.name,
       url,
       transport: (body.transport ?? 'auto') as McpTransportChoice,
-      headers,
+      headersSealed: sealHeaders(this.deps.secretBox, id, headers),
       secretsSealed: Object.fromEntries(Object.entries(secrets.set).map(([n, v]) => [n, this.deps.secretBox.seal(v, mcpSecretAad(id, n))])),
       timeoutMs: body.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       tools: [],
@@ -129,7 +152,10 @@ export class UpdateMcpServerUseCase {
       for (const name of secrets.remove) delete secretsSealed[name];
       for (const [name, value] of Object.entries(secrets.set)) secretsSealed[name] = this.deps.secretBox.seal(value, mcpSecretAad(server.id, name));
     }
-    const headers = body.headers !== undefined || secretsSealed ? parseHeaders(body.headers ?? server.headers, Object.keys(secretsSealed ?? server.secretsSealed), 'headers') : undefined;
+    const headers =
+      body.headers !== undefined || secretsSealed
+        ? sealHeaders(this.deps.secretBox, server.id, changedHeaders(this.deps.secretBox, server, body.headers, Object.keys(secretsSealed ?? server.secretsSealed)))
+        : undefined;
     const url = body.url !== undefined ? await checkUrl(this.deps.client, body.url) : undefined;
     if (body.name !== undefined && body.name !== server.name) {
       if ((await this.deps.servers.listByApplication(server.applicationId)).some((s) => s.name === body.name)) throw nameTaken(body.name);
@@ -138,7 +164,7 @@ export class UpdateMcpServerUseCase {
       name: body.name,
       url,
       transport: body.transport as McpTransportChoice | undefined,
-      headers,
+      headersSealed: headers,
       secretsSealed,
       timeoutMs: body.timeoutMs,
     });

@@ -1,5 +1,5 @@
 import type { SecretBox } from '../../shared/secret-box.port';
-import { exposedToolName, MAX_MCP_TOOLS, mcpSecretAad, type McpServer, type McpToolInfo } from '../domain/mcp-server';
+import { exposedToolName, MAX_MCP_TOOLS, mcpHeaderAad, mcpSecretAad, type McpServer, type McpToolInfo } from '../domain/mcp-server';
 import { MAX_DESCRIPTION, MAX_SCHEMA_BYTES, TOOL_NAME, type JsonObject, type Tool } from '../domain/tool';
 import { fillHeaders } from '../domain/tool-input';
 import type { JsonSchemaChecker } from '../ports/json-schema.port';
@@ -20,10 +20,13 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
 /** The server's connection with its secrets opened into the headers, and what to scrub from any message. */
 function connectionOf(secretBox: SecretBox, server: McpServer, signal?: AbortSignal, detect = false): { connection: McpConnection; scrub: (text: string) => string } {
   const secrets = Object.fromEntries(Object.entries(server.secretsSealed).map(([name, sealed]) => [name, secretBox.open(sealed, mcpSecretAad(server.id, name))]));
-  const values = Object.values(secrets).filter((v) => v.length >= 4);
+  const headers = fillHeaders(Object.fromEntries(Object.entries(server.headersSealed).map(([name, sealed]) => [name, secretBox.open(sealed, mcpHeaderAad(server.id, name))])), secrets);
+  // A header value may be a credential pasted as is ("Bearer abc…"): it, and each long word of it, is scrubbed too.
+  const headerWords = Object.values(headers).flatMap((v) => [v, ...v.split(/\s+/).filter((w) => w.length >= 8)]);
+  const values = [...Object.values(secrets), ...headerWords].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
   const scrub = (text: string) => values.reduce((t, v) => t.split(v).join('[secret]'), text);
   return {
-    connection: { url: server.url, transport: server.transport === 'auto' && server.connectedWith && !detect ? server.connectedWith : server.transport, headers: fillHeaders(server.headers, secrets), timeoutMs: server.timeoutMs, signal },
+    connection: { url: server.url, transport: server.transport === 'auto' && server.connectedWith && !detect ? server.connectedWith : server.transport, headers, timeoutMs: server.timeoutMs, signal },
     scrub,
   };
 }

@@ -1,7 +1,7 @@
 import { OpenAiLlmProvider } from '../../../adapters/providers/openai-llm.provider';
 import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-checker';
 import { TOOL_TOKENS } from '../../../apps/core-api/modules/tools.module';
-import { resolve } from '../../../apps/shared/tokens';
+import { TOKENS, resolve } from '../../../apps/shared/tokens';
 import { defaultAgentSettings } from '../../../core/tools/domain/agent-settings';
 import { runToolLoop, type ToolLoopResult } from '../../../core/tools/use-cases/tool-loop';
 import { startStreamableMcp, type LocalMcp } from '../../support/local-mcp-servers';
@@ -9,6 +9,7 @@ import { aPlugin } from '../../support/plugins/plugin-examples';
 import { startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
 
 const MCP_TOKEN = 'mcp-live-token-5f1c2e9a';
+const PASTED_KEY = 'pasted-key-7d41b09c33';
 
 /** A plugin with three tools: a lookup over its settings, a CPU hog, and an echo of what it was given. */
 const TOOLS_PLUGIN = `
@@ -130,7 +131,10 @@ describe('tool sources of an application: plugins and MCP servers', () => {
       { token: owner.token },
     );
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'docs', transport: 'auto', connectedWith: 'streamable-http', secretNames: ['TOKEN'], lastError: null, headers: { Authorization: 'Bearer {{secrets.TOKEN}}' } });
+    expect(created.body).toMatchObject({ name: 'docs', transport: 'auto', connectedWith: 'streamable-http', secretNames: ['TOKEN'], headerNames: ['Authorization'], lastError: null });
+    // Header values are write-only, the template as much as a pasted value.
+    expect(created.body.headers).toBeUndefined();
+    expect(created.text).not.toContain('{{secrets.TOKEN}}');
     expect(created.body.tools.map((t: { exposedAs: string }) => t.exposedAs)).toEqual(['docs_add', 'docs_whoami', 'docs_wait', 'docs_fail']);
     expect(mcp.authorizations).toContain(`Bearer ${MCP_TOKEN}`);
     const id = created.body.id;
@@ -152,7 +156,7 @@ describe('tool sources of an application: plugins and MCP servers', () => {
     await stack.client.delete(`${base()}/tools/${own.body.id}`, { token: owner.token });
     await stack.client.put(`${base()}/agent`, { enabledTools: ['docs_add', 'docs_whoami'] }, { token: owner.token });
     const result = await turn('[[call docs_add {"a":20,"b":22}]] [[call docs_whoami {}]]', ['docs_add', 'docs_whoami']);
-    expect(result.turns.filter((t) => t.role === 'tool').map((t) => t.content)).toEqual(['42', 'you sent Bearer [secret]']);
+    expect(result.turns.filter((t) => t.role === 'tool').map((t) => t.content)).toEqual(['42', 'you sent [secret]']);
 
     for (const res of [created, refreshed, available, await stack.client.get(`${base()}/mcp-servers`, { token: owner.token }), await stack.client.get(`${base()}/mcp-servers/${id}`, { token: owner.token })]) {
       expect(res.text).not.toContain(MCP_TOKEN);
@@ -161,6 +165,23 @@ describe('tool sources of an application: plugins and MCP servers', () => {
     expect((await stack.client.get(`${base()}/mcp-servers/${id}`, { token: other.token })).status).toBe(404);
     expect((await stack.client.post(`${base()}/mcp-servers/${id}/refresh`, undefined, { token: other.token })).status).toBe(404);
     expect((await stack.client.get(`/api/applications/${other.app.id}/mcp-servers/${id}`, { token: other.token })).status).toBe(404);
+
+    // A token pasted straight into a header value: sealed, answered as set, sent, and scrubbed like a secret.
+    const pasted = await stack.client.put(`${base()}/mcp-servers/${id}`, { headers: { 'X-Docs-Key': PASTED_KEY, authorization: `Bearer ${PASTED_KEY}` } }, { token: owner.token });
+    expect(pasted.status).toBe(200);
+    expect(pasted.body.headerNames).toEqual(['X-Docs-Key', 'authorization']);
+    expect(mcp.authorizations).toContain(`Bearer ${PASTED_KEY}`);
+    const [row] = await resolve(stack.core.container, TOKENS.DataSource).query(`SELECT * FROM mcp_servers WHERE id = $1`, [id]);
+    expect(JSON.stringify(row)).not.toContain(PASTED_KEY);
+    expect(JSON.stringify(row)).not.toContain('{{secrets.TOKEN}}');
+    const whoami = await turn('[[call docs_whoami {}]]', ['docs_add', 'docs_whoami']);
+    expect(whoami.turns.filter((t) => t.role === 'tool').map((t) => t.content)).toEqual(['you sent [secret]']);
+    // Null removes a header; the rest stay set.
+    const removed = await stack.client.put(`${base()}/mcp-servers/${id}`, { headers: { 'X-Docs-Key': null } }, { token: owner.token });
+    expect(removed.body.headerNames).toEqual(['authorization']);
+    for (const res of [pasted, removed, await stack.client.get(`${base()}/mcp-servers`, { token: owner.token }), await stack.client.get(`${base()}/mcp-servers/${id}`, { token: owner.token })]) {
+      expect(res.text).not.toContain(PASTED_KEY);
+    }
 
     const renamed = await stack.client.put(`${base()}/mcp-servers/${id}`, { name: 'kb', timeoutMs: 2000 }, { token: owner.token });
     expect(renamed.body.tools[0].exposedAs).toBe('kb_add');

@@ -14,7 +14,7 @@ import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-
 import { secretAad } from '../../../core/plugins/use-cases/plugin-runtime';
 import { providerKeyAssociatedData } from '../../../core/provider-keys/domain/provider-key';
 import { secretAssociatedData } from '../../../core/webhooks/domain/webhook';
-import { mcpSecretAad } from '../../../core/tools/domain/mcp-server';
+import { mcpHeaderAad, mcpSecretAad } from '../../../core/tools/domain/mcp-server';
 import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/save-provider-key.use-case';
 import { systemClock } from '../../../core/shared/clock.port';
 import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
@@ -103,15 +103,16 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       ]);
 
       const mcpId = randomUUID();
-      await ds.query(`INSERT INTO mcp_servers (id, owner_id, application_id, name, url, timeout_ms, secrets_sealed) VALUES ($1, $2, $3, 'docs', 'https://mcp.example.com/mcp', 10000, $4::jsonb)`, [
+      await ds.query(`INSERT INTO mcp_servers (id, owner_id, application_id, name, url, timeout_ms, secrets_sealed, headers_sealed) VALUES ($1, $2, $3, 'docs', 'https://mcp.example.com/mcp', 10000, $4::jsonb, $5::jsonb)`, [
         mcpId,
         user.id,
         app.id,
         JSON.stringify({ TOKEN: old.seal('mcp-token-3', mcpSecretAad(mcpId, 'TOKEN')) }),
+        JSON.stringify({ Authorization: old.seal('Bearer pasted-4', mcpHeaderAad(mcpId, 'Authorization')) }),
       ]);
 
       const result = await rotateStoredSecrets(ds, new AesGcmSecretBox({ key: newKey, previousKeys: [oldKey] }));
-      expect(result).toEqual({ resealed: resealed({ 'webhook signing secrets': 1, 'plugin secret settings': 2, 'MCP server secrets': 1 }), alreadyCurrent: 0 });
+      expect(result).toEqual({ resealed: resealed({ 'webhook signing secrets': 1, 'plugin secret settings': 2, 'MCP server secrets': 1, 'MCP server headers': 1 }), alreadyCurrent: 0 });
       const onlyNew = new AesGcmSecretBox({ key: newKey });
       const [webhook] = await ds.query(`SELECT secret_sealed FROM webhooks WHERE id = $1`, [webhookId]);
       expect(onlyNew.open(webhook.secret_sealed, secretAssociatedData(webhookId))).toBe('whsec_old');
@@ -119,8 +120,10 @@ describe.each(DATABASE_KINDS)('key rotation (%s)', (kind) => {
       expect(onlyNew.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toBe('tok-1');
       expect(onlyNew.open(installation.sealed_secrets.password, secretAad(ref, 'password'))).toBe('pw-2');
       expect(() => old.open(installation.sealed_secrets.apiToken, secretAad(ref, 'apiToken'))).toThrow();
-      const [mcp] = await ds.query(`SELECT secrets_sealed FROM mcp_servers WHERE id = $1`, [mcpId]);
+      const [mcp] = await ds.query(`SELECT secrets_sealed, headers_sealed FROM mcp_servers WHERE id = $1`, [mcpId]);
       expect(onlyNew.open(mcp.secrets_sealed.TOKEN, mcpSecretAad(mcpId, 'TOKEN'))).toBe('mcp-token-3');
+      expect(onlyNew.open(mcp.headers_sealed.Authorization, mcpHeaderAad(mcpId, 'Authorization'))).toBe('Bearer pasted-4');
+      expect(() => old.open(mcp.headers_sealed.Authorization, mcpHeaderAad(mcpId, 'Authorization'))).toThrow();
     } finally {
       await db.close();
     }

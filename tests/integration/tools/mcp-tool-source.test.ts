@@ -5,7 +5,7 @@ import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-ch
 import { SdkMcpClient } from '../../../adapters/tools/sdk.mcp-client';
 import { ssrfSafeFetch } from '../../../adapters/tools/ssrf-safe.fetch';
 import { SsrfSafeWebhookSender, type LookupFunction } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
-import { mcpSecretAad, type McpServer } from '../../../core/tools/domain/mcp-server';
+import { mcpHeaderAad, mcpSecretAad, type McpServer } from '../../../core/tools/domain/mcp-server';
 import { defaultAgentSettings } from '../../../core/tools/domain/agent-settings';
 import type { McpServerChange, McpServerRepository, NewMcpServer } from '../../../core/tools/ports/mcp-server-repository.port';
 import { McpUnreachable } from '../../../core/tools/ports/mcp-client.port';
@@ -70,7 +70,7 @@ function aServer(url: string, overrides: Partial<McpServer> = {}): McpServer {
     name: 'docs',
     url,
     transport: 'auto',
-    headers: { Authorization: 'Bearer {{secrets.TOKEN}}' },
+    headersSealed: { Authorization: box.seal('Bearer {{secrets.TOKEN}}', mcpHeaderAad(id, 'Authorization')) },
     secretsSealed: { TOKEN: box.seal(TOKEN, mcpSecretAad(id, 'TOKEN')) },
     timeoutMs: 5_000,
     tools: [],
@@ -117,6 +117,17 @@ describe('remote MCP servers as a tool source', () => {
     expect(JSON.stringify(offered)).not.toContain(TOKEN);
   });
 
+  it('sends a token pasted straight into a header value (sealed like every header), and scrubs it from what the model reads', async () => {
+    const pasted = 'pasted-token-0123456789';
+    const id = randomUUID();
+    const headersSealed = { Authorization: box.seal(`Bearer ${pasted}`, mcpHeaderAad(id, 'Authorization')) };
+    const { failed, tools } = await connected(streamable.url, { id, headersSealed, secretsSealed: {} });
+    expect(failed).toBe(false);
+    expect(streamable.authorizations).toContain(`Bearer ${pasted}`);
+    const whoami = (await tools.toolsOf('app-1')).find((o) => o.tool.name === 'docs_whoami')!.tool;
+    expect(await tools.run(whoami, {}, context())).toBe('you sent [secret]');
+  });
+
   it('falls back to the SSE transport for a server that only speaks it, and calls a tool over it', async () => {
     const { server, tools } = await connected(sse.url);
     expect(server.lastError).toBeNull();
@@ -160,7 +171,7 @@ describe('remote MCP servers as a tool source', () => {
     const result = next.value as ToolLoopResult;
     expect(result.turns.filter((t) => t.role === 'tool').map((t) => [t.content, (t as { isError?: boolean }).isError])).toEqual([
       ['5', false],
-      ['you sent Bearer [secret]', false],
+      ['you sent [secret]', false],
       ['Error: the order does not exist', true],
       // Hostile arguments stop at the schema the server listed: the server is never asked.
       [expect.stringMatching(/^Error: the arguments do not match the tool's schema: .*\/a must be number/), true],

@@ -13338,7 +13338,7 @@ export interface paths {
                          */
                         transport?: "auto" | "streamable-http" | "sse";
                         /**
-                         * @description Header values may hold {{secrets.NAME}}, filled when connecting only. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
+                         * @description Header name → value: a value pasted as is ("Bearer abc…") or one holding {{secrets.NAME}}, filled when connecting only. Every value is sealed at rest (re-sealed by npm run keys:rotate), never answered (headerNames lists the names set) or exported. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
                          * @example {
                          *       "Authorization": "Bearer {{secrets.TOKEN}}"
                          *     }
@@ -13449,13 +13449,13 @@ export interface paths {
                          */
                         transport?: "auto" | "streamable-http" | "sse";
                         /**
-                         * @description Header values may hold {{secrets.NAME}}, filled when connecting only. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
+                         * @description Header name → value: a value pasted as is ("Bearer abc…") or one holding {{secrets.NAME}}, filled when connecting only. Every value is sealed at rest (re-sealed by npm run keys:rotate), never answered (headerNames lists the names set) or exported. On change, null removes a header, a name differing only in case replaces it, and names left out keep their value. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
                          * @example {
                          *       "Authorization": "Bearer {{secrets.TOKEN}}"
                          *     }
                          */
                         headers?: {
-                            [key: string]: string;
+                            [key: string]: string | null;
                         };
                         /** @description Name → value (a single line); on change, null removes one and names left out keep their value. Sealed at rest (re-sealed by npm run keys:rotate), never answered or exported. */
                         secrets?: {
@@ -17052,15 +17052,8 @@ export interface components {
              * @enum {string}
              */
             transport: "auto" | "streamable-http" | "sse";
-            /**
-             * @description Header values may hold {{secrets.NAME}}, filled when connecting only. Host, Cookie, X-API-Key, Content-Length, Connection and Transfer-Encoding may not be set.
-             * @example {
-             *       "Authorization": "Bearer {{secrets.TOKEN}}"
-             *     }
-             */
-            headers?: {
-                [key: string]: string;
-            };
+            /** @description The names of the headers set. Header values are write-only: sealed at rest, never answered or exported. */
+            headerNames?: string[];
             secretNames?: string[];
             timeoutMs?: number;
             /** @description The cached tool list of the last refresh */

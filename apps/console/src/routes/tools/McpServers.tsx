@@ -15,21 +15,11 @@ interface HeaderDraft {
   value: string;
 }
 
-/**
- * The form's headers (name + value) as the API takes them, every value write-only: each value goes in a sealed
- * secret and the header refers to it, so nothing typed here is ever answered back.
- */
-function headerBody(headers: HeaderDraft[]): Pick<McpServerBody, 'headers' | 'secrets'> {
+/** The form's headers (name + value) as the API takes them; the platform seals every value and answers only names. */
+function headerBody(headers: HeaderDraft[]): Pick<McpServerBody, 'headers'> {
   const named = headers.filter((h) => h.name.trim());
   if (!named.length) return {};
-  const out: Record<string, string> = {};
-  const secrets: Record<string, string> = {};
-  named.forEach((h, i) => {
-    const secret = `HEADER_${i + 1}`;
-    out[h.name.trim()] = `{{secrets.${secret}}}`;
-    secrets[secret] = h.value;
-  });
-  return { headers: out, secrets };
+  return { headers: Object.fromEntries(named.map((h) => [h.name.trim(), h.value])) };
 }
 
 /** The application's MCP servers: their cached tool lists with a refresh, adding one, deleting one. */
@@ -92,7 +82,7 @@ function ServerCard({ appId, server, blocked, onDelete }: { appId: string; serve
       </div>
       <p className="ap-muted">
         {s.transportLine(server.connectedWith ?? server.transport, server.toolsRefreshedAt ? new Date(server.toolsRefreshedAt).toLocaleString() : null)}
-        {Object.keys(server.headers ?? {}).length ? ` ${s.headersLine(Object.keys(server.headers ?? {}).join(', '))}` : ''}
+        {server.headerNames?.length ? ` ${s.headersLine(server.headerNames.join(', '))}` : ''}
       </p>
       {refresh.isError ? <ErrorText error={refresh.error} /> : server.lastError ? <p className="ap-error-text">{s.lastError(server.lastError)}</p> : null}
       {server.tools?.length ? (
