@@ -27,6 +27,7 @@ import { Identities1764400600000 } from './1764400600000-identities';
 import { Sso1764400610000 } from './1764400610000-sso';
 import { Tools1764500340000 } from './1764500340000-tools';
 import { KnowledgeHybridSearch1764500350000 } from './1764500350000-knowledge-hybrid-search';
+import { KnowledgeKeywordIndex1764500351000 } from './1764500351000-knowledge-keyword-index';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -58,4 +59,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   UsageHolds1764400831000,
   Tools1764500340000,
   KnowledgeHybridSearch1764500350000,
+  KnowledgeKeywordIndex1764500351000,
 ];
