@@ -27,7 +27,8 @@ import { handbookChunks, NEEDLES } from '../tests/support/needle-corpus';
  *
  * Env: BENCH_SIZES (default "10000,100000"), BENCH_QUERIES (200), BENCH_INGEST_MB (2),
  * BENCH_EF_SEARCH (default "100,200,300"), BENCH_NEEDLE_ROUNDS (25 timed passes over the needle questions),
- * BENCH_NEEDLES_ONLY=1 (the needle part alone), BENCH_EXACT_QUERIES (20), BENCH_FALLBACK_MAX (10000: the
+ * BENCH_NEEDLES_ONLY=1 (the needle part alone), BENCH_MODES (the needle part's modes, default
+ * "vector,keyword,hybrid"; "keyword" alone skips the HNSW build), BENCH_EXACT_QUERIES (20), BENCH_FALLBACK_MAX (10000: the
  * largest corpus the real[] exact-scan fallback is measured on), BENCH_DATABASE_URL (measure that
  * fallback on this PostgreSQL, where it is used, instead of PGlite), PGLITE_THREAD=off (PGlite on the event loop instead of its own thread).
  */
@@ -42,6 +43,9 @@ const FALLBACK_DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const CHUNKS_PER_DOCUMENT = 1000;
 const NEEDLE_ROUNDS = Number(process.env.BENCH_NEEDLE_ROUNDS ?? 25);
 const NEEDLES_ONLY = process.env.BENCH_NEEDLES_ONLY === '1';
+/** The needle part's search modes (BENCH_MODES, default all three); without vector and hybrid the HNSW index is not built. */
+const MODES = (process.env.BENCH_MODES ?? 'vector,keyword,hybrid').split(',') as SearchMode[];
+const NEEDS_HNSW = MODES.some((mode) => mode !== 'keyword');
 /** The needles' haystack: a handbook cut into documents of this many chunks (the issue's handbook had 3,946). */
 const HANDBOOK_CHUNKS_PER_DOCUMENT = 5000;
 /** PGlite on a thread of its own (PGLITE_THREAD=on, the default) or on the event loop (off), as `npm start` runs it. */
@@ -368,10 +372,12 @@ async function needles(size: number): Promise<NeedleRow[]> {
     }
     console.log(`- inserted in ${((now() - started) / 1000).toFixed(1)} s`);
     started = now();
-    await ds.query(`SET maintenance_work_mem = '1GB'`);
-    await ds.query(definition!.indexdef);
+    if (NEEDS_HNSW) {
+      await ds.query(`SET maintenance_work_mem = '1GB'`);
+      await ds.query(definition!.indexdef);
+    }
     await ds.query(`ANALYZE knowledge_chunks`);
-    console.log(`- built the HNSW index in ${((now() - started) / 1000).toFixed(1)} s`);
+    console.log(NEEDS_HNSW ? `- built the HNSW index in ${((now() - started) / 1000).toFixed(1)} s` : '- keyword mode only: no HNSW index built');
 
     const allIds = [...handbookIds, ...needleIds];
     const key = (documentId: string, chunkIndex: number) => `${documentId}:${chunkIndex}`;
@@ -404,7 +410,7 @@ async function needles(size: number): Promise<NeedleRow[]> {
     for (const [method, open, documentIds, expected] of cases) {
       const index = await open();
       // The HNSW walk alone is the vector search before the small-document split: measured by meaning only.
-      const modes: SearchMode[] = method.includes('walk alone') ? ['vector'] : ['vector', 'keyword', 'hybrid'];
+      const modes = MODES.filter((mode) => !method.includes('walk alone') || mode === 'vector');
       for (const mode of modes) {
         // One round trip (knowledge_chunks_search) per query, ranked as the retriever ranks (rankCandidates).
         const search = async (i: number) =>

@@ -27,6 +27,7 @@ import { Identities1764400600000 } from './1764400600000-identities';
 import { Sso1764400610000 } from './1764400610000-sso';
 import { Tools1764500340000 } from './1764500340000-tools';
 import { KnowledgeHybridSearch1764500350000 } from './1764500350000-knowledge-hybrid-search';
+import { KnowledgeKeywordIndex1764500351000 } from './1764500351000-knowledge-keyword-index';
 import { McpServers1764500360000 } from './1764500360000-mcp-servers';
 import { McpHeadersSealed1764500370000 } from './1764500370000-mcp-headers-sealed';
 import { ToolMessages1764500470000 } from './1764500470000-tool-messages';
@@ -61,6 +62,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   UsageHolds1764400831000,
   Tools1764500340000,
   KnowledgeHybridSearch1764500350000,
+  KnowledgeKeywordIndex1764500351000,
   McpServers1764500360000,
   McpHeadersSealed1764500370000,
   ToolMessages1764500470000,
