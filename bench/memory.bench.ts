@@ -21,6 +21,11 @@ import { startServerProcess, stopAll } from './support/processes';
  * issue 36, for a comparison in the same run), `dist-pglite` and `dist-postgres` (needs `npm run build`).
  * BENCH_DATABASE_URL is the PostgreSQL (default: TEST_DATABASE_URL); each run gets a schema of its own,
  * dropped at the end. BENCH_DURATION: seconds of chat load (default 15).
+ * The `dist-pglite-*` arms add the process-level settings documented for a 1 GB server, one at a time or
+ * together, in the measured process's environment: `-arena2` (MALLOC_ARENA_MAX=2, glibc's allocator arenas),
+ * `-semi` (V8's --max-semi-space-size=4), `-old` (--max-old-space-size=256), `-small` (all three).
+ * BENCH_PHASES (comma-separated, default all): `idle`, `chat`, `knowledge`, `plugins`; the later phases
+ * need `chat` (it creates the application).
  */
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CHUNKS = 10_000;
@@ -46,7 +51,17 @@ const ARMS: Record<string, Arm> = {
   postgres: { name: 'npm start, PostgreSQL', entry: 'sources', database: 'postgres' },
   'dist-pglite': { name: 'node dist/apps/all/main.js, PGlite', entry: 'dist', database: 'pglite' },
   'dist-postgres': { name: 'node dist/apps/all/main.js, PostgreSQL', entry: 'dist', database: 'postgres' },
+  'dist-pglite-arena2': { name: 'dist, PGlite, MALLOC_ARENA_MAX=2', entry: 'dist', database: 'pglite', env: { MALLOC_ARENA_MAX: '2' } },
+  'dist-pglite-semi': { name: 'dist, PGlite, --max-semi-space-size=4', entry: 'dist', database: 'pglite', env: { NODE_OPTIONS: '--max-semi-space-size=4' } },
+  'dist-pglite-old': { name: 'dist, PGlite, --max-old-space-size=256', entry: 'dist', database: 'pglite', env: { NODE_OPTIONS: '--max-old-space-size=256' } },
+  'dist-pglite-small': {
+    name: 'dist, PGlite, MALLOC_ARENA_MAX=2 --max-semi-space-size=4 --max-old-space-size=256',
+    entry: 'dist',
+    database: 'pglite',
+    env: { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=4 --max-old-space-size=256' },
+  },
 };
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'idle,chat,knowledge,plugins').split(',').map((p) => p.trim()));
 
 interface Phase {
   name: string;
@@ -109,6 +124,8 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...arm.env,
   };
+  // An arm's V8 flags go with the ones npm passes (.npmrc: --no-node-snapshot, which the plugin sandbox needs).
+  if (arm.env?.NODE_OPTIONS) env.NODE_OPTIONS = [process.env.NODE_OPTIONS, arm.env.NODE_OPTIONS].filter(Boolean).join(' ');
   if (!databaseUrl) delete env.DATABASE_URL;
   delete env.REDIS_URL; // the small server's setup: one process, no Redis
   const child =
@@ -122,6 +139,7 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
   const sampler = new Sampler(pid);
   console.log(`\n## ${arm.name} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
   try {
+    run: {
     let t0 = Date.now();
     await waitHealthy(base, child);
     const startedMs = Date.now() - t0;
@@ -129,6 +147,7 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
     phases.push({ name: 'idle after start', ...sampler.phase(), note: `ready in ${(startedMs / 1000).toFixed(1)} s, measured 10 s later` });
     sampler.reset();
 
+    if (!PHASES.has('chat')) break run;
     const client = new Api(base);
     let owner = await client.owner();
     const app = await client.post('/api/applications', { name: 'Bench' }, owner);
@@ -141,6 +160,7 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
     await sleep(5_000);
     phases.push({ name: '32-client chat', ...sampler.phase(), note: `${chat.requests.average.toFixed(0)} turns/s, p50 ${chat.latency.p50} ms` });
     sampler.reset();
+    if (!PHASES.has('knowledge')) break run;
 
     t0 = Date.now();
     const chunks = await ingest(client, await client.fresh(), app.id);
@@ -156,12 +176,14 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
     searches.sort((a, b) => a - b);
     phases.push({ name: `${CHUNKS.toLocaleString('en')} chunks`, ...sampler.phase(), note: `${chunks} chunks in ${ingestS.toFixed(0)} s, search p50 ${searches[25]!.toFixed(1)} ms` });
     sampler.reset();
+    if (!PHASES.has('plugins')) break run;
 
     t0 = Date.now();
     await plugins(client);
     const pluginsS = (Date.now() - t0) / 1000;
     await sleep(5_000);
     phases.push({ name: `${PLUGINS} plugins`, ...sampler.phase(), note: `installed and used in ${pluginsS.toFixed(0)} s` });
+    }
   } finally {
     sampler.stop();
     hwmMb = statusMb(pid, 'VmHWM');
