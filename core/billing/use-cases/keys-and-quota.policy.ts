@@ -29,6 +29,9 @@ interface Hold {
   holdId?: string;
   ownKey: boolean;
   includedTokens: number | null;
+  /** Under a token limit: the limit, and the further holds of a tool loop's rounds (allowToolRounds). */
+  tokenLimit: number | null;
+  roundHolds?: { tokens: number; holdId?: string }[];
 }
 
 /**
@@ -85,10 +88,44 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
     plan.usesOwnKey = false;
   }
 
+  /**
+   * Quota per model round (docs/tools.md): under a token limit, the tool rounds are held before the loop starts, each
+   * like the turn's first model call, as many as the plan's tokens left cover; the loop stops there and answers. Own
+   * keys and plans without a token limit run every round.
+   */
+  async allowToolRounds(_turn: ChatTurn, plan: ChatPlan, rounds: number): Promise<number> {
+    const hold = this.holds.get(plan);
+    if (!hold || hold.ownKey || hold.tokenLimit === null || hold.reservedTokens === 0) return rounds;
+    const counters = await this.deps.usage.current(hold.userId, hold.period);
+    const left = hold.tokenLimit - counters.tokensUsed - counters.tokensReserved;
+    const affordable = Math.min(rounds, Math.max(0, Math.floor(left / hold.reservedTokens)));
+    if (affordable === 0) return 0;
+    const tokens = hold.reservedTokens * affordable;
+    // Atomic like every hold: a turn that took the tokens meanwhile leaves this one without tool rounds.
+    const result = await this.deps.usage.reserve({ userId: hold.userId, period: hold.period, tokens, tokenLimit: hold.tokenLimit, messageLimit: null, messages: 0 });
+    if (!result.ok) return 0;
+    hold.roundHolds = [{ tokens, ...(result.holdId ? { holdId: result.holdId } : {}) }];
+    return affordable;
+  }
+
   async settle(_turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
     const hold = this.holds.get(plan);
     if (!hold) return;
     this.holds.delete(plan);
+    // The rounds' holds are given back; the tokens every round used are counted once, below.
+    for (const round of hold.roundHolds ?? []) {
+      await this.deps.usage.settle({
+        userId: hold.userId,
+        period: hold.period,
+        reservedTokens: round.tokens,
+        ...(round.holdId ? { holdId: round.holdId } : {}),
+        usedTokens: 0,
+        ok: true,
+        ownKey: hold.ownKey,
+        includedTokens: hold.includedTokens,
+        messages: 0,
+      });
+    }
     await this.deps.usage.settle({
       userId: hold.userId,
       period: hold.period,
@@ -104,14 +141,15 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
   private async hold(turn: ChatTurn, plan: ChatPlan, current: CurrentPlan, h: { tokens: number; ownKey: boolean; provider: ProviderId }): Promise<void> {
     const { entitlements, period } = current;
     const included = entitlements.limits.includedTokens;
+    const tokenLimit = h.ownKey || entitlements.overageAllowed ? null : included;
     const result = await this.deps.usage.reserve({
       userId: turn.ownerId,
       period,
       tokens: h.tokens,
-      tokenLimit: h.ownKey || entitlements.overageAllowed ? null : included,
+      tokenLimit,
       messageLimit: entitlements.limits.messagesPerMonth,
     });
     if (!result.ok) throw new PaymentRequiredError(quotaExceededMessage(result.exceeded, current, h.provider));
-    this.holds.set(plan, { userId: turn.ownerId, period, reservedTokens: h.tokens, ...(result.holdId ? { holdId: result.holdId } : {}), ownKey: h.ownKey, includedTokens: included });
+    this.holds.set(plan, { userId: turn.ownerId, period, reservedTokens: h.tokens, ...(result.holdId ? { holdId: result.holdId } : {}), ownKey: h.ownKey, includedTokens: included, tokenLimit });
   }
 }

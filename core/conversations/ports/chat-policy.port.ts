@@ -56,5 +56,11 @@ export interface ChatPolicy {
   /** At conversation creation: for example the A/B version assigned for the conversation's life. */
   onConversationCreate?(application: Application): Promise<{ configVersionId?: string | null }>;
   prepare(turn: ChatTurn, plan: ChatPlan): Promise<void>;
+  /**
+   * For a turn that runs the tool loop (docs/tools.md), once `prepare` admitted it: how many of the `rounds` tool
+   * rounds the turn may run (each further model round is another call to count, such as against the quota). The
+   * fewest any policy allows is the turn's `maxToolRounds`; 0 still answers, in one round without tools.
+   */
+  allowToolRounds?(turn: ChatTurn, plan: ChatPlan, rounds: number): Promise<number>;
   settle?(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void>;
 }

@@ -43,7 +43,7 @@ export class ChatTurnRunner {
     const plan = await this.prepare(turn, request);
     let answer: ChatAnswer;
     try {
-      const tools = await this.deps.tools?.(turn.application.id, turn.ownerId);
+      const tools = await this.toolsFor(turn, plan);
       answer = await this.deps.engine.sendMessage(turn.conversation.id, this.toRequest(turn, plan, opening, tools), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
@@ -58,7 +58,7 @@ export class ChatTurnRunner {
     const plan = await this.prepare(turn, request);
     let events: AsyncIterable<ChatStreamEvent>;
     try {
-      const tools = await this.deps.tools?.(turn.application.id, turn.ownerId);
+      const tools = await this.toolsFor(turn, plan);
       events = await this.deps.engine.streamMessage(turn.conversation.id, this.toRequest(turn, plan, opening, tools), signal);
     } catch (error) {
       await this.settle(turn, plan, { ok: false, error });
@@ -101,6 +101,17 @@ export class ChatTurnRunner {
       throw error;
     }
     return plan;
+  }
+
+  /** The turn's tools, with as many tool rounds as every policy allows (each round is a model call of its own). */
+  private async toolsFor(turn: ChatTurn, plan: ChatPlan): Promise<TurnTools | undefined> {
+    const tools = await this.deps.tools?.(turn.application.id, turn.ownerId);
+    if (!tools) return undefined;
+    let rounds = tools.settings.maxToolRounds;
+    for (const policy of this.deps.policies) {
+      if (policy.allowToolRounds) rounds = Math.min(rounds, await policy.allowToolRounds(turn, plan, rounds));
+    }
+    return rounds === tools.settings.maxToolRounds ? tools : { ...tools, settings: { ...tools.settings, maxToolRounds: Math.max(0, rounds) } };
   }
 
   private toRequest(turn: ChatTurn, plan: ChatPlan, opening?: ConversationStart, tools?: TurnTools): ChatMessageRequest {

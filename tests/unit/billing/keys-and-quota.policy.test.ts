@@ -3,7 +3,8 @@ import { AesGcmSecretBox } from '../../../adapters/crypto/aes-gcm.secret-box';
 import { InMemorySubscriptionRepository } from '../../../adapters/persistence/billing/in-memory-subscription.repository';
 import { InMemoryUsageLedger } from '../../../adapters/persistence/billing/in-memory-usage-ledger';
 import { InMemoryProviderKeyRepository } from '../../../adapters/persistence/provider-keys/in-memory-provider-key.repository';
-import type { ChatAnswer, ChatEngine, ChatMessageRequest } from '../../../core/ai/ports/chat-engine.port';
+import type { ChatAnswer, ChatEngine, ChatMessageRequest, TurnTools } from '../../../core/ai/ports/chat-engine.port';
+import type { Tool } from '../../../core/tools/domain/tool';
 import type { Application } from '../../../core/applications/domain/application';
 import { PlanCatalog, type PlanTier, type SubscriptionStatus } from '../../../core/billing/domain/plans';
 import { KeysAndQuotaPolicy } from '../../../core/billing/use-cases/keys-and-quota.policy';
@@ -23,8 +24,11 @@ function fakeEngine(tokens = 100) {
     failNext: false,
     tokens,
     requests,
+    /** Runs while the call is under way (to read the counters the turn holds). */
+    during: undefined as undefined | (() => Promise<void>),
     async sendMessage(conversationId: string, request: ChatMessageRequest): Promise<ChatAnswer> {
       requests.push(request);
+      await engine.during?.();
       if (engine.failNext) {
         engine.failNext = false;
         throw new UpstreamError('provider_a failed (500)');
@@ -43,7 +47,7 @@ function fakeEngine(tokens = 100) {
   return engine;
 }
 
-function aWorld(options: { policiesAfter?: ChatPolicy[] } = {}) {
+function aWorld(options: { policiesAfter?: ChatPolicy[]; tools?: TurnTools } = {}) {
   const ownerId = randomUUID();
   const subscriptions = new InMemorySubscriptionRepository(new Map([[ownerId, new Date('2026-01-10T00:00:00Z')]]));
   const keys = new InMemoryProviderKeyRepository();
@@ -54,7 +58,7 @@ function aWorld(options: { policiesAfter?: ChatPolicy[] } = {}) {
   const engine = fakeEngine();
   const plans = new PlanCatalog();
   const policy = new KeysAndQuotaPolicy({ subscriptions, keys, usage, secretBox, clock, plans });
-  const runner = new ChatTurnRunner({ engine: engine as unknown as ChatEngine, policies: [policy, ...(options.policiesAfter ?? [])] });
+  const runner = new ChatTurnRunner({ engine: engine as unknown as ChatEngine, policies: [policy, ...(options.policiesAfter ?? [])], ...(options.tools ? { tools: async () => options.tools } : {}) });
   const application = { id: randomUUID(), ownerId } as Application;
   const conversation = { id: randomUUID(), applicationId: application.id, configVersionId: null } as Conversation;
   const deps = { subscriptions, clock, plans };
@@ -238,5 +242,49 @@ describe('the keys-and-quota chat policy', () => {
     await w.onPlan('pro');
     await expect(w.send({ provider: 'provider_x' })).rejects.toThrow(/provider must be one of/);
     expect(await w.counters()).toMatchObject({ messagesUsed: 0 });
+  });
+
+  describe('a turn that runs the tool loop (quota per model round)', () => {
+    const withTools = (maxToolRounds: number): TurnTools => ({
+      tools: [{ name: 'lookup' } as Tool],
+      settings: { enabledTools: ['lookup'], toolChoice: 'auto', maxToolRounds, timeBudgetMs: 10_000, parallelCalls: false },
+      ownerId: 'the-owner',
+    });
+
+    it('holds every tool round like the first model call, runs only the rounds the plan has tokens for, and gives every hold back', async () => {
+      const w = aWorld({ tools: withTools(5) });
+      await w.onPlan('starter', 'trialing');
+      let held = 0;
+      w.engine.during = async () => void (held = (await w.counters()).tokensReserved);
+      await w.send();
+      expect(w.engine.requests[0]!.tools!.settings.maxToolRounds).toBe(5);
+      // The first model call's hold, and five more like it.
+      expect(held % 6).toBe(0);
+      const perRound = held / 6;
+      expect(perRound).toBeGreaterThan(0);
+      expect(await w.counters()).toMatchObject({ tokensUsed: 100, tokensReserved: 0, messagesUsed: 1 });
+
+      // Tokens left for the first call and two and a half rounds: 5 rounds do not fit, 2 do.
+      await w.spend(100_000 - 100 - Math.floor(perRound * 3.5));
+      await w.send();
+      expect(w.engine.requests[1]!.tools!.settings.maxToolRounds).toBe(2);
+      // Tokens left for the first call only: the turn still answers, in one round without tools.
+      const { tokensUsed } = await w.counters();
+      await w.spend(100_000 - tokensUsed - perRound);
+      await w.send();
+      expect(w.engine.requests[2]!.tools!.settings.maxToolRounds).toBe(0);
+      // Three turns and the two spendings: the rounds count no message of their own.
+      expect(await w.counters()).toMatchObject({ tokensReserved: 0, messagesUsed: 5 });
+    });
+
+    it('runs every round on an own key, without holding anything', async () => {
+      const w = aWorld({ tools: withTools(5) });
+      await w.onPlan('starter', 'trialing');
+      await w.saveOwnKey();
+      await w.spend(100_000);
+      await w.send();
+      expect(w.engine.requests[0]!.tools!.settings.maxToolRounds).toBe(5);
+      expect(await w.counters()).toMatchObject({ tokensReserved: 0 });
+    });
   });
 });
