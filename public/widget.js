@@ -13,6 +13,7 @@
   const POSITIONS = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
   const THEMES = ['light', 'dark', 'auto'];
   const MAX_STORED = 100;
+  const TOOL_STATES = ['running', 'done', 'failed'];
   const LIGHT = { pr: '#2563eb', on: '#fff', bg: '#fff', fg: '#1f2937', mu: '#6b7280', bd: '#e5e7eb', bb: '#f3f4f6', bf: '#1f2937', cb: 'rgba(127,127,127,.16)', ac: '#2563eb', eb: '#fef2f2', ef: '#991b1b' };
   const DARK = { pr: '#2563eb', on: '#fff', bg: '#111827', fg: '#f3f4f6', mu: '#9ca3af', bd: '#374151', bb: '#1f2937', bf: '#f3f4f6', cb: 'rgba(255,255,255,.1)', ac: '#93c5fd', eb: '#450a0a', ef: '#fecaca' };
   const ICON_CHAT = 'M5 4h14a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H10l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z';
@@ -119,6 +120,9 @@ svg{width:24px;height:24px;fill:none;stroke:currentColor;stroke-width:2;stroke-l
 .f textarea::placeholder{color:var(--mu);opacity:1}
 .s{height:40px;padding:0 14px;border:0;border-radius:10px;background:var(--pr);color:var(--on);font-weight:600}
 .s:disabled{opacity:.5;cursor:default}
+.a .tl{margin:0 0 6px;padding:0;list-style:none;font-size:12.5px;line-height:1.4;color:var(--mu);overflow-wrap:anywhere}
+.tl b{font-weight:600}
+.tl .failed{color:var(--ef)}
 .cs{margin-top:8px;padding-top:6px;border-top:1px solid var(--bd);font-size:12.5px;line-height:1.4}
 .cs p{margin:0 0 4px;font-weight:600;color:var(--mu)}
 .a .cs ol{margin:0;padding-left:18px}
@@ -433,6 +437,7 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
           state.conversationId = typeof saved.conversationId === 'string' ? saved.conversationId : null;
           if (typeof saved.token === 'string') conversationToken = saved.token;
           state.messages = saved.messages.filter(isMessage);
+          for (const m of state.messages) if (m.tools) m.tools = toolLines(m.tools);
         }
       } catch (_) { /* storage blocked or corrupt: start fresh */ }
     }
@@ -450,9 +455,39 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
     }
 
     function isMessage(m) {
-      // Tool calls and their results run server-side: the visitor sees the question and the answer, not an empty
-      // assistant message that only carried calls, nor the tools' output.
+      // Tool calls and their results run server-side: the visitor sees the question and the answer (with a line per
+      // call it took), not an empty assistant message that only carried calls, nor the tools' output.
       return m && (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && !(m.toolCalls && m.content === '');
+    }
+
+    /** Stored or received tool lines, kept to a name and a known state. */
+    function toolLines(list) {
+      return (Array.isArray(list) ? list : [])
+        .filter((t) => t && typeof t.name === 'string' && TOOL_STATES.includes(t.state))
+        .map((t) => ({ id: typeof t.id === 'string' ? t.id : '', name: t.name.slice(0, 200), state: t.state }));
+    }
+
+    /** A conversation's history: the calls of the assistant messages, settled by the tool messages, shown on the answer that follows. */
+    function fromHistory(messages) {
+      const shown = [];
+      let pending = [];
+      for (const m of messages) {
+        if (m && m.role === 'tool') {
+          const call = pending.find((t) => t.id === m.toolCallId);
+          if (call) call.state = m.isError ? 'failed' : 'done';
+        }
+        if (!isMessage(m)) {
+          if (m && Array.isArray(m.toolCalls)) pending.push(...m.toolCalls.map((c) => ({ id: c && c.id, name: c && c.name, state: 'failed' })));
+          continue;
+        }
+        const message = withSources({ role: m.role, content: m.content }, m.sources);
+        if (m.role === 'assistant' && pending.length) {
+          message.tools = toolLines(pending);
+          pending = [];
+        }
+        shown.push(message);
+      }
+      return shown;
     }
 
     async function loadApp() {
@@ -551,7 +586,7 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
         } else if (res.ok) {
           const conversation = await res.json();
           if (version !== state.version || !conversation || !Array.isArray(conversation.messages)) return;
-          state.messages = conversation.messages.filter(isMessage).map((m) => withSources({ role: m.role, content: m.content }, m.sources));
+          state.messages = fromHistory(conversation.messages);
         } else {
           return;
         }
@@ -577,16 +612,19 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
 
     function renderMessage(bubble, message) {
       const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 48;
+      const tools = message.tools && message.tools.length
+        ? [h('ul', { class: 'tl', 'aria-label': 'Tools used' }, message.tools.map((t) => h('li', { class: t.state }, ['Used ', h('b', {}, [t.name]), ` \u2014 ${t.state}`])))]
+        : [];
       if (message.role === 'user') bubble.textContent = message.content;
       else if (message.content) {
-        bubble.replaceChildren(markdown(message.content));
+        bubble.replaceChildren(...tools, markdown(message.content));
         const cited = citableSources(message.sources);
         if (cited.length) {
           const items = cited.map((s) => h('li', {}, s.excerpt ? [h('b', {}, [s.fileName]), h('q', {}, [s.excerpt])] : [h('b', {}, [s.fileName])]));
           bubble.append(h('div', { class: 'cs', role: 'note', 'aria-label': 'Sources' }, [h('p', {}, ['Sources']), h('ol', {}, items)]));
         }
       }
-      else bubble.replaceChildren(h('span', { class: 'dots' }, [h('i'), h('i'), h('i'), h('span', { class: 'sr' }, ['Writing an answer…'])]));
+      else bubble.replaceChildren(...tools, h('span', { class: 'dots' }, [h('i'), h('i'), h('i'), h('span', { class: 'sr' }, ['Writing an answer…'])]));
       if (stick) log.scrollTop = log.scrollHeight;
     }
 
@@ -646,6 +684,13 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
             if (event.type === 'chunk' && typeof event.content === 'string') {
               answer.content += event.content;
               renderMessage(answerBubble, answer);
+            } else if (event.type === 'tool_call' && typeof event.name === 'string') {
+              (answer.tools = answer.tools || []).push({ id: typeof event.id === 'string' ? event.id : '', name: event.name.slice(0, 200), state: 'running' });
+              renderMessage(answerBubble, answer);
+            } else if (event.type === 'tool_result') {
+              const call = (answer.tools || []).find((t) => t.id === event.toolCallId && t.state === 'running');
+              if (call) call.state = event.isError ? 'failed' : 'done';
+              renderMessage(answerBubble, answer);
             } else if (event.type === 'done') {
               if (typeof event.fullResponse === 'string') answer.content = event.fullResponse;
               withSources(answer, event.sources);
@@ -662,6 +707,8 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
       } catch (_) {
         problem = (await accessProblem()) || 'Could not reach the chat service. Please check your connection and try again.';
       }
+      // A call without a result (the turn's time ran out, or the answer broke off) did not finish.
+      for (const t of answer.tools || []) if (t.state === 'running') t.state = 'failed';
       if (answer.content) {
         state.messages.push(answer);
         renderMessage(answerBubble, answer);

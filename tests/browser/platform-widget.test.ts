@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PLATFORM_KEYS, startCoreApi, type TestStack } from '../support/test-stack';
@@ -10,6 +12,7 @@ import { WidgetPage } from './support/widget-page';
 
 const OUTPUT_DIR = join(__dirname, '../../test-output');
 const ANSWER = 'The lighthouse keeper lights the lamp at dusk and watches the sea until dawn.';
+const HOSTILE = '<img src=x onerror=alert(1)>';
 const LAMP_RULES = 'The harbour lamp is lit thirty minutes before sunset and put out at sunrise, every day of the year.';
 
 /** The real platform end to end: core API, AI service and provider emulator behind a widget on a customer's page. */
@@ -18,14 +21,18 @@ describeInBrowser('the widget on a customer site, against the real platform', ()
   let browser: Browser;
   let site: HostPageServer;
   let strangerSite: HostPageServer;
+  let shop: Server;
   let owner: Awaited<ReturnType<typeof anOwnerWithKey>>;
   let context: BrowserContext;
   let page: Page;
   let pageErrors: string[];
 
   beforeAll(async () => {
+    // The owner's endpoint an http tool calls, on loopback (allowed for this stack): its answer is hostile markup.
+    shop = createServer((_req, res) => res.end(HOSTILE));
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     [stack, browser, site, strangerSite] = await Promise.all([
-      startCoreApi({ providers: true }),
+      startCoreApi({ providers: true, env: { WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOKS_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32' } }),
       launchChromium(),
       HostPageServer.start(),
       HostPageServer.start(),
@@ -37,6 +44,7 @@ describeInBrowser('the widget on a customer site, against the real platform', ()
     await site?.close();
     await strangerSite?.close();
     await stack?.close();
+    await new Promise((resolve) => shop?.close(resolve));
   });
   beforeEach(async () => {
     stack.emulator!.reset();
@@ -132,5 +140,43 @@ describeInBrowser('the widget on a customer site, against the real platform', ()
     expect(await widget.log.textContent()).not.toContain(ANSWER);
     expect(stack.emulator!.requests).toEqual([]);
     expect(await stack.infra.dataSource.query(`SELECT id FROM conversations WHERE title = 'Can I borrow your key?'`)).toEqual([]);
+  });
+
+  it('shows each tool call of an answer as a plain-text line with its state, and hostile names and output as text', async () => {
+    stack.emulator!.behaviour.reply = undefined; // the emulated model answers with what the tools returned
+    const withTool = await anOwnerWithKey(stack, { allowedOrigins: [site.url], appName: 'Harbour Orders' });
+    const tool = await stack.client.post(`/api/applications/${withTool.app.id}/tools`, {
+      name: 'order_status',
+      description: 'Where an order is',
+      parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+      source: { type: 'http', method: 'GET', url: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/orders/{{args.order}}` },
+      timeoutMs: 5000,
+    }, { token: withTool.token });
+    expect(tool.status).toBe(201);
+    expect((await stack.client.put(`/api/applications/${withTool.app.id}/agent`, { enabledTools: ['order_status'] }, { token: withTool.token })).status).toBe(200);
+    await page.goto(site.publish('/orders.html', hostPage({ embeds: [embedTag(stack.listening.url, { 'app-id': withTool.app.id, 'api-key': withTool.key.key })] })));
+    const widget = new WidgetPage(page, 'Harbour Orders');
+    await widget.launcher.waitFor();
+    await widget.open();
+    // The model calls the enabled tool, and one whose name is markup (refused: it is not enabled).
+    await widget.sendAndWait(`Where is order 7? [[call order_status {"order":"7"}]] [[call ${HOSTILE.replace(/ /g, '/')} {}]]`);
+    const lines = widget.answers().last().getByRole('list', { name: 'Tools used' }).getByRole('listitem');
+    expect(await lines.allTextContents()).toEqual(['Used order_status — done', `Used ${HOSTILE.replace(/ /g, '/')} — failed`]);
+    expect(await widget.answers().last().textContent()).toContain(`order_status returned: HTTP 200`);
+    expect(await widget.answers().last().textContent()).toContain(HOSTILE);
+    expect(await widget.log.locator('img').count()).toBe(0);
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT_DIR, 'platform-widget-tools.png') });
+
+    // From the conversation's history after a reload (the stored transcript emptied, its conversation kept): the same lines.
+    await page.evaluate(() => {
+      for (const key of Object.keys(sessionStorage)) sessionStorage.setItem(key, JSON.stringify({ ...JSON.parse(sessionStorage.getItem(key)!), messages: [] }));
+    });
+    await page.reload();
+    const restored = new WidgetPage(page, 'Harbour Orders');
+    await restored.launcher.waitFor();
+    await restored.open();
+    await restored.answers().getByText('order_status returned').waitFor();
+    expect(await restored.answers().last().getByRole('listitem').allTextContents()).toEqual(['Used order_status — done', `Used ${HOSTILE.replace(/ /g, '/')} — failed`]);
   });
 });
