@@ -21,6 +21,8 @@ module.exports = {
   // Starting a stack opens an embedded database (several seconds of WebAssembly start-up) and hashes
   // passwords; on a loaded two-core machine a beforeAll has been seen to need more than 30 s.
   testTimeout: 60000,
-  maxWorkers: 2,
+  // One worker more than the cores: about a third of the suite's time is spent waiting (Chromium, child processes, SIGKILL
+  // recoveries), and two workers left a third of two cores idle.
+  maxWorkers: require('node:os').availableParallelism() + 1,
   reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };
