@@ -1,5 +1,8 @@
 import { startStreamableMcp, type LocalMcp } from '../../support/local-mcp-servers';
+import { aPlugin } from '../../support/plugins/plugin-examples';
 import { paidUserWithApplication, startCoreApi, type TestStack } from '../../support/test-stack';
+
+const PLUGIN = `definePlugin({ tools: [{ name: 'greet', description: 'Greets someone', handler: async ({ who }) => ({ hello: who }) }] });`;
 
 /** The AI service apart from the core API: the calls it cannot run itself run in the core API (docs/tools.md). */
 describe('tool calls of a turn in the AI service, run in the core API', () => {
@@ -15,20 +18,26 @@ describe('tool calls of a turn in the AI service, run in the core API', () => {
     owner = await paidUserWithApplication(stack);
     const base = `/api/applications/${owner.app.id}`;
     expect((await stack.client.post(`${base}/mcp-servers`, { name: 'docs', url: mcp.url }, { token: owner.token })).status).toBe(201);
-    expect((await stack.client.put(`${base}/agent`, { enabledTools: ['docs_add'] }, { token: owner.token })).status).toBe(200);
+    const plugin = await stack.client.post('/api/plugins', aPlugin(PLUGIN), { token: owner.token });
+    expect(plugin.status).toBe(201);
+    const installed = await stack.client.post(`${base}/plugins`, { pluginId: plugin.body.id }, { token: owner.token });
+    expect(installed.status).toBe(201);
+    expect((await stack.client.put(`${base}/plugins/${installed.body.id}/activate`, undefined, { token: owner.token })).status).toBe(200);
+    expect((await stack.client.put(`${base}/agent`, { enabledTools: ['docs_add', 'greet'] }, { token: owner.token })).status).toBe(200);
   });
   afterAll(async () => {
     await stack?.close();
     await mcp?.close();
   });
 
-  it('runs an MCP tool of a turn in the AI service through the core API, and its result reaches the answer', async () => {
+  it('runs MCP and plugin tools of a turn in the AI service through the core API, and their results reach the answer', async () => {
     expect(stack.ai).toBeDefined();
     const id = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id as string;
-    const res = await stack.client.post(`/api/conversations/${id}/messages`, { content: 'Add them [[call docs_add {"a":20,"b":22}]]', provider: 'provider_a' }, { token: owner.token });
+    const res = await stack.client.post(`/api/conversations/${id}/messages`, { content: 'Add them [[call docs_add {"a":20,"b":22}]] [[call greet {"who":"Ada"}]]', provider: 'provider_a' }, { token: owner.token });
     expect(res.status).toBe(200);
-    expect(res.body.toolCalls).toEqual([{ id: expect.any(String), name: 'docs_add', arguments: { a: 20, b: 22 }, isError: false, durationMs: expect.any(Number) }]);
+    expect(res.body.toolCalls.map((c: { name: string; isError: boolean }) => [c.name, c.isError])).toEqual([['docs_add', false], ['greet', false]]);
     expect(res.body.message.content).toContain('docs_add returned: 42');
+    expect(res.body.message.content).toContain('greet returned: {"hello":"Ada"}');
   });
 
   it('guards /internal/tools/run with the AI service token and answers bad input with 4xx', async () => {
