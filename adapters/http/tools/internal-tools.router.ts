@@ -40,14 +40,24 @@ export function internalToolsRouter(d: { auth: Middleware; applications: Applica
     if (!tool) throw new NotFoundError('Tool');
     const runner = d.runners.runnerFor(tool.source);
     if (!runner) throw new ValidationError('This tool cannot run here');
-    const disconnect = abortOnDisconnect(ctx);
-    const signal = AbortSignal.any([disconnect.signal, AbortSignal.timeout(tool.timeoutMs)]);
+    // Cut at the tool's timeout (as the turn loop does) or when the AI service gives up and goes away.
+    const controller = abortOnDisconnect(ctx);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new ToolFailure(`the tool did not answer within ${tool.timeoutMs} ms`));
+        controller.abort();
+      }, tool.timeoutMs);
+    });
     let result: ToolRunResult;
     try {
-      result = { content: await runner.run(tool, input.arguments as Record<string, unknown>, { applicationId: application.id, ownerId: application.ownerId, signal }), isError: false };
+      const output = await Promise.race([runner.run(tool, input.arguments as Record<string, unknown>, { applicationId: application.id, ownerId: application.ownerId, signal: controller.signal }), timeout]);
+      result = { content: output, isError: false };
     } catch (error) {
       // Only a ToolFailure's message is the model's to read; anything else may hold internals.
       result = { content: error instanceof ToolFailure ? error.message : 'the tool failed', isError: true };
+    } finally {
+      clearTimeout(timer);
     }
     ctx.body = result;
   });
