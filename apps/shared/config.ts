@@ -24,6 +24,8 @@ export interface AppConfig {
   jwtSecret: string;
   aiServiceUrl?: string;
   aiServiceToken: string;
+  /** CORE_API_URL: where the AI service reaches the core API to run the tool calls it cannot run itself (docs/tools.md). */
+  coreApiUrl?: string;
   /** MARKETPLACE_URL; '' when set empty (no marketplace), undefined when not set at all. */
   marketplaceUrl?: string;
   /** The core API's bearer token at the marketplace service, and the key that signs the acting user (MARKETPLACE_TOKEN). */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jwtSecret: secret('JWT_SECRET', (v) => (v.length >= 32 ? undefined : 'must be at least 32 characters')),
     aiServiceUrl: env.AI_SERVICE_URL ? url('AI_SERVICE_URL', env.AI_SERVICE_URL) : undefined,
     aiServiceToken: secret('AI_SERVICE_TOKEN', (v) => (v.length >= 16 ? undefined : 'must be at least 16 characters')),
+    coreApiUrl: env.CORE_API_URL ? url('CORE_API_URL', env.CORE_API_URL) : undefined,
     // Set but empty is kept as '': no marketplace, and `npm start` must not point it at its own service then.
     marketplaceUrl: env.MARKETPLACE_URL ? url('MARKETPLACE_URL', env.MARKETPLACE_URL) : env.MARKETPLACE_URL === '' ? '' : undefined,
     marketplaceToken: secret('MARKETPLACE_TOKEN', (v) => (v.length >= 16 ? undefined : 'must be at least 16 characters')),

@@ -93,6 +93,8 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
   const platform = await createPlatform({ config, infrastructure: infra, passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds });
   const core = platform.services['core-api']!;
   const listening = await listen(core, '127.0.0.1', options.port ?? 0);
+  // The AI service runs the calls it cannot run itself (plugin, MCP, built-in tools) in the core API (CORE_API_URL).
+  if (ai) config.coreApiUrl = listening.url;
   const client = new TestClient(listening.url);
   let adminToken: Promise<string> | undefined;
   return {

@@ -1,6 +1,8 @@
 import type { Container } from 'inversify';
 import { mcpRouter } from '../../../adapters/http/tools/mcp.router';
 import { toolsRouter } from '../../../adapters/http/tools/tools.router';
+import { internalToolsRouter } from '../../../adapters/http/tools/internal-tools.router';
+import { serviceTokenAuth } from '../../../adapters/http/shared/service-token.middleware';
 import { SqlToolRepository } from '../../../adapters/persistence/tools/sql-tool.repository';
 import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-checker';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
@@ -164,6 +166,13 @@ export const toolsModule: AppModule = {
       remove: resolve(c, DeleteToolUseCase),
       getAgent: resolve(c, GetAgentSettingsUseCase),
       updateAgent: resolve(c, UpdateAgentSettingsUseCase),
+    }),
+    // The AI service, apart from the core API, runs here the calls it cannot run itself (docs/tools.md).
+    internalToolsRouter({
+      auth: serviceTokenAuth(resolve(c, TOKENS.Config).aiServiceToken),
+      applications: resolve(c, TOKENS.ApplicationRepository),
+      toolset: resolve(c, TOOL_TOKENS.Toolset),
+      runners: resolve(c, TOOL_TOKENS.Runners),
     }),
     mcpRouter({ authenticate: resolve(c, AuthenticateApiKeyUseCase), mcp: resolve(c, ApplicationMcpUseCase), serverName: 'ai-app-platform', serverVersion: PLATFORM_VERSION }),
   ],

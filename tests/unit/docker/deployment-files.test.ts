@@ -68,6 +68,8 @@ describe('docker/compose.yaml', () => {
     });
     expect(compose.services.nginx.depends_on).toEqual({ 'core-api': { condition: 'service_healthy' } });
     expect(compose.services['core-api'].environment).toMatchObject({ AI_SERVICE_URL: 'http://ai-service:3001', MARKETPLACE_URL: 'http://marketplace:3002', TRUST_PROXY: 'true' });
+    // Plugin, MCP and built-in tool calls of the AI service's turns run in the core API.
+    expect(compose.services['ai-service'].environment).toMatchObject({ CORE_API_URL: 'http://core-api:3000' });
   });
 
   it('publishes nginx only: the services are reached through the proxy and its rate zones', () => {
@@ -117,9 +119,13 @@ describe('docker/nginx.conf', () => {
     expect(conf).toMatch(/upstream core_api \{\s*server core-api:3000;/);
   });
 
+  it('never serves the service-to-service routes (/internal/) to the outside', () => {
+    expect(conf).toMatch(/location \/internal\/ \{[^}]*return 404 /);
+  });
+
   it("answers its own refusals with the platform's error body", () => {
     const bodies = [...conf.matchAll(/return (\d{3}) '(\{[^']*\})';/g)].map((m) => ({ status: Number(m[1]), body: JSON.parse(m[2]) }));
-    expect(bodies.map((b) => b.status).sort()).toEqual([413, 429, 503]);
+    expect(bodies.map((b) => b.status).sort()).toEqual([404, 413, 429, 503]);
     for (const { status, body } of bodies) expect(body).toEqual({ statusCode: status, message: expect.any(String), error: expect.any(String) });
   });
 
