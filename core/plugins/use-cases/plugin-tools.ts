@@ -12,6 +12,12 @@ import type { PluginRuntime } from './plugin-runtime';
  */
 export class PluginTools implements ToolSourceCatalog, ToolRunner {
   readonly origin = 'plugin';
+  /**
+   * The last call queued per installation. A plugin's calls share its isolate, and a call cut at the CPU limit
+   * takes the isolate down with whatever else runs in it: one installation's tool calls run one after another, so
+   * a turn's parallel calls never abandon each other.
+   */
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly runtime: PluginRuntime) {}
 
@@ -49,13 +55,25 @@ export class PluginTools implements ToolSourceCatalog, ToolRunner {
     const installation = (await this.runtime.active(context.applicationId)).find((i) => i.id === source.installationId);
     if (!installation) throw new ToolFailure('the plugin that provides this tool is not active');
     const limits = { cpuMs: this.runtime.limits.call.cpuMs, wallMs: Math.min(this.runtime.limits.call.wallMs, tool.timeoutMs) };
+    const call = this.inTurn(installation.id, () => this.runtime.call(installation, { kind: 'tool', name: source.tool }, args, limits));
     let result: unknown;
     try {
-      result = await this.runtime.call(installation, { kind: 'tool', name: source.tool }, args, limits);
+      result = await call;
     } catch (error) {
       throw new ToolFailure(failureText(error));
     }
     return typeof result === 'string' ? result : JSON.stringify(result ?? null);
+  }
+
+  private inTurn<T>(installationId: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(installationId) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    const settled = next.catch(() => undefined);
+    this.queues.set(installationId, settled);
+    void settled.then(() => {
+      if (this.queues.get(installationId) === settled) this.queues.delete(installationId);
+    });
+    return next;
   }
 }
 
