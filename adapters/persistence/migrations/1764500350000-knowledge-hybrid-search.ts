@@ -1,49 +1,15 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Knowledge that finds what people ask for (issue 35):
- * - PDF and DOCX documents; a document's content hash, unique per application (the same file twice is
- *   refused naming the first).
- * - Chunks carry their place (`page`, `section` heading path) and a `generation`: re-indexing writes the
- *   new generation beside the live one and switches `knowledge_documents.generation` in one statement, so
- *   search never sees the document missing; the primary key takes the generation in.
- * - Full-text search: a stored `tsv` (English configuration, heading path and text) with a GIN index, and
- *   `knowledge_chunks_keyword`, which ranks an application's chunks by the query's rare words.
- * - `knowledge_chunks_search` (where pgvector is installed) answers the vector candidates (as
- *   `knowledge_chunks_nearest` did, live generation only) and the keyword candidates with their cosine
- *   distance, in one call; the caller fuses them by reciprocal rank.
- * - Applications choose their retrieval mode (`hybrid` by default).
+ * Keyword candidates: the query's words as the English configuration stems them (stop words gone), each
+ * counted among the documents' live chunks up to rare_max + 1 through the GIN index; the words found in at
+ * most rare_max chunks are the query's distinctive ones (a part number, a name), weighted by inverse
+ * document frequency, and a chunk scores the weights of those it holds (ts_rank breaks ties). Counting is
+ * capped and common words never reach the ranking, so a question full of everyday words does not rank
+ * half the application: it costs at most (rare_max + 1) rows per word.
+ * (Replaced by per-application word counts in `1764500480000-knowledge-word-counts`; kept for its `down`.)
  */
-export class KnowledgeHybridSearch1764500350000 implements MigrationInterface {
-  name = 'KnowledgeHybridSearch1764500350000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE knowledge_documents DROP CONSTRAINT knowledge_documents_format_check`);
-    await q.query(`ALTER TABLE knowledge_documents ADD CONSTRAINT knowledge_documents_format_check CHECK (format IN ('txt', 'md', 'json', 'csv', 'html', 'xml', 'pdf', 'docx'))`);
-    await q.query(`
-      ALTER TABLE knowledge_documents
-        ADD COLUMN content_hash text,
-        ADD COLUMN generation integer NOT NULL DEFAULT 0,
-        ADD COLUMN pending_generation integer,
-        ADD COLUMN pending_chunk_size integer,
-        ADD COLUMN pending_chunk_overlap integer`);
-    await q.query(`CREATE UNIQUE INDEX knowledge_documents_content_key ON knowledge_documents (application_id, content_hash)`);
-
-    await q.query(`ALTER TABLE knowledge_chunks ADD COLUMN generation integer NOT NULL DEFAULT 0, ADD COLUMN page integer, ADD COLUMN section text`);
-    await q.query(`ALTER TABLE knowledge_chunks DROP CONSTRAINT knowledge_chunks_pkey`);
-    await q.query(`ALTER TABLE knowledge_chunks ADD PRIMARY KEY (document_id, generation, chunk_index)`);
-    await q.query(`ALTER TABLE knowledge_chunks ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, coalesce(section, '') || ' ' || content)) STORED`);
-    await q.query(`CREATE INDEX knowledge_chunks_tsv_idx ON knowledge_chunks USING gin (tsv)`);
-
-    await q.query(`ALTER TABLE applications ADD COLUMN retrieval_mode text NOT NULL DEFAULT 'hybrid' CHECK (retrieval_mode IN ('hybrid', 'vector', 'keyword'))`);
-
-    // Keyword candidates: the query's words as the English configuration stems them (stop words gone), each
-    // counted among the documents' live chunks up to rare_max + 1 through the GIN index; the words found in at
-    // most rare_max chunks are the query's distinctive ones (a part number, a name), weighted by inverse
-    // document frequency, and a chunk scores the weights of those it holds (ts_rank breaks ties). Counting is
-    // capped and common words never reach the ranking, so a question full of everyday words does not rank
-    // half the application: it costs at most (rare_max + 1) rows per word.
-    await q.query(`
+export const KEYWORD_FUNCTION_COUNTING = `
       CREATE FUNCTION knowledge_chunks_keyword(query_text text, app uuid, chunk_space text, documents uuid[], top integer, rare_max integer)
       RETURNS TABLE (document_id uuid, chunk_index integer, keyword_score double precision)
       LANGUAGE plpgsql STABLE
@@ -90,7 +56,46 @@ export class KnowledgeHybridSearch1764500350000 implements MigrationInterface {
            ORDER BY 3 DESC, 1, 2
            LIMIT top;
       END
-      $fn$`);
+      $fn$`;
+
+/**
+ * Knowledge that finds what people ask for (issue 35):
+ * - PDF and DOCX documents; a document's content hash, unique per application (the same file twice is
+ *   refused naming the first).
+ * - Chunks carry their place (`page`, `section` heading path) and a `generation`: re-indexing writes the
+ *   new generation beside the live one and switches `knowledge_documents.generation` in one statement, so
+ *   search never sees the document missing; the primary key takes the generation in.
+ * - Full-text search: a stored `tsv` (English configuration, heading path and text) with a GIN index, and
+ *   `knowledge_chunks_keyword`, which ranks an application's chunks by the query's rare words.
+ * - `knowledge_chunks_search` (where pgvector is installed) answers the vector candidates (as
+ *   `knowledge_chunks_nearest` did, live generation only) and the keyword candidates with their cosine
+ *   distance, in one call; the caller fuses them by reciprocal rank.
+ * - Applications choose their retrieval mode (`hybrid` by default).
+ */
+export class KnowledgeHybridSearch1764500350000 implements MigrationInterface {
+  name = 'KnowledgeHybridSearch1764500350000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE knowledge_documents DROP CONSTRAINT knowledge_documents_format_check`);
+    await q.query(`ALTER TABLE knowledge_documents ADD CONSTRAINT knowledge_documents_format_check CHECK (format IN ('txt', 'md', 'json', 'csv', 'html', 'xml', 'pdf', 'docx'))`);
+    await q.query(`
+      ALTER TABLE knowledge_documents
+        ADD COLUMN content_hash text,
+        ADD COLUMN generation integer NOT NULL DEFAULT 0,
+        ADD COLUMN pending_generation integer,
+        ADD COLUMN pending_chunk_size integer,
+        ADD COLUMN pending_chunk_overlap integer`);
+    await q.query(`CREATE UNIQUE INDEX knowledge_documents_content_key ON knowledge_documents (application_id, content_hash)`);
+
+    await q.query(`ALTER TABLE knowledge_chunks ADD COLUMN generation integer NOT NULL DEFAULT 0, ADD COLUMN page integer, ADD COLUMN section text`);
+    await q.query(`ALTER TABLE knowledge_chunks DROP CONSTRAINT knowledge_chunks_pkey`);
+    await q.query(`ALTER TABLE knowledge_chunks ADD PRIMARY KEY (document_id, generation, chunk_index)`);
+    await q.query(`ALTER TABLE knowledge_chunks ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, coalesce(section, '') || ' ' || content)) STORED`);
+    await q.query(`CREATE INDEX knowledge_chunks_tsv_idx ON knowledge_chunks USING gin (tsv)`);
+
+    await q.query(`ALTER TABLE applications ADD COLUMN retrieval_mode text NOT NULL DEFAULT 'hybrid' CHECK (retrieval_mode IN ('hybrid', 'vector', 'keyword'))`);
+
+    await q.query(KEYWORD_FUNCTION_COUNTING);
 
     const vector = (await q.query(`SELECT 1 FROM pg_extension WHERE extname = 'vector'`)) as unknown[];
     if (vector.length === 0) return; // the exact-scan layout searches with plain SQL (and the keyword function)

@@ -31,6 +31,7 @@ import { KnowledgeKeywordIndex1764500351000 } from './1764500351000-knowledge-ke
 import { McpServers1764500360000 } from './1764500360000-mcp-servers';
 import { McpHeadersSealed1764500370000 } from './1764500370000-mcp-headers-sealed';
 import { ToolMessages1764500470000 } from './1764500470000-tool-messages';
+import { KnowledgeWordCounts1764500480000 } from './1764500480000-knowledge-word-counts';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -66,4 +67,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   McpServers1764500360000,
   McpHeadersSealed1764500370000,
   ToolMessages1764500470000,
+  KnowledgeWordCounts1764500480000,
 ];
