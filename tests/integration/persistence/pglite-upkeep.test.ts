@@ -39,6 +39,16 @@ describe('PGlite upkeep', () => {
     await db.dataSource.query(`DEALLOCATE pick`);
   });
 
+  it('analyzes a small table once it holds rows, however few, and then leaves it until it grows', async () => {
+    await db.dataSource.query(`CREATE TABLE few (id integer PRIMARY KEY)`);
+    expect((await upkeep.runOnce()).analyzed).not.toContain('public.few'); // empty: nothing to learn
+    await db.dataSource.query(`INSERT INTO few SELECT generate_series(1, 20)`);
+    expect((await upkeep.runOnce()).analyzed).toContain('public.few');
+    expect((await db.dataSource.query(`SELECT reltuples FROM pg_class WHERE relname = 'few'`))[0].reltuples).toBe(20);
+    await db.dataSource.query(`INSERT INTO few VALUES (21)`);
+    expect((await upkeep.runOnce()).analyzed).not.toContain('public.few');
+  });
+
   it('runs on its own every interval until stopped', async () => {
     await db.dataSource.query(`CREATE TABLE logs (id integer PRIMARY KEY)`);
     await db.dataSource.query(`INSERT INTO logs SELECT generate_series(1, 20000)`);
