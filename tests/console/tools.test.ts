@@ -103,7 +103,7 @@ describeInBrowser('console: tools and MCP', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('adds an MCP server (a refused address shown with its reason, header values write-only), lists its tools, enables one, shows a failed refresh and deletes it', async () => {
+  it('adds an MCP server (a refused address shown with its reason, header values write-only), lists its tools, enables one, edits it (its header kept, then removed), shows a failed refresh and deletes it', async () => {
     const { page } = tab;
     const owner = await userWithApplication(world.stack.client, { name: 'Docs Desk' });
     const api = (path: string) => world.stack.client.get(`/api/applications/${owner.app.id}${path}`, { token: owner.token });
@@ -137,14 +137,31 @@ describeInBrowser('console: tools and MCP', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'tools-mcp-servers');
 
-    // A refresh the server cannot answer: the API's 502 reason, the cached list kept.
-    const [server] = (await api('/mcp-servers')).body;
+    // Edited in the console: the form holds the server's settings, the header's value is not shown and, left
+    // empty, is kept.
     const gone = await startStreamableMcp();
     await gone.close();
-    expect((await world.stack.client.put(`/api/applications/${owner.app.id}/mcp-servers/${server.id}`, { url: gone.url }, { token: owner.token })).status).toBe(200);
-    await page.reload();
+    await page.getByRole('button', { name: 'Edit server docs' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit the MCP server “docs”' });
+    expect(await edit.getByLabel('Server URL').inputValue()).toBe(mcp.url);
+    expect(await edit.getByLabel('New value for Authorization').inputValue()).toBe('');
+    await edit.getByLabel('Server URL').fill(gone.url);
+    await edit.getByRole('button', { name: 'Save server' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect((await api('/mcp-servers')).body[0]).toMatchObject({ url: gone.url, headerNames: ['Authorization'] });
+    expect(await page.content()).not.toContain(HEADER_SECRET);
+
+    // A refresh the server cannot answer: the API's 502 reason, the cached list kept.
     await page.getByRole('button', { name: 'Refresh docs' }).click();
     await page.getByRole('alert').filter({ hasText: /could not be reached/ }).waitFor();
+
+    // A header removed in the edit form is gone from the server.
+    await page.getByRole('button', { name: 'Edit server docs' }).click();
+    await edit.getByRole('button', { name: 'Remove header Authorization' }).click();
+    await edit.getByText('Authorization will be removed.').waitFor();
+    await edit.getByRole('button', { name: 'Save server' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect((await api('/mcp-servers')).body[0].headerNames).toEqual([]);
 
     await page.getByRole('button', { name: 'Delete server docs' }).click();
     await page.getByRole('dialog', { name: 'Delete the MCP server “docs”?' }).getByRole('button', { name: 'Delete server' }).click();

@@ -57,6 +57,7 @@ export function useTeamRoles() {
 
 export type McpServer = components['schemas']['McpServer'];
 export type McpServerBody = paths['/api/applications/{appId}/mcp-servers']['post']['requestBody']['content']['application/json'];
+export type McpServerChange = paths['/api/applications/{appId}/mcp-servers/{serverId}']['put']['requestBody']['content']['application/json'];
 export type AvailableTool = components['schemas']['AvailableTool'];
 
 const mcpKey = (appId: string) => ['tools', appId, 'mcp-servers'] as const;
@@ -82,6 +83,12 @@ function useMcpMutation<T>(appId: string, fn: (input: T) => Promise<unknown>) {
 
 export function useAddMcpServer(appId: string) {
   return useMcpMutation(appId, (body: McpServerBody) => data(api.POST('/api/applications/{appId}/mcp-servers', { params: { path: { appId } }, body })));
+}
+
+export function useUpdateMcpServer(appId: string) {
+  return useMcpMutation(appId, ({ serverId, body }: { serverId: string; body: McpServerChange }) =>
+    data(api.PUT('/api/applications/{appId}/mcp-servers/{serverId}', { params: { path: { appId, serverId } }, body })),
+  );
 }
 
 export function useRefreshMcpServer(appId: string) {
