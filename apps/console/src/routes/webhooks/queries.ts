@@ -8,8 +8,8 @@ export type CreatedWebhook = components['schemas']['CreatedWebhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookEvent = NonNullable<Webhook['events']>[number];
 
-/** The events a webhook may subscribe to (the API's list). */
-export const EVENTS: WebhookEvent[] = [
+/** The events a webhook may subscribe to (the API's list, in the order the form shows them). */
+export const EVENTS = [
   'message.received',
   'message.completed',
   'conversation.started',
@@ -22,7 +22,12 @@ export const EVENTS: WebhookEvent[] = [
   'usage.limit_reached',
   'subscription.updated',
   'workflow.event',
-];
+] as const satisfies readonly WebhookEvent[];
+
+// The form must offer every event the API accepts: an event added to the API and missing here fails the type check.
+type MissingEvent = Exclude<WebhookEvent, (typeof EVENTS)[number]>;
+const everyEventOffered: [MissingEvent] extends [never] ? true : MissingEvent = true;
+void everyEventOffered;
 
 const key = ['webhooks'] as const;
 
