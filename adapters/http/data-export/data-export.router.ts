@@ -4,15 +4,18 @@ import type {
   DownloadExportUseCase,
   GetExportUseCase,
   ImportDataUseCase,
+  ListExportsUseCase,
   RequestExportUseCase,
 } from '../../../core/data-export/use-cases/data-export.use-cases';
 import { actorOf } from '../shared/auth.middleware';
+import { respondWithPage } from '../shared/paged-response';
 import { attachmentDisposition } from '../uploads/content-disposition';
 
 /** Data export (a background job, then a download for its owner) and bulk import. */
 export function dataExportRouter(d: {
   auth: Middleware;
   request: RequestExportUseCase;
+  list: ListExportsUseCase;
   get: GetExportUseCase;
   download: DownloadExportUseCase;
   importData: ImportDataUseCase;
@@ -22,6 +25,7 @@ export function dataExportRouter(d: {
     ctx.body = await d.request.execute(ctx.request.body, actorOf(ctx));
     ctx.status = 202;
   });
+  r.get('/api/data-export', d.auth, async (ctx) => respondWithPage(ctx, await d.list.execute(ctx.query, actorOf(ctx))));
   r.get('/api/data-export/:id', d.auth, async (ctx) => {
     ctx.body = await d.get.execute(ctx.params.id!, actorOf(ctx));
   });

@@ -53,6 +53,15 @@ export class TypeOrmDataExportRepository implements DataExportRepository {
     return row && toExport(row);
   }
 
+  async listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: DataExport[]; total: number }> {
+    // Both read data_exports_owner_idx (owner_id, created_at DESC); an owner has few exports (they expire in a day).
+    const [items, count] = await Promise.all([
+      rows<Row>(this.db, `SELECT * FROM data_exports WHERE owner_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, [ownerId, limit, offset]),
+      one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM data_exports WHERE owner_id = $1`, [ownerId]),
+    ]);
+    return { items: items.map(toExport), total: count?.n ?? 0 };
+  }
+
   async claim(id: string): Promise<DataExport | null> {
     const row = await one<Row>(this.db, `UPDATE data_exports SET status = 'running' WHERE id = $1 AND status = 'pending' RETURNING *`, [id]);
     return row && toExport(row);

@@ -12,6 +12,7 @@ import {
   DownloadExportUseCase,
   GetExportUseCase,
   ImportDataUseCase,
+  ListExportsUseCase,
   RequestExportUseCase,
   SweepExpiredExportsUseCase,
   type BuildExportJob,
@@ -58,6 +59,7 @@ export function dataExportModule(options: DataExportModuleOptions = {}): AppModu
         clock: get(TOKENS.Clock),
       });
       provide(c, RequestExportUseCase, (get) => new RequestExportUseCase(deps(get)));
+      provide(c, ListExportsUseCase, (get) => new ListExportsUseCase(deps(get)));
       provide(c, GetExportUseCase, (get) => new GetExportUseCase(deps(get)));
       provide(c, DownloadExportUseCase, (get) => new DownloadExportUseCase(deps(get)));
       provide(c, BuildExportUseCase, (get) => new BuildExportUseCase(deps(get)));
@@ -74,6 +76,7 @@ export function dataExportModule(options: DataExportModuleOptions = {}): AppModu
       dataExportRouter({
         auth: resolve(c, TOKENS.AuthMiddleware),
         request: resolve(c, RequestExportUseCase),
+        list: resolve(c, ListExportsUseCase),
         get: resolve(c, GetExportUseCase),
         download: resolve(c, DownloadExportUseCase),
         importData: resolve(c, ImportDataUseCase),

@@ -16,6 +16,8 @@ export interface DataExportRepository {
   /** A new pending export, or null while another of the owner's exports newer than `staleBefore` is pending or running. */
   create(request: { ownerId: string; resources: ExportResources; format: ExportFormat; createdAt: Date; expiresAt: Date; staleBefore: Date }): Promise<DataExport | null>;
   findById(id: string): Promise<DataExport | null>;
+  /** The owner's exports, newest first (ties by id, descending), and how many the owner has in all. */
+  listByOwner(ownerId: string, offset: number, limit: number): Promise<{ items: DataExport[]; total: number }>;
   /** pending → running; null when it is not pending (another worker has it, or it is done). */
   claim(id: string): Promise<DataExport | null>;
   complete(id: string, result: { fileName: string; byteSize: number; at: Date }): Promise<void>;

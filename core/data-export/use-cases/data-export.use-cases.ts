@@ -9,6 +9,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../../s
 import { isUuid } from '../../shared/ids';
 import type { JobQueue } from '../../shared/job-queue.port';
 import type { OwnerLimit } from '../../shared/owner-limit';
+import { offsetOf, parsePageRequest, type Page } from '../../shared/pagination';
 import { str, validate } from '../../shared/validation';
 import {
   EXPORT_FORMATS,
@@ -80,6 +81,21 @@ export class GetExportUseCase {
 
   async execute(id: string, actor: Actor): Promise<DataExportView> {
     return toDataExportView(await ownExport(this.deps.exports, id, actor), this.deps.clock.now());
+  }
+}
+
+/**
+ * The caller's exports, newest first, paged by `?page=&limit=`, each as `GetExportUseCase` answers it:
+ * an expired one stays listed (without a download link) until the sweep deletes it.
+ */
+export class ListExportsUseCase {
+  constructor(private readonly deps: Pick<DataExportDeps, 'exports' | 'clock'>) {}
+
+  async execute(query: { page?: unknown; limit?: unknown }, actor: Actor): Promise<Page<DataExportView>> {
+    const page = parsePageRequest(query);
+    const { items, total } = await this.deps.exports.listByOwner(actor.userId, offsetOf(page), page.limit);
+    const now = this.deps.clock.now();
+    return { data: items.map((e) => toDataExportView(e, now)), total, page: page.page, limit: page.limit };
   }
 }
 

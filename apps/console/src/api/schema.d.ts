@@ -2852,7 +2852,37 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your exports, newest first
+         * @description Every export you requested that has not been deleted yet, each as `GET /api/data-export/{id}` answers it (never the file or anything secret): poll while any is `pending` or `running`, download the `ready` ones from `downloadUrl`. An expired export stays listed, with `downloadUrl` null, until the hourly sweep deletes it. Only your own exports: another user's are never listed. Paged by `page` and `limit` (default 20, at most 100; anything else is a 400); the total is in `X-Total-Count`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Exports */
+                200: {
+                    headers: {
+                        /** @description Items in all pages */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DataExport"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+            };
+        };
         put?: never;
         /**
          * Export your data
