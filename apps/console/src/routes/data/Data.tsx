@@ -1,10 +1,10 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Button } from '../../components/Button';
 import { TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
-import { ErrorText } from '../../components/States';
+import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { formatDateTime } from '../../lib/format';
-import { downloadExport, useExports, useImport, useRequestExport, type DataExport, type ExportRequest, type ImportedApplication } from './queries';
+import { downloadExport, inProgress, PAGE_SIZE, useExports, useImport, useRequestExport, type DataExport, type ExportRequest, type ImportedApplication } from './queries';
 import { s } from './strings';
 
 const MAX_IMPORT_BYTES = 1024 * 1024;
@@ -49,11 +49,72 @@ function ExportRow({ e }: { e: DataExport }) {
   );
 }
 
+/** Exports seen waiting or being prepared on this page, announced once they are ready or failed. */
+function useFinishedAnnouncement(items: DataExport[]): string {
+  const followed = useRef(new Set<string>());
+  for (const e of items) if (inProgress(e) && e.id) followed.current.add(e.id);
+  return items
+    .filter((e) => e.id && followed.current.has(e.id) && (e.status === 'ready' || e.status === 'failed'))
+    .map((e) => `${s.resourceNames[e.resources ?? 'all']}: ${s.status[e.status!]}`)
+    .join('. ');
+}
+
+function ExportList({ page, onPage }: { page: number; onPage: (page: number) => void }) {
+  const list = useExports(page);
+  const announcement = useFinishedAnnouncement(list.data?.items ?? []);
+  if (list.isPending) return <Loading label={s.loadingExports} />;
+  if (list.isError && !list.data) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  const { items, total } = list.data;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <>
+      {list.isError ? <ErrorText error={list.error} /> : null}
+      {items.length ? (
+        <div className="ap-table-wrap">
+          <table className="ap-table" aria-label={s.exportTitle}>
+            <thead>
+              <tr>
+                <th scope="col">{s.exportColumns.what}</th>
+                <th scope="col">{s.exportColumns.status}</th>
+                <th scope="col">{s.exportColumns.size}</th>
+                <th scope="col">{s.exportColumns.requested}</th>
+                <th scope="col">{s.exportColumns.expires}</th>
+                <th scope="col">{s.exportColumns.file}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((e) => (
+                <ExportRow key={e.id} e={e} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="ap-muted">{s.noExports}</p>
+      )}
+      {pages > 1 ? (
+        <div className="ap-actions" aria-label={s.total(total)}>
+          <span className="ap-muted">{s.total(total)}</span>
+          <Button disabled={page <= 1} onClick={() => onPage(page - 1)}>
+            {s.previous}
+          </Button>
+          <span>{s.page(page, pages)}</span>
+          <Button disabled={page >= pages} onClick={() => onPage(page + 1)}>
+            {s.next}
+          </Button>
+        </div>
+      ) : null}
+      <p className="ap-visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+    </>
+  );
+}
+
 function Exports() {
   const request = useRequestExport();
-  const [ids, setIds] = useState<string[]>([]);
+  const [page, setPage] = useState(1);
   const [form, setForm] = useState<ExportRequest>({ resources: 'all', format: 'json' });
-  const exports = useExports(ids);
   const resId = useId();
   const fmtId = useId();
   return (
@@ -64,7 +125,8 @@ function Exports() {
         className="ap-inline-form"
         onSubmit={(ev) => {
           ev.preventDefault();
-          request.mutate(form, { onSuccess: (created) => setIds((all) => [created.id!, ...all]) });
+          // A new export goes to the top of the list: show the first page.
+          request.mutate(form, { onSuccess: () => setPage(1) });
         }}
       >
         <div className="ap-field">
@@ -92,42 +154,7 @@ function Exports() {
         </Button>
       </form>
       <ErrorText error={request.error} />
-      {ids.length ? (
-        <div className="ap-table-wrap">
-          <table className="ap-table" aria-label={s.exportTitle}>
-            <thead>
-              <tr>
-                <th scope="col">{s.exportColumns.what}</th>
-                <th scope="col">{s.exportColumns.status}</th>
-                <th scope="col">{s.exportColumns.size}</th>
-                <th scope="col">{s.exportColumns.requested}</th>
-                <th scope="col">{s.exportColumns.expires}</th>
-                <th scope="col">{s.exportColumns.file}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {exports.map((q, i) =>
-                q.data ? (
-                  <ExportRow key={ids[i]} e={q.data} />
-                ) : (
-                  <tr key={ids[i]}>
-                    <td colSpan={6}>{q.isError ? <ErrorText error={q.error} /> : null}</td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="ap-muted">{s.noExports}</p>
-      )}
-      <p className="ap-visually-hidden" role="status" aria-live="polite">
-        {exports
-          .map((q) => q.data)
-          .filter((e) => e?.status === 'ready' || e?.status === 'failed')
-          .map((e) => `${s.resourceNames[e!.resources ?? 'all']}: ${s.status[e!.status!]}`)
-          .join('. ')}
-      </p>
+      <ExportList page={page} onPage={setPage} />
     </section>
   );
 }
@@ -229,7 +256,7 @@ function Import() {
   );
 }
 
-/** Data: export jobs followed live and downloaded; import with one result per record. */
+/** Data: the account's exports listed, followed live and downloaded; import with one result per record. */
 export default function Data() {
   return (
     <>

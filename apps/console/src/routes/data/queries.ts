@@ -1,4 +1,4 @@
-import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
 import { toApiError } from '../../lib/errors';
@@ -6,27 +6,42 @@ import { toApiError } from '../../lib/errors';
 export type DataExport = components['schemas']['DataExport'];
 export type ImportedApplication = components['schemas']['ImportedApplication'];
 export type ExportRequest = { resources: 'all' | 'applications' | 'conversations' | 'analytics'; format: 'json' | 'csv' };
+export interface ExportPage {
+  items: DataExport[];
+  total: number;
+}
 
+export const PAGE_SIZE = 20;
 const key = ['data-export'] as const;
-const done = (e: DataExport | undefined) => e?.status === 'ready' || e?.status === 'failed';
+const listKey = [...key, 'list'] as const;
+export const inProgress = (e: DataExport | undefined) => e?.status === 'pending' || e?.status === 'running';
 
+/** Starts an export; it is put at the top of the first page at once, then the list is read again. */
 export function useRequestExport() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: ExportRequest) => data(api.POST('/api/data-export', { body })),
-    onSuccess: (created) => client.setQueryData([...key, created.id], created),
+    onSuccess: async (created) => {
+      client.setQueryData<ExportPage>([...listKey, 1], (page) =>
+        page ? { items: [created, ...page.items.filter((e) => e.id !== created.id)].slice(0, PAGE_SIZE), total: page.total + 1 } : page,
+      );
+      await client.invalidateQueries({ queryKey: listKey });
+    },
   });
 }
 
-/** The exports asked for on this page, each polled every second until ready or failed. */
-export function useExports(ids: string[]) {
-  return useQueries({
-    queries: ids.map((id) => ({
-      queryKey: [...key, id],
-      queryFn: () => data(api.GET('/api/data-export/{id}', { params: { path: { id } } })),
-      refetchInterval: (q: { state: { data?: DataExport } }) => (done(q.state.data) ? false : 1000),
-      refetchIntervalInBackground: false,
-    })),
+/** One page of the account's exports, newest first, polled every second while any of them is being prepared. */
+export function useExports(page: number) {
+  return useQuery({
+    queryKey: [...listKey, page],
+    queryFn: async (): Promise<ExportPage> => {
+      const { data: items, error, response } = await api.GET('/api/data-export', { params: { query: { page, limit: PAGE_SIZE } } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return { items: items ?? [], total: Number(response.headers.get('X-Total-Count') ?? items?.length ?? 0) };
+    },
+    refetchInterval: (q) => (q.state.data?.items.some(inProgress) ? 1000 : false),
+    refetchIntervalInBackground: false,
+    placeholderData: (previous) => previous,
   });
 }
 
