@@ -57,7 +57,7 @@ async function ownExport(exports: DataExportRepository, id: string, actor: Actor
  * status (and, once ready, download link) `GET /api/data-export/:id` reports. One at a time per user.
  */
 export class RequestExportUseCase {
-  constructor(private readonly deps: DataExportDeps) {}
+  constructor(private readonly deps: Pick<DataExportDeps, 'exports' | 'queue' | 'clock'>) {}
 
   async execute(input: unknown, actor: Actor): Promise<DataExportView> {
     const body = await validate(requestSchema, input ?? {});
@@ -77,7 +77,7 @@ export class RequestExportUseCase {
 }
 
 export class GetExportUseCase {
-  constructor(private readonly deps: DataExportDeps) {}
+  constructor(private readonly deps: Pick<DataExportDeps, 'exports' | 'clock'>) {}
 
   async execute(id: string, actor: Actor): Promise<DataExportView> {
     return toDataExportView(await ownExport(this.deps.exports, id, actor), this.deps.clock.now());
