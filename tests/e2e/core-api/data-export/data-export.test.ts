@@ -178,6 +178,49 @@ describe('core API: data export and import', () => {
     expect(existsSync(join(stack.config.dataDir, 'exports', `${file.id}.json`))).toBe(false);
   });
 
+  it("lists the caller's own exports, newest first and paged, never another user's", async () => {
+    const me = await registerUser(stack.client);
+    const other = await registerUser(stack.client);
+    expect((await stack.client.get('/api/data-export')).status).toBe(401);
+    const empty = await stack.client.get('/api/data-export', { token: me.access_token });
+    expect([empty.status, empty.body, empty.headers.get('x-total-count')]).toEqual([200, [], '0']);
+
+    const first = await exportAndDownload(stack, me.access_token, { resources: 'applications', format: 'json' });
+    const theirs = await exportAndDownload(stack, other.access_token, { resources: 'all', format: 'json' });
+    const second = await stack.client.post('/api/data-export', { resources: 'analytics', format: 'csv' }, { token: me.access_token });
+    expect(second.status).toBe(202);
+    await exportWhenDone(stack, second.body.id, me.access_token);
+
+    const list = await stack.client.get('/api/data-export', { token: me.access_token });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-total-count')).toBe('2');
+    expect(list.body.map((e: { id: string }) => e.id)).toEqual([second.body.id, first.id]);
+    expect(list.body.map((e: { id: string }) => e.id)).not.toContain(theirs.id);
+    // Each item is what the single view answers.
+    const single = await stack.client.get(`/api/data-export/${first.id}`, { token: me.access_token });
+    expect(list.body[1]).toEqual(single.body);
+    expect(list.body[1]).toMatchObject({ status: 'ready', resources: 'applications', format: 'json', downloadUrl: `/api/data-export/${first.id}/download` });
+    expectNoSecrets(list.text);
+    expect(list.text).not.toMatch(/file_?name|owner_?id/i);
+
+    const page2 = await stack.client.get('/api/data-export?page=2&limit=1', { token: me.access_token });
+    expect([page2.status, page2.headers.get('x-total-count'), page2.body.map((e: { id: string }) => e.id)]).toEqual([200, '2', [first.id]]);
+    const theirList = await stack.client.get('/api/data-export', { token: other.access_token });
+    expect(theirList.body.map((e: { id: string }) => e.id)).toEqual([theirs.id]);
+
+    // An expired export stays listed without its link, as the single view shows it, until the sweep deletes it.
+    await stack.infra.dataSource.query(`UPDATE data_exports SET expires_at = now() - interval '1 second' WHERE id = $1`, [first.id]);
+    const expired = await stack.client.get('/api/data-export', { token: me.access_token });
+    expect(expired.body[1]).toMatchObject({ id: first.id, status: 'ready', downloadUrl: null });
+
+    for (const query of ['page=0', 'page=-1', 'page=1.5', 'page=abc', 'page=1&page=2', 'limit=0', 'limit=101', 'limit=ten']) {
+      const res = await stack.client.get(`/api/data-export?${query}`, { token: me.access_token });
+      expect([query, res.status]).toEqual([query, 400]);
+      expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.any(String) });
+      expect(res.body.details).toEqual([expect.objectContaining({ path: query.startsWith('page') ? 'page' : 'limit' })]);
+    }
+  });
+
   it('refuses bad requests, and a second export while one is being prepared', async () => {
     const { token } = owner;
     expect((await stack.client.post('/api/data-export', { resources: 'all' })).status).toBe(401);
