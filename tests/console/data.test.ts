@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describeInBrowser } from '../browser/support/browser';
+import { exportWhenDone, unzip } from '../e2e/core-api/data-export/data-export-support';
 import { userWithApplication } from '../support/test-stack';
 import { axeViolations, closeCheckedTab, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack } from './support/console-stack';
 
-/** Data in Chromium: an export followed until ready and downloaded; an import with one result per record. */
+/** Data in Chromium: the account's exports listed (after a reload too), followed until ready and downloaded; an import with one result per record. */
 describeInBrowser('console: data export and import', () => {
   let world: ConsoleStack;
   let tab: ConsolePage;
@@ -22,7 +23,7 @@ describeInBrowser('console: data export and import', () => {
     const user = await userWithApplication(world.stack.client, { name: 'Exported app' });
     await signIn(page, world.url, user);
     await tab.goto('/data');
-    await page.getByText('No export requested on this page yet.').waitFor();
+    await page.getByText('No export requested yet.').waitFor();
     await page.getByRole('button', { name: 'Start export' }).click();
     const row = page.getByRole('table', { name: 'Export' }).getByRole('row', { name: /Everything · JSON/ });
     await row.getByText('Ready').waitFor({ timeout: 20_000 });
@@ -39,6 +40,54 @@ describeInBrowser('console: data export and import', () => {
     await page.getByLabel('Format').selectOption('csv');
     await page.getByRole('button', { name: 'Start export' }).click();
     await page.getByRole('alert').filter({ hasText: 'An export is already being prepared' }).waitFor();
+  });
+
+  it('lists the exports from the API: one started before a reload is still there, followed until ready and downloaded', async () => {
+    const { page } = tab;
+    const user = await userWithApplication(world.stack.client, { name: 'Reloaded app' });
+    // One made elsewhere (another device, the API) is listed too, below the newer one.
+    const earlier = await world.stack.client.post('/api/data-export', { resources: 'analytics', format: 'json' }, { token: user.token });
+    expect(earlier.status).toBe(202);
+    await exportWhenDone(world.stack, earlier.body.id, user.token);
+    await signIn(page, world.url, user);
+    await tab.goto('/data');
+    const table = page.getByRole('table', { name: 'Export' });
+    await table.getByRole('row', { name: /Analytics · JSON/ }).getByText('Ready').waitFor();
+
+    await page.getByLabel('What to export').selectOption('applications');
+    await page.getByLabel('Format').selectOption('csv');
+    await page.getByRole('button', { name: 'Start export' }).click();
+    // The new export at the top, before and after the reload.
+    await table.getByRole('row', { name: /Applications · CSV/ }).waitFor();
+    expect(await table.getByRole('row').nth(1).getByRole('rowheader').textContent()).toBe('Applications · CSV');
+    await page.reload();
+    const row = table.getByRole('row', { name: /Applications · CSV/ });
+    await row.getByText('Ready').waitFor({ timeout: 20_000 });
+    expect(await table.getByRole('row').nth(1).getByRole('rowheader').textContent()).toBe('Applications · CSV');
+    expect(await table.getByRole('row').count()).toBe(3);
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download the Applications · CSV export' }).click()]);
+    const zip = await unzip(readFileSync((await download.path())!));
+    expect(zip.get('applications.csv')).toContain('Reloaded app');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'data-list');
+  });
+
+  it('shows a failed list as an error with a retry', async () => {
+    const { page } = tab;
+    const user = await userWithApplication(world.stack.client);
+    await signIn(page, world.url, user);
+    let refuse = true;
+    await page.route((url) => url.pathname === '/api/data-export', (route) =>
+      refuse && route.request().method() === 'GET'
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'The exports cannot be read now' }) })
+        : route.continue(),
+    );
+    await tab.goto('/data');
+    const alert = page.getByRole('alert').filter({ hasText: 'The exports cannot be read now' });
+    await alert.waitFor({ timeout: 15_000 });
+    refuse = false;
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('No export requested yet.').waitFor();
   });
 
   it('imports with a result per record, skips a record imported before, and refuses JSON it cannot read', async () => {
