@@ -7,6 +7,7 @@ export const t = {
   console: 'Console',
   loading: 'Loading…',
   retry: 'Try again',
+  actions: 'Actions',
   cancel: 'Cancel',
   save: 'Save',
   saving: 'Saving…',

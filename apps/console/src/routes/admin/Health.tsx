@@ -1,4 +1,5 @@
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { ErrorState, Loading } from '../../components/States';
 import { formatDateTime } from '../../lib/format';
 import { useSystemHealth } from './queries';
@@ -28,32 +29,18 @@ export default function Health() {
           {s.refresh}
         </Button>
       </div>
-      <div className="ap-table-wrap">
-        <table className="ap-table" aria-label={s.health}>
-          <thead>
-            <tr>
-              <th scope="col">{s.componentColumns.component}</th>
-              <th scope="col">{s.componentColumns.status}</th>
-              <th scope="col">{s.componentColumns.critical}</th>
-              <th scope="col">{s.componentColumns.latency}</th>
-              <th scope="col">{s.componentColumns.detail}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {components.map(([name, c]) => (
-              <tr key={name}>
-                <th scope="row">{s.componentNames[name] ?? name}</th>
-                <td>
-                  <span className={`adm-status adm-status--${c.status}`}>{s.statuses[c.status ?? ''] ?? c.status}</span>
-                </td>
-                <td>{c.critical ? s.yes : s.no}</td>
-                <td className="ap-num">{typeof c.latencyMs === 'number' ? s.ms(c.latencyMs) : ''}</td>
-                <td className="adm-detail">{detailText(c.details as Record<string, unknown> | undefined, c.error)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        aria-label={s.health}
+        rows={components}
+        rowKey={([name]) => name}
+        columns={[
+          { header: s.componentColumns.component, rowHeader: true, cell: ([name]) => s.componentNames[name] ?? name },
+          { header: s.componentColumns.status, cell: ([, c]) => <span className={`adm-status adm-status--${c.status}`}>{s.statuses[c.status ?? ''] ?? c.status}</span> },
+          { header: s.componentColumns.critical, cell: ([, c]) => (c.critical ? s.yes : s.no) },
+          { header: s.componentColumns.latency, className: 'ap-num', cell: ([, c]) => (typeof c.latencyMs === 'number' ? s.ms(c.latencyMs) : '') },
+          { header: s.componentColumns.detail, className: 'adm-detail', cell: ([, c]) => detailText(c.details as Record<string, unknown> | undefined, c.error) },
+        ]}
+      />
     </div>
   );
 }

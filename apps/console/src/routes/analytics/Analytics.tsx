@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatDate, formatNumber } from '../../lib/format';
@@ -26,37 +27,12 @@ function ChartWithTable({ title, bars, series, format, head, rows }: { title: st
   return (
     <>
       <BarChart title={title} bars={bars} series={series} format={format} />
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <caption className="ap-visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              {head.map((h, i) => (
-                <th key={h} scope="col" className={i > 0 ? 'ap-num' : undefined}>
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, r) => (
-              <tr key={r}>
-                {row.map((cell, i) =>
-                  i === 0 ? (
-                    <th key={i} scope="row">
-                      {cell}
-                    </th>
-                  ) : (
-                    <td key={i} className="ap-num">
-                      {cell}
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={title}
+        rows={rows}
+        rowKey={(_, r) => r}
+        columns={head.map((h, i) => ({ header: h, rowHeader: i === 0, className: i > 0 ? 'ap-num' : undefined, headerClassName: i > 0 ? 'ap-num' : undefined, cell: (row: ReactNode[]) => row[i] }))}
+      />
     </>
   );
 }
@@ -156,33 +132,19 @@ function CostsSection({ costs }: { costs: Costs }) {
         rows={byDay.map((d) => [day(d.day), usd(d.ownKeyCostUsd ?? 0), usd(d.platformKeyCostUsd ?? 0), usd(d.estimatedCostUsd ?? 0)])}
       />
       <h3>{s.costsByModel}</h3>
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <caption className="ap-visually-hidden">{s.costsByModel}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.model}</th>
-              <th scope="col">{s.columns.provider}</th>
-              <th scope="col">{s.columns.key}</th>
-              <th scope="col" className="ap-num">{s.columns.prompt}</th>
-              <th scope="col" className="ap-num">{s.columns.completion}</th>
-              <th scope="col" className="ap-num">{s.columns.cost}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(costs.byModel ?? []).map((m, i) => (
-              <tr key={i}>
-                <th scope="row">{m.model}</th>
-                <td>{providerName(m.provider)}</td>
-                <td>{keyName(m.keyKind)}</td>
-                <td className="ap-num">{formatNumber(m.promptTokens ?? 0)}</td>
-                <td className="ap-num">{formatNumber(m.completionTokens ?? 0)}</td>
-                <td className="ap-num">{usd(m.estimatedCostUsd ?? 0)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={s.costsByModel}
+        rows={costs.byModel ?? []}
+        rowKey={(_, i) => i}
+        columns={[
+          { header: s.columns.model, rowHeader: true, cell: (m) => m.model },
+          { header: s.columns.provider, cell: (m) => providerName(m.provider) },
+          { header: s.columns.key, cell: (m) => keyName(m.keyKind) },
+          { header: s.columns.prompt, className: 'ap-num', headerClassName: 'ap-num', cell: (m) => formatNumber(m.promptTokens ?? 0) },
+          { header: s.columns.completion, className: 'ap-num', headerClassName: 'ap-num', cell: (m) => formatNumber(m.completionTokens ?? 0) },
+          { header: s.columns.cost, className: 'ap-num', headerClassName: 'ap-num', cell: (m) => usd(m.estimatedCostUsd ?? 0) },
+        ]}
+      />
     </Section>
   );
 }

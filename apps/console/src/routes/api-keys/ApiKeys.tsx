@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatNumber } from '../../lib/format';
@@ -41,49 +42,37 @@ export default function ApiKeys() {
   else if (!keys.data.length) list = <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
   else
     list = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.name}</th>
-              <th scope="col">{s.columns.key}</th>
-              <th scope="col">{s.columns.scope}</th>
-              <th scope="col">{s.columns.limit}</th>
-              <th scope="col">{s.columns.used}</th>
-              <th scope="col">{s.columns.status}</th>
-              <th scope="col">
-                <span className="ap-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.id}>
-                <th scope="row">{k.name}</th>
-                <td>
-                  <code>
-                    {k.keyPrefix}…{k.keyHint}
-                  </code>
-                </td>
-                <td>{appName(k.applicationId)}</td>
-                <td>{s.perMinute(k.rateLimit ?? 0)}</td>
-                <td>{formatNumber(k.requestCount ?? 0)}</td>
-                <td>{k.isActive ? s.active : s.revoked}</td>
-                <td className="ap-row-actions">
-                  {k.isActive ? (
-                    <Button variant="ghost" aria-label={s.revokeLabel(k.name ?? '')} onClick={() => setRevoking(k)}>
-                      <Ban aria-hidden size={16} />
-                    </Button>
-                  ) : null}
-                  <Button variant="ghost" aria-label={s.deleteLabel(k.name ?? '')} onClick={() => setDeleting(k)}>
-                    <Trash2 aria-hidden size={16} />
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={keys.data}
+        rowKey={(k) => k.id!}
+        columns={[
+          { header: s.columns.name, rowHeader: true, cell: (k) => k.name },
+          {
+            header: s.columns.key,
+            cell: (k) => (
+              <code>
+                {k.keyPrefix}…{k.keyHint}
+              </code>
+            ),
+          },
+          { header: s.columns.scope, cell: (k) => appName(k.applicationId) },
+          { header: s.columns.limit, cell: (k) => s.perMinute(k.rateLimit ?? 0) },
+          { header: s.columns.used, cell: (k) => formatNumber(k.requestCount ?? 0) },
+          { header: s.columns.status, cell: (k) => (k.isActive ? s.active : s.revoked) },
+        ]}
+        actions={(k) => (
+          <>
+            {k.isActive ? (
+              <Button variant="ghost" aria-label={s.revokeLabel(k.name ?? '')} onClick={() => setRevoking(k)}>
+                <Ban aria-hidden size={16} />
+              </Button>
+            ) : null}
+            <Button variant="ghost" aria-label={s.deleteLabel(k.name ?? '')} onClick={() => setDeleting(k)}>
+              <Trash2 aria-hidden size={16} />
+            </Button>
+          </>
+        )}
+      />
     );
 
   return (

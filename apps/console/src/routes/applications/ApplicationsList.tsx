@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
@@ -41,44 +42,36 @@ export default function ApplicationsList() {
     body = (
       <>
         <p className="ap-muted">{s.count(list.data.total)}</p>
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.columns.name}</th>
-                <th scope="col">{s.columns.slug}</th>
-                <th scope="col">{s.columns.origins}</th>
-                <th scope="col">{s.columns.created}</th>
-                <th scope="col">
-                  <span className="ap-visually-hidden">{s.columns.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((app) => (
-                <tr key={app.id}>
-                  <th scope="row">
-                    <span className="ap-strong">{app.name}</span>
-                    {app.description ? <span className="ap-muted ap-block">{app.description}</span> : null}
-                  </th>
-                  <td>
-                    <code>{app.slug}</code>
-                  </td>
-                  <td>{app.allowedOrigins?.length ? app.allowedOrigins.join(', ') : s.none}</td>
-                  <td>{app.createdAt ? formatDate(app.createdAt) : s.none}</td>
-                  <td className="ap-row-actions">
-                    <Button variant="ghost" aria-label={s.editLabel(app.name ?? '')} onClick={() => setEditing(app)}>
-                      <Pencil aria-hidden size={16} />
-                    </Button>
-                    <Button variant="ghost" aria-label={s.deleteLabel(app.name ?? '')} onClick={() => setDeleting(app)}>
-                      <Trash2 aria-hidden size={16} />
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={list.data.items}
+          rowKey={(app) => app.id!}
+          columns={[
+            {
+              header: s.columns.name,
+              rowHeader: true,
+              cell: (app) => (
+                <>
+                  <span className="ap-strong">{app.name}</span>
+                  {app.description ? <span className="ap-muted ap-block">{app.description}</span> : null}
+                </>
+              ),
+            },
+            { header: s.columns.slug, cell: (app) => <code>{app.slug}</code> },
+            { header: s.columns.origins, cell: (app) => (app.allowedOrigins?.length ? app.allowedOrigins.join(', ') : s.none) },
+            { header: s.columns.created, cell: (app) => (app.createdAt ? formatDate(app.createdAt) : s.none) },
+          ]}
+          actionsLabel={s.columns.actions}
+          actions={(app) => (
+            <>
+              <Button variant="ghost" aria-label={s.editLabel(app.name ?? '')} onClick={() => setEditing(app)}>
+                <Pencil aria-hidden size={16} />
+              </Button>
+              <Button variant="ghost" aria-label={s.deleteLabel(app.name ?? '')} onClick={() => setDeleting(app)}>
+                <Trash2 aria-hidden size={16} />
+              </Button>
+            </>
+          )}
+        />
         {pages > 1 ? (
           <div className="ap-actions">
             <Button disabled={page <= 1} onClick={() => setPage(page - 1)}>

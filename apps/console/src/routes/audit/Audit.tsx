@@ -1,6 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
@@ -55,47 +56,43 @@ export default function Audit() {
     const pages = Math.max(1, Math.ceil(list.data.total / PAGE_SIZE));
     body = (
       <>
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.columns.at}</th>
-                <th scope="col">{s.columns.action}</th>
-                <th scope="col">{s.columns.resource}</th>
-                <th scope="col">{s.columns.actor}</th>
-                <th scope="col">{s.columns.outcome}</th>
-                <th scope="col">{s.columns.ip}</th>
-                <th scope="col">{s.columns.details}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">{r.at ? formatDateTime(r.at) : ''}</th>
-                  <td>
-                    <code>{r.action}</code>
-                  </td>
-                  <td>
-                    {r.resourceType}
-                    {r.resourceId ? <div className="ap-muted ap-audit-id">{r.resourceId}</div> : null}
-                  </td>
-                  <td>
-                    <span className="ap-audit-id">{r.actorId ?? '—'}</span>
-                    {r.actorRole ? <div className="ap-muted">{r.actorRole}</div> : null}
-                  </td>
-                  <td>{s.outcomes[r.outcome ?? ''] ?? r.outcome}</td>
-                  <td>
-                    {r.ip ?? ''}
-                    {r.userAgent ? <div className="ap-muted ap-audit-agent">{r.userAgent}</div> : null}
-                  </td>
-                  <td>
-                    <code className="ap-audit-details">{r.details && Object.keys(r.details).length ? JSON.stringify(r.details) : ''}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={list.data.items}
+          rowKey={(r) => r.id!}
+          columns={[
+            { header: s.columns.at, rowHeader: true, cell: (r) => (r.at ? formatDateTime(r.at) : '') },
+            { header: s.columns.action, cell: (r) => <code>{r.action}</code> },
+            {
+              header: s.columns.resource,
+              cell: (r) => (
+                <>
+                  {r.resourceType}
+                  {r.resourceId ? <div className="ap-muted ap-audit-id">{r.resourceId}</div> : null}
+                </>
+              ),
+            },
+            {
+              header: s.columns.actor,
+              cell: (r) => (
+                <>
+                  <span className="ap-audit-id">{r.actorId ?? '—'}</span>
+                  {r.actorRole ? <div className="ap-muted">{r.actorRole}</div> : null}
+                </>
+              ),
+            },
+            { header: s.columns.outcome, cell: (r) => s.outcomes[r.outcome ?? ''] ?? r.outcome },
+            {
+              header: s.columns.ip,
+              cell: (r) => (
+                <>
+                  {r.ip ?? ''}
+                  {r.userAgent ? <div className="ap-muted ap-audit-agent">{r.userAgent}</div> : null}
+                </>
+              ),
+            },
+            { header: s.columns.details, cell: (r) => <code className="ap-audit-details">{r.details && Object.keys(r.details).length ? JSON.stringify(r.details) : ''}</code> },
+          ]}
+        />
         <div className="ap-actions" aria-label={s.total(list.data.total)}>
           <span className="ap-muted">{s.total(list.data.total)}</span>
           {pages > 1 ? (

@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { formatDate, formatNumber } from '../../lib/format';
-import { usePlans, usePortal, useSubscribe, useSubscription, useUsage, useInvoices, type PaidPlan, type Plan, type Usage } from './queries';
+import { usePlans, usePortal, useSubscribe, useSubscription, useUsage, useInvoices, type Invoice, type PaidPlan, type Plan, type Usage } from './queries';
 import { s } from './strings';
 
 const usd = (n: number) => n.toLocaleString('en', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: n > 0 && n < 0.01 ? 4 : 2 });
 const money = (cents: number, currency: string) => (cents / 100).toLocaleString('en', { style: 'currency', currency: currency.toUpperCase() });
 /** Only web addresses become links (what Stripe answers); anything else stays text. */
 const webUrl = (url: string | null | undefined) => (url && /^https?:\/\//i.test(url) ? url : null);
+const invoiceName = (inv: Invoice) => inv.number ?? inv.id ?? '';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -110,50 +112,40 @@ function Invoices() {
     const page = invoices.data;
     body = (
       <>
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.invoiceColumns.number}</th>
-                <th scope="col">{s.invoiceColumns.date}</th>
-                <th scope="col">{s.invoiceColumns.period}</th>
-                <th scope="col">{s.invoiceColumns.status}</th>
-                <th scope="col">{s.invoiceColumns.due}</th>
-                <th scope="col">{s.invoiceColumns.paid}</th>
-                <th scope="col">{s.invoiceColumns.links}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items!.map((inv) => {
-                const name = inv.number ?? inv.id ?? '';
+        <DataTable
+          rows={page.items!}
+          rowKey={(inv) => inv.id!}
+          columns={[
+            { header: s.invoiceColumns.number, rowHeader: true, cell: invoiceName },
+            { header: s.invoiceColumns.date, cell: (inv) => (inv.createdAt ? formatDate(inv.createdAt) : '') },
+            { header: s.invoiceColumns.period, cell: (inv) => (inv.periodStart && inv.periodEnd ? s.periodRange(formatDate(inv.periodStart), formatDate(inv.periodEnd)) : '') },
+            { header: s.invoiceColumns.status, cell: (inv) => inv.status },
+            { header: s.invoiceColumns.due, className: 'ap-num', cell: (inv) => money(inv.amountDueCents ?? 0, inv.currency ?? 'usd') },
+            { header: s.invoiceColumns.paid, className: 'ap-num', cell: (inv) => money(inv.amountPaidCents ?? 0, inv.currency ?? 'usd') },
+            {
+              header: s.invoiceColumns.links,
+              className: 'ap-row-actions',
+              cell: (inv) => {
                 const hosted = webUrl(inv.hostedInvoiceUrl);
                 const pdf = webUrl(inv.pdfUrl);
                 return (
-                  <tr key={inv.id}>
-                    <th scope="row">{name}</th>
-                    <td>{inv.createdAt ? formatDate(inv.createdAt) : ''}</td>
-                    <td>{inv.periodStart && inv.periodEnd ? s.periodRange(formatDate(inv.periodStart), formatDate(inv.periodEnd)) : ''}</td>
-                    <td>{inv.status}</td>
-                    <td className="ap-num">{money(inv.amountDueCents ?? 0, inv.currency ?? 'usd')}</td>
-                    <td className="ap-num">{money(inv.amountPaidCents ?? 0, inv.currency ?? 'usd')}</td>
-                    <td className="ap-row-actions">
-                      {hosted ? (
-                        <a href={hosted} target="_blank" rel="noopener noreferrer" aria-label={s.viewInvoice(name)}>
-                          {s.view}
-                        </a>
-                      ) : null}{' '}
-                      {pdf ? (
-                        <a href={pdf} target="_blank" rel="noopener noreferrer" aria-label={s.downloadPdf(name)}>
-                          {s.pdf}
-                        </a>
-                      ) : null}
-                    </td>
-                  </tr>
+                  <>
+                    {hosted ? (
+                      <a href={hosted} target="_blank" rel="noopener noreferrer" aria-label={s.viewInvoice(invoiceName(inv))}>
+                        {s.view}
+                      </a>
+                    ) : null}{' '}
+                    {pdf ? (
+                      <a href={pdf} target="_blank" rel="noopener noreferrer" aria-label={s.downloadPdf(invoiceName(inv))}>
+                        {s.pdf}
+                      </a>
+                    ) : null}
+                  </>
                 );
-              })}
-            </tbody>
-          </table>
-        </div>
+              },
+            },
+          ]}
+        />
         <div className="ap-actions">
           <Button disabled={!cursors.length} onClick={() => setCursors([])}>
             {s.newer}

@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
@@ -226,30 +227,18 @@ function Import() {
       {result ? (
         <>
           <p role="status">{s.summary(result.created ?? 0, result.skipped ?? 0, result.failed ?? 0)}</p>
-          <div className="ap-table-wrap">
-            <table className="ap-table" aria-label={s.importTitle}>
-              <thead>
-                <tr>
-                  <th scope="col">{s.resultColumns.record}</th>
-                  <th scope="col">{s.resultColumns.name}</th>
-                  <th scope="col">{s.resultColumns.status}</th>
-                  <th scope="col">{s.resultColumns.detail}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(result.results ?? []).map((r) => (
-                  <tr key={r.index} className={`dt-result dt-result--${r.status}`}>
-                    <th scope="row">{s.record(r.index)}</th>
-                    <td>{String(sent[r.index]?.name ?? '')}</td>
-                    <td>
-                      <span className={`dt-status dt-status--${r.status}`}>{s.resultStatus[r.status] ?? r.status}</span>
-                    </td>
-                    <td>{r.error ?? r.applicationId ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            aria-label={s.importTitle}
+            rows={result.results ?? []}
+            rowKey={(r) => r.index}
+            rowProps={(r) => ({ className: `dt-result dt-result--${r.status}` })}
+            columns={[
+              { header: s.resultColumns.record, rowHeader: true, cell: (r) => s.record(r.index) },
+              { header: s.resultColumns.name, cell: (r) => String(sent[r.index]?.name ?? '') },
+              { header: s.resultColumns.status, cell: (r) => <span className={`dt-status dt-status--${r.status}`}>{s.resultStatus[r.status] ?? r.status}</span> },
+              { header: s.resultColumns.detail, cell: (r) => r.error ?? r.applicationId ?? '' },
+            ]}
+          />
         </>
       ) : null}
     </section>

@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
+import { DataTable } from '../../components/DataTable';
 import { TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
@@ -48,36 +49,31 @@ function Detail({ d }: { d: CustomDomain }) {
         <section className="ap-card ap-stack" aria-labelledby="dm-records">
           <h2 id="dm-records">{s.records.title}</h2>
           <p className="ap-muted">{s.records.body}</p>
-          <div className="ap-table-wrap">
-            <table className="ap-table">
-              <thead>
-                <tr>
-                  <th scope="col">{s.records.type}</th>
-                  <th scope="col">{s.records.name}</th>
-                  <th scope="col">{s.records.value}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(d.dnsRecords ?? []).map((r) => (
-                  <tr key={`${r.type}-${r.name}`}>
-                    <th scope="row">{r.type}</th>
-                    <td>
-                      <div className="ap-dm-copy">
-                        <code>{r.name}</code>
-                        <CopyButton value={r.name ?? ''} label={s.records.copyName(r.type ?? '')} />
-                      </div>
-                    </td>
-                    <td>
-                      <div className="ap-dm-copy">
-                        <code>{r.value}</code>
-                        <CopyButton value={r.value ?? ''} label={s.records.copyValue(r.type ?? '')} />
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={d.dnsRecords ?? []}
+            rowKey={(r) => `${r.type}-${r.name}`}
+            columns={[
+              { header: s.records.type, rowHeader: true, cell: (r) => r.type },
+              {
+                header: s.records.name,
+                cell: (r) => (
+                  <div className="ap-dm-copy">
+                    <code>{r.name}</code>
+                    <CopyButton value={r.name ?? ''} label={s.records.copyName(r.type ?? '')} />
+                  </div>
+                ),
+              },
+              {
+                header: s.records.value,
+                cell: (r) => (
+                  <div className="ap-dm-copy">
+                    <code>{r.value}</code>
+                    <CopyButton value={r.value ?? ''} label={s.records.copyValue(r.type ?? '')} />
+                  </div>
+                ),
+              },
+            ]}
+          />
         </section>
 
         <section className="ap-card ap-stack" aria-labelledby="dm-verify">

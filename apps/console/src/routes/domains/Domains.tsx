@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
@@ -23,34 +24,24 @@ export default function Domains() {
   else if (!domains.data.length) list = <EmptyState title={s.empty}>{s.emptyBody}</EmptyState>;
   else
     list = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.domain}</th>
-              <th scope="col">{s.columns.application}</th>
-              <th scope="col">{s.columns.status}</th>
-              <th scope="col">{s.columns.certificate}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {domains.data.map((d) => (
-              <tr key={d.id}>
-                <th scope="row">
-                  <Link to={`/domains/${d.id}`} aria-label={s.open(d.domain ?? '')}>
-                    {d.domain}
-                  </Link>
-                </th>
-                <td>{appName(d.applicationId)}</td>
-                <td>
-                  <span className={`ap-dm-status ap-dm-status--${d.status}`}>{s.status[d.status ?? ''] ?? d.status}</span>
-                </td>
-                <td>{s.certificate.cell(d.ssl?.expiresAt ? formatDate(d.ssl.expiresAt) : null)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={domains.data}
+        rowKey={(d) => d.id!}
+        columns={[
+          {
+            header: s.columns.domain,
+            rowHeader: true,
+            cell: (d) => (
+              <Link to={`/domains/${d.id}`} aria-label={s.open(d.domain ?? '')}>
+                {d.domain}
+              </Link>
+            ),
+          },
+          { header: s.columns.application, cell: (d) => appName(d.applicationId) },
+          { header: s.columns.status, cell: (d) => <span className={`ap-dm-status ap-dm-status--${d.status}`}>{s.status[d.status ?? ''] ?? d.status}</span> },
+          { header: s.columns.certificate, cell: (d) => s.certificate.cell(d.ssl?.expiresAt ? formatDate(d.ssl.expiresAt) : null) },
+        ]}
+      />
     );
 
   return (

@@ -2,6 +2,7 @@ import { AlertTriangle, CheckCircle2, Loader2, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatDate } from '../../lib/format';
 import { useDeleteDocument, useDocuments, type KnowledgeDocument } from './queries';
@@ -44,46 +45,40 @@ export function Documents({ applicationId }: { applicationId?: string }) {
   else if (!list.data.length) body = <EmptyState title={s.empty}>{s.emptyBody}</EmptyState>;
   else
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.name}</th>
-              <th scope="col">{s.columns.status}</th>
-              <th scope="col">{s.columns.chunks}</th>
-              <th scope="col">{s.columns.size}</th>
-              <th scope="col">{s.columns.added}</th>
-              <th scope="col">
-                <span className="ap-visually-hidden">{s.columns.actions}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((doc) => (
-              <tr key={doc.id}>
-                <th scope="row">
-                  <span className="ap-strong">{doc.fileName}</span>
-                  <span className="ap-muted ap-block">{(doc.format ?? '').toUpperCase()}</span>
-                </th>
-                <td>
-                  <Status doc={doc} />
-                </td>
-                <td>
-                  {doc.status === 'ready' ? s.chunks(doc.chunkCount ?? 0) : '—'}
-                  {doc.chunkSize ? <span className="ap-muted ap-block">{s.chunkSettings(doc.chunkSize, doc.chunkOverlap ?? 0)}</span> : null}
-                </td>
-                <td>{formatBytes(doc.size ?? 0)}</td>
-                <td>{doc.createdAt ? formatDate(doc.createdAt) : '—'}</td>
-                <td className="ap-row-actions">
-                  <Button variant="ghost" aria-label={s.deleteLabel(doc.fileName ?? '')} onClick={() => setDeleting(doc)}>
-                    <Trash2 aria-hidden size={16} />
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={list.data}
+        rowKey={(doc) => doc.id!}
+        columns={[
+          {
+            header: s.columns.name,
+            rowHeader: true,
+            cell: (doc) => (
+              <>
+                <span className="ap-strong">{doc.fileName}</span>
+                <span className="ap-muted ap-block">{(doc.format ?? '').toUpperCase()}</span>
+              </>
+            ),
+          },
+          { header: s.columns.status, cell: (doc) => <Status doc={doc} /> },
+          {
+            header: s.columns.chunks,
+            cell: (doc) => (
+              <>
+                {doc.status === 'ready' ? s.chunks(doc.chunkCount ?? 0) : '—'}
+                {doc.chunkSize ? <span className="ap-muted ap-block">{s.chunkSettings(doc.chunkSize, doc.chunkOverlap ?? 0)}</span> : null}
+              </>
+            ),
+          },
+          { header: s.columns.size, cell: (doc) => formatBytes(doc.size ?? 0) },
+          { header: s.columns.added, cell: (doc) => (doc.createdAt ? formatDate(doc.createdAt) : '—') },
+        ]}
+        actionsLabel={s.columns.actions}
+        actions={(doc) => (
+          <Button variant="ghost" aria-label={s.deleteLabel(doc.fileName ?? '')} onClick={() => setDeleting(doc)}>
+            <Trash2 aria-hidden size={16} />
+          </Button>
+        )}
+      />
     );
 
   return (

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApplicationScope } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { formatDate } from '../../lib/format';
@@ -114,31 +115,24 @@ function Versions({ versions }: { versions: ReturnType<typeof useVersions> }) {
   else if (!versions.data.length) body = <p className="ap-muted">{s.noVersions}</p>;
   else
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.versionColumns.version}</th>
-              <th scope="col">{s.versionColumns.released}</th>
-              <th scope="col">{s.versionColumns.compatibility}</th>
-              <th scope="col">{s.versionColumns.changelog}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.data.map((v) => (
-              <tr key={v.version}>
-                <th scope="row">{v.version}</th>
-                <td>{formatDate(v.releasedAt)}</td>
-                <td>
-                  {s.compatibility(v.compatibility.minPlatformVersion, v.compatibility.maxPlatformVersion)}
-                  {v.compatible === false ? <span className="ap-muted"> ({s.incompatible})</span> : null}
-                </td>
-                <td className="ap-mk-text">{v.changelog || s.noChangelog}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={versions.data}
+        rowKey={(v) => v.version}
+        columns={[
+          { header: s.versionColumns.version, rowHeader: true, cell: (v) => v.version },
+          { header: s.versionColumns.released, cell: (v) => formatDate(v.releasedAt) },
+          {
+            header: s.versionColumns.compatibility,
+            cell: (v) => (
+              <>
+                {s.compatibility(v.compatibility.minPlatformVersion, v.compatibility.maxPlatformVersion)}
+                {v.compatible === false ? <span className="ap-muted"> ({s.incompatible})</span> : null}
+              </>
+            ),
+          },
+          { header: s.versionColumns.changelog, className: 'ap-mk-text', cell: (v) => v.changelog || s.noChangelog },
+        ]}
+      />
     );
   return (
     <section className="ap-card ap-stack" aria-labelledby="mk-versions">

@@ -1,5 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatDate } from '../../lib/format';
@@ -23,39 +24,34 @@ export default function Submissions() {
     );
   else
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.submissionColumns.name}</th>
-              <th scope="col">{s.submissionColumns.kind}</th>
-              <th scope="col">{s.submissionColumns.version}</th>
-              <th scope="col">{s.submissionColumns.status}</th>
-              <th scope="col">{s.submissionColumns.submitted}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((item) => (
-              <tr key={item.id}>
-                <th scope="row">
-                  {item.status === 'published' ? (
-                    <Link to={`/market/${item.kind === 'theme' ? 'themes' : 'plugins'}/${item.id}`}>{item.displayName || item.name}</Link>
-                  ) : (
-                    <span className="ap-strong">{item.displayName || item.name}</span>
-                  )}
-                </th>
-                <td>{s.kindName[item.kind] ?? item.kind}</td>
-                <td>{item.version}</td>
-                <td>
-                  <span className={`ap-mk-status ap-mk-status--${item.status}`}>{s.status[item.status ?? ''] ?? item.status}</span>
-                  {item.status === 'rejected' && item.rejectionReason ? <p className="ap-mk-text ap-mk-reason">{s.rejectedBecause(item.rejectionReason)}</p> : null}
-                </td>
-                <td>{item.createdAt ? formatDate(item.createdAt) : ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={list.data}
+        rowKey={(item) => item.id}
+        columns={[
+          {
+            header: s.submissionColumns.name,
+            rowHeader: true,
+            cell: (item) =>
+              item.status === 'published' ? (
+                <Link to={`/market/${item.kind === 'theme' ? 'themes' : 'plugins'}/${item.id}`}>{item.displayName || item.name}</Link>
+              ) : (
+                <span className="ap-strong">{item.displayName || item.name}</span>
+              ),
+          },
+          { header: s.submissionColumns.kind, cell: (item) => s.kindName[item.kind] ?? item.kind },
+          { header: s.submissionColumns.version, cell: (item) => item.version },
+          {
+            header: s.submissionColumns.status,
+            cell: (item) => (
+              <>
+                <span className={`ap-mk-status ap-mk-status--${item.status}`}>{s.status[item.status ?? ''] ?? item.status}</span>
+                {item.status === 'rejected' && item.rejectionReason ? <p className="ap-mk-text ap-mk-reason">{s.rejectedBecause(item.rejectionReason)}</p> : null}
+              </>
+            ),
+          },
+          { header: s.submissionColumns.submitted, cell: (item) => (item.createdAt ? formatDate(item.createdAt) : '') },
+        ]}
+      />
     );
 
   return (

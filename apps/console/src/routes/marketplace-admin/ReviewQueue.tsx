@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
@@ -64,60 +65,52 @@ function Queue({ kind, items, onDone }: { kind: Kind; items: AdminItem[]; onDone
       {!items.length ? (
         <p className="ap-muted">{s.queueEmpty[kind]}</p>
       ) : (
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.columns.name}</th>
-                <th scope="col">{s.columns.author}</th>
-                <th scope="col">{s.columns.version}</th>
-                <th scope="col">{s.columns.category}</th>
-                <th scope="col">{s.columns.price}</th>
-                <th scope="col">{s.columns.submitted}</th>
-                <th scope="col">
-                  <span className="ap-visually-hidden">{s.columns.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.id}>
-                  <th scope="row">
-                    <span className="ap-strong">{label(item)}</span>
-                    {item.description ? <span className="ap-muted ap-block ap-mka-text">{item.description}</span> : null}
-                  </th>
-                  <td>{item.author}</td>
-                  <td>{item.version}</td>
-                  <td>{item.category}</td>
-                  <td>{priceOf(item)}</td>
-                  <td>{item.createdAt ? formatDate(item.createdAt) : ''}</td>
-                  <td className="ap-row-actions">
-                    <Button
-                      variant="primary"
-                      aria-label={s.approveLabel(label(item))}
-                      busy={approve.isPending && approve.variables?.id === item.id}
-                      onClick={() => approve.mutate({ kind, id: item.id }, { onSuccess: () => onDone(s.approved(label(item))) })}
-                    >
-                      {s.approve}
-                    </Button>
-                    <Button
-                      variant="danger"
-                      aria-label={s.rejectLabel(label(item))}
-                      onClick={() => {
-                        reject.reset();
-                        setReason('');
-                        setReasonError('');
-                        setRejecting(item);
-                      }}
-                    >
-                      {s.reject}
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={items}
+          rowKey={(item) => item.id}
+          columns={[
+            {
+              header: s.columns.name,
+              rowHeader: true,
+              cell: (item) => (
+                <>
+                  <span className="ap-strong">{label(item)}</span>
+                  {item.description ? <span className="ap-muted ap-block ap-mka-text">{item.description}</span> : null}
+                </>
+              ),
+            },
+            { header: s.columns.author, cell: (item) => item.author },
+            { header: s.columns.version, cell: (item) => item.version },
+            { header: s.columns.category, cell: (item) => item.category },
+            { header: s.columns.price, cell: priceOf },
+            { header: s.columns.submitted, cell: (item) => (item.createdAt ? formatDate(item.createdAt) : '') },
+          ]}
+          actionsLabel={s.columns.actions}
+          actions={(item) => (
+            <>
+              <Button
+                variant="primary"
+                aria-label={s.approveLabel(label(item))}
+                busy={approve.isPending && approve.variables?.id === item.id}
+                onClick={() => approve.mutate({ kind, id: item.id }, { onSuccess: () => onDone(s.approved(label(item))) })}
+              >
+                {s.approve}
+              </Button>
+              <Button
+                variant="danger"
+                aria-label={s.rejectLabel(label(item))}
+                onClick={() => {
+                  reject.reset();
+                  setReason('');
+                  setReasonError('');
+                  setRejecting(item);
+                }}
+              >
+                {s.reject}
+              </Button>
+            </>
+          )}
+        />
       )}
       <Dialog open={!!rejecting} onOpenChange={(open) => !open && setRejecting(null)} title={s.rejectTitle(rejecting ? label(rejecting) : '')} description={s.rejectBody}>
         <form
@@ -162,40 +155,26 @@ function Published({ kind }: { kind: Kind }) {
   else if (!list.data.length) body = <p className="ap-muted">{s.publishedEmpty[kind]}</p>;
   else
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.name}</th>
-              <th scope="col">{s.columns.author}</th>
-              <th scope="col">{s.columns.version}</th>
-              <th scope="col">{s.columns.featured}</th>
-              <th scope="col">
-                <span className="ap-visually-hidden">{s.columns.actions}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((item) => (
-              <tr key={item.id}>
-                <th scope="row">{label(item)}</th>
-                <td>{item.author}</td>
-                <td>{item.version}</td>
-                <td>{item.featured ? s.yes : s.no}</td>
-                <td className="ap-row-actions">
-                  <Button
-                    aria-label={item.featured ? s.unfeatureLabel(label(item)) : s.featureLabel(label(item))}
-                    busy={feature.isPending && feature.variables?.id === item.id}
-                    onClick={() => feature.mutate({ kind, id: item.id, featured: !item.featured })}
-                  >
-                    {item.featured ? s.unfeature : s.feature}
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={list.data}
+        rowKey={(item) => item.id}
+        columns={[
+          { header: s.columns.name, rowHeader: true, cell: label },
+          { header: s.columns.author, cell: (item) => item.author },
+          { header: s.columns.version, cell: (item) => item.version },
+          { header: s.columns.featured, cell: (item) => (item.featured ? s.yes : s.no) },
+        ]}
+        actionsLabel={s.columns.actions}
+        actions={(item) => (
+          <Button
+            aria-label={item.featured ? s.unfeatureLabel(label(item)) : s.featureLabel(label(item))}
+            busy={feature.isPending && feature.variables?.id === item.id}
+            onClick={() => feature.mutate({ kind, id: item.id, featured: !item.featured })}
+          >
+            {item.featured ? s.unfeature : s.feature}
+          </Button>
+        )}
+      />
     );
   return (
     <section className="ap-card ap-stack" aria-labelledby={`mka-published-${kind}`}>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { ApplicationScope } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
@@ -48,50 +49,50 @@ function Configs({ chosen }: { chosen: string }) {
       <>
         <div className="ap-actions">{createButton}</div>
         <ErrorText error={makeDefault.error} />
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.columns.name}</th>
-                <th scope="col">{s.columns.model}</th>
-                <th scope="col">{s.columns.settings}</th>
-                <th scope="col">
-                  <span className="ap-visually-hidden">{s.columns.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((config) => (
-                <tr key={config._id}>
-                  <th scope="row">
-                    <span className="ap-strong">{config.name}</span>
-                    {config.isDefault ? <span className="ap-mc-badge">{s.isDefault}</span> : null}
-                  </th>
-                  <td>
-                    {s.providers[config.provider ?? ''] ?? config.provider} · <code>{config.modelId}</code>
-                  </td>
-                  <td>{s.settingsSummary(config.settings?.temperature, config.settings?.maxTokens, config.settings?.topP)}</td>
-                  <td className="ap-row-actions">
-                    {!config.isDefault ? (
-                      <Button variant="ghost" aria-label={s.makeDefaultLabel(config.name ?? '')} busy={makeDefault.isPending && makeDefault.variables === config._id} onClick={() => makeDefault.mutate(config._id!)}>
-                        <Star aria-hidden size={16} />
-                      </Button>
-                    ) : null}
-                    <Link className="ap-button ap-button--ghost" aria-label={s.versionsLabel(config.name ?? '')} to={`/model-configs/${config._id}`}>
-                      <FlaskConical aria-hidden size={16} />
-                    </Link>
-                    <Button variant="ghost" aria-label={s.editLabel(config.name ?? '')} onClick={() => setEditing(config)}>
-                      <Pencil aria-hidden size={16} />
-                    </Button>
-                    <Button variant="ghost" aria-label={s.deleteLabel(config.name ?? '')} onClick={() => setDeleting(config)}>
-                      <Trash2 aria-hidden size={16} />
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={list.data}
+          rowKey={(config) => config._id!}
+          columns={[
+            {
+              header: s.columns.name,
+              rowHeader: true,
+              cell: (config) => (
+                <>
+                  <span className="ap-strong">{config.name}</span>
+                  {config.isDefault ? <span className="ap-mc-badge">{s.isDefault}</span> : null}
+                </>
+              ),
+            },
+            {
+              header: s.columns.model,
+              cell: (config) => (
+                <>
+                  {s.providers[config.provider ?? ''] ?? config.provider} · <code>{config.modelId}</code>
+                </>
+              ),
+            },
+            { header: s.columns.settings, cell: (config) => s.settingsSummary(config.settings?.temperature, config.settings?.maxTokens, config.settings?.topP) },
+          ]}
+          actionsLabel={s.columns.actions}
+          actions={(config) => (
+            <>
+              {!config.isDefault ? (
+                <Button variant="ghost" aria-label={s.makeDefaultLabel(config.name ?? '')} busy={makeDefault.isPending && makeDefault.variables === config._id} onClick={() => makeDefault.mutate(config._id!)}>
+                  <Star aria-hidden size={16} />
+                </Button>
+              ) : null}
+              <Link className="ap-button ap-button--ghost" aria-label={s.versionsLabel(config.name ?? '')} to={`/model-configs/${config._id}`}>
+                <FlaskConical aria-hidden size={16} />
+              </Link>
+              <Button variant="ghost" aria-label={s.editLabel(config.name ?? '')} onClick={() => setEditing(config)}>
+                <Pencil aria-hidden size={16} />
+              </Button>
+              <Button variant="ghost" aria-label={s.deleteLabel(config.name ?? '')} onClick={() => setDeleting(config)}>
+                <Trash2 aria-hidden size={16} />
+              </Button>
+            </>
+          )}
+        />
       </>
     );
 

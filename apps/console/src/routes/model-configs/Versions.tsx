@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
@@ -127,44 +128,39 @@ export default function Versions() {
     body = (
       <div className="ap-stack">
         {versions.length ? (
-          <div className="ap-table-wrap">
-            <table className="ap-table">
-              <caption className="ap-visually-hidden">{s.versions}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{s.vcolumns.version}</th>
-                  <th scope="col">{s.vcolumns.model}</th>
-                  <th scope="col">{s.vcolumns.traffic}</th>
-                  <th scope="col">{s.vcolumns.active}</th>
-                  <th scope="col">
-                    <span className="ap-visually-hidden">{s.vcolumns.actions}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.map((v) => (
-                  <tr key={v._id}>
-                    <th scope="row">
-                      <span className="ap-strong">{v.label}</span>
-                      <span className="ap-muted ap-block">{v.version}</span>
-                    </th>
-                    <td>
-                      {s.providers[v.provider ?? ''] ?? v.provider} · <code>{v.modelId}</code>
-                    </td>
-                    <td>
-                      <TrafficCell key={`${v._id}-${v.trafficPercent}`} configId={configId} version={v} />
-                    </td>
-                    <td>{v.isActive ? s.yes : s.no}</td>
-                    <td className="ap-row-actions">
-                      <Button variant="ghost" aria-label={s.deleteVersionLabel(v.label ?? '')} onClick={() => setDeleting(v)}>
-                        <Trash2 aria-hidden size={16} />
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption={s.versions}
+            rows={versions}
+            rowKey={(v) => v._id!}
+            columns={[
+              {
+                header: s.vcolumns.version,
+                rowHeader: true,
+                cell: (v) => (
+                  <>
+                    <span className="ap-strong">{v.label}</span>
+                    <span className="ap-muted ap-block">{v.version}</span>
+                  </>
+                ),
+              },
+              {
+                header: s.vcolumns.model,
+                cell: (v) => (
+                  <>
+                    {s.providers[v.provider ?? ''] ?? v.provider} · <code>{v.modelId}</code>
+                  </>
+                ),
+              },
+              { header: s.vcolumns.traffic, cell: (v) => <TrafficCell key={`${v._id}-${v.trafficPercent}`} configId={configId} version={v} /> },
+              { header: s.vcolumns.active, cell: (v) => (v.isActive ? s.yes : s.no) },
+            ]}
+            actionsLabel={s.vcolumns.actions}
+            actions={(v) => (
+              <Button variant="ghost" aria-label={s.deleteVersionLabel(v.label ?? '')} onClick={() => setDeleting(v)}>
+                <Trash2 aria-hidden size={16} />
+              </Button>
+            )}
+          />
         ) : (
           <EmptyState title={s.noVersions}>{s.noVersionsBody}</EmptyState>
         )}
@@ -175,33 +171,20 @@ export default function Versions() {
             <BarChart title={s.chartRequests} arms={arms} value={(a) => a.metrics.requestCount ?? 0} format={formatNumber} />
             <BarChart title={s.chartLatency} arms={arms} value={(a) => a.metrics.avgLatencyMs ?? 0} format={s.ms} />
           </div>
-          <div className="ap-table-wrap">
-            <table className="ap-table">
-              <caption className="ap-visually-hidden">{s.metricsTitle}</caption>
-              <thead>
-                <tr>
-                  {Object.values(s.mcolumns).map((c) => (
-                    <th scope="col" key={c}>
-                      {c}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {arms.map((arm) => (
-                  <tr key={arm.name}>
-                    <th scope="row">{arm.name}</th>
-                    <td>{s.percent(arm.traffic)}</td>
-                    <td>{formatNumber(arm.metrics.requestCount ?? 0)}</td>
-                    <td>{s.ms(arm.metrics.avgLatencyMs ?? 0)}</td>
-                    <td>{formatNumber(Math.round(arm.metrics.avgTokensUsed ?? 0))}</td>
-                    <td>{s.percent(Math.round((arm.metrics.errorRate ?? 0) * 10000) / 100)}</td>
-                    <td>{s.rating(arm.metrics.userSatisfactionScore)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption={s.metricsTitle}
+            rows={arms}
+            rowKey={(arm) => arm.name}
+            columns={[
+              { header: s.mcolumns.arm, rowHeader: true, cell: (arm) => arm.name },
+              { header: s.mcolumns.traffic, cell: (arm) => s.percent(arm.traffic) },
+              { header: s.mcolumns.requests, cell: (arm) => formatNumber(arm.metrics.requestCount ?? 0) },
+              { header: s.mcolumns.latency, cell: (arm) => s.ms(arm.metrics.avgLatencyMs ?? 0) },
+              { header: s.mcolumns.tokens, cell: (arm) => formatNumber(Math.round(arm.metrics.avgTokensUsed ?? 0)) },
+              { header: s.mcolumns.errors, cell: (arm) => s.percent(Math.round((arm.metrics.errorRate ?? 0) * 10000) / 100) },
+              { header: s.mcolumns.rating, cell: (arm) => s.rating(arm.metrics.userSatisfactionScore) },
+            ]}
+          />
         </section>
       </div>
     );

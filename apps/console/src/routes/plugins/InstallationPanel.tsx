@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { ApiError } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';
@@ -112,33 +113,18 @@ export function InstallationPanel({ appId, id, blocked, onGone }: { appId: strin
 
       <h3>{s.runLog}</h3>
       {i.runs?.length ? (
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <caption className="ap-visually-hidden">{s.runLog}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{s.runColumns.at}</th>
-                <th scope="col">{s.runColumns.kind}</th>
-                <th scope="col">{s.runColumns.name}</th>
-                <th scope="col">{s.runColumns.outcome}</th>
-                <th scope="col">{s.runColumns.duration}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {i.runs.map((r, n) => (
-                <tr key={r.id ?? n}>
-                  <td>{r.at ? formatDateTime(r.at) : ''}</td>
-                  <td>{r.kind}</td>
-                  <td>
-                    <code>{r.name}</code>
-                  </td>
-                  <td>{r.ok ? s.ok : `${s.failed}: ${r.error ?? ''}`}</td>
-                  <td>{r.durationMs ?? 0} ms</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={s.runLog}
+          rows={i.runs}
+          rowKey={(r, n) => r.id ?? n}
+          columns={[
+            { header: s.runColumns.at, cell: (r) => (r.at ? formatDateTime(r.at) : '') },
+            { header: s.runColumns.kind, cell: (r) => r.kind },
+            { header: s.runColumns.name, cell: (r) => <code>{r.name}</code> },
+            { header: s.runColumns.outcome, cell: (r) => (r.ok ? s.ok : `${s.failed}: ${r.error ?? ''}`) },
+            { header: s.runColumns.duration, cell: (r) => `${r.durationMs ?? 0} ms` },
+          ]}
+        />
       ) : (
         <p className="ap-muted">{s.noRuns}</p>
       )}

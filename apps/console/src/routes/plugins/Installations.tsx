@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApplicationScope, type ApplicationChoice } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
@@ -101,41 +102,33 @@ function InstalledIn({ appId, application }: { appId: string; application: Appli
     <>
       {installForm}
       {installations.data.length ? (
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <caption className="ap-pl-caption">{s.installed}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{s.installColumns.plugin}</th>
-                <th scope="col">{s.installColumns.state}</th>
-                <th scope="col">{s.installColumns.calls}</th>
-                <th scope="col">{s.installColumns.failures}</th>
-                <th scope="col">
-                  <span className="ap-visually-hidden">{s.columns.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {installations.data.map((i) => (
-                <tr key={i.id} aria-current={managing === i.id ? 'true' : undefined}>
-                  <th scope="row">
-                    <span className="ap-strong">{label(i)}</span> <span className="ap-muted">{i.version}</span>
-                  </th>
-                  <td>
-                    <span className={`ap-pl-state ap-pl-state--${i.state}`}>{s.states[i.state ?? ''] ?? i.state}</span>
-                  </td>
-                  <td>{formatNumber(i.counters?.calls ?? 0)}</td>
-                  <td>{formatNumber(i.counters?.failures ?? 0)}</td>
-                  <td className="ap-row-actions">
-                    <Button variant="ghost" aria-label={s.manageLabel(label(i))} aria-pressed={managing === i.id} onClick={() => setManaging(managing === i.id ? null : i.id!)}>
-                      <Settings2 aria-hidden size={16} />
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={s.installed}
+          captionClassName="ap-pl-caption"
+          rows={installations.data}
+          rowKey={(i) => i.id!}
+          rowProps={(i) => ({ 'aria-current': managing === i.id ? 'true' : undefined })}
+          columns={[
+            {
+              header: s.installColumns.plugin,
+              rowHeader: true,
+              cell: (i) => (
+                <>
+                  <span className="ap-strong">{label(i)}</span> <span className="ap-muted">{i.version}</span>
+                </>
+              ),
+            },
+            { header: s.installColumns.state, cell: (i) => <span className={`ap-pl-state ap-pl-state--${i.state}`}>{s.states[i.state ?? ''] ?? i.state}</span> },
+            { header: s.installColumns.calls, cell: (i) => formatNumber(i.counters?.calls ?? 0) },
+            { header: s.installColumns.failures, cell: (i) => formatNumber(i.counters?.failures ?? 0) },
+          ]}
+          actionsLabel={s.columns.actions}
+          actions={(i) => (
+            <Button variant="ghost" aria-label={s.manageLabel(label(i))} aria-pressed={managing === i.id} onClick={() => setManaging(managing === i.id ? null : i.id!)}>
+              <Settings2 aria-hidden size={16} />
+            </Button>
+          )}
+        />
       ) : (
         <EmptyState title={s.noInstallations}>{s.noInstallationsBody}</EmptyState>
       )}

@@ -1,5 +1,6 @@
 import { Plus } from 'lucide-react';
 import { Link } from 'react-router';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { usePlugins, type Plugin } from './queries';
@@ -50,34 +51,30 @@ export function MyPlugins() {
 
 function PluginTable({ plugins, caption }: { plugins: Plugin[]; caption: string }) {
   return (
-    <div className="ap-table-wrap">
-      <table className="ap-table">
-        <caption className="ap-pl-caption">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{s.columns.name}</th>
-            <th scope="col">{s.columns.version}</th>
-            <th scope="col">{s.columns.status}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {plugins.map((p) => (
-            <tr key={p.id}>
-              <th scope="row">
-                <Link to={`/plugins/${p.id}`} aria-label={s.openLabel(p.displayName || p.name || '')}>
-                  {p.displayName || p.name}
-                </Link>
-                <div className="ap-muted">
-                  <code>{p.name}</code>
-                  {p.description ? ` · ${p.description}` : ''}
-                </div>
-              </th>
-              <td>{p.version}</td>
-              <td>{p.published ? s.published : s.private}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      captionClassName="ap-pl-caption"
+      rows={plugins}
+      rowKey={(p) => p.id!}
+      columns={[
+        {
+          header: s.columns.name,
+          rowHeader: true,
+          cell: (p) => (
+            <>
+              <Link to={`/plugins/${p.id}`} aria-label={s.openLabel(p.displayName || p.name || '')}>
+                {p.displayName || p.name}
+              </Link>
+              <div className="ap-muted">
+                <code>{p.name}</code>
+                {p.description ? ` · ${p.description}` : ''}
+              </div>
+            </>
+          ),
+        },
+        { header: s.columns.version, cell: (p) => p.version },
+        { header: s.columns.status, cell: (p) => (p.published ? s.published : s.private) },
+      ]}
+    />
   );
 }

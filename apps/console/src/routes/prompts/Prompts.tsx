@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ApplicationScope } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { Editor } from './Editor';
@@ -45,43 +46,39 @@ function Templates({ chosen }: { chosen: string }) {
       <>
         {editing ? null : <div className="ap-actions">{createButton}</div>}
         <ErrorText error={makeDefault.error} />
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.columns.name}</th>
-                <th scope="col">{s.columns.variables}</th>
-                <th scope="col">
-                  <span className="ap-visually-hidden">{s.columns.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((tpl) => (
-                <tr key={tpl.id}>
-                  <th scope="row">
-                    <span className="ap-strong">{tpl.name}</span>
-                    {tpl.isDefault ? <span className="ap-pt-badge">{s.isDefault}</span> : null}
-                  </th>
-                  <td>{tpl.variables?.length ? tpl.variables.join(', ') : s.none}</td>
-                  <td className="ap-row-actions">
-                    {!tpl.isDefault ? (
-                      <Button variant="ghost" aria-label={s.makeDefaultLabel(tpl.name ?? '')} onClick={() => makeDefault.mutate(tpl.id!)}>
-                        <Star aria-hidden size={16} />
-                      </Button>
-                    ) : null}
-                    <Button variant="ghost" aria-label={s.editLabel(tpl.name ?? '')} onClick={() => setEditing(tpl)}>
-                      <Pencil aria-hidden size={16} />
-                    </Button>
-                    <Button variant="ghost" aria-label={s.deleteLabel(tpl.name ?? '')} onClick={() => setDeleting(tpl)}>
-                      <Trash2 aria-hidden size={16} />
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={list.data}
+          rowKey={(tpl) => tpl.id!}
+          columns={[
+            {
+              header: s.columns.name,
+              rowHeader: true,
+              cell: (tpl) => (
+                <>
+                  <span className="ap-strong">{tpl.name}</span>
+                  {tpl.isDefault ? <span className="ap-pt-badge">{s.isDefault}</span> : null}
+                </>
+              ),
+            },
+            { header: s.columns.variables, cell: (tpl) => (tpl.variables?.length ? tpl.variables.join(', ') : s.none) },
+          ]}
+          actionsLabel={s.columns.actions}
+          actions={(tpl) => (
+            <>
+              {!tpl.isDefault ? (
+                <Button variant="ghost" aria-label={s.makeDefaultLabel(tpl.name ?? '')} onClick={() => makeDefault.mutate(tpl.id!)}>
+                  <Star aria-hidden size={16} />
+                </Button>
+              ) : null}
+              <Button variant="ghost" aria-label={s.editLabel(tpl.name ?? '')} onClick={() => setEditing(tpl)}>
+                <Pencil aria-hidden size={16} />
+              </Button>
+              <Button variant="ghost" aria-label={s.deleteLabel(tpl.name ?? '')} onClick={() => setDeleting(tpl)}>
+                <Trash2 aria-hidden size={16} />
+              </Button>
+            </>
+          )}
+        />
       </>
     );
 

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
@@ -49,71 +50,68 @@ function Members({ team, meId }: { team: TeamView; meId?: string }) {
   if (members.isPending) return <Loading />;
   if (members.isError) return <ErrorState error={members.error} onRetry={() => void members.refetch()} />;
   const who = (m: TeamMember) => m.displayName || m.email;
+  // What a row's role select and buttons need: whether the viewer may manage this member, and why not.
+  const view = (m: TeamMember) => {
+    const self = m.userId === meId;
+    const manageable = !self && mayManageMember(team.role, m.role);
+    const reason = self ? null : m.role === 'owner' ? s.whyOwnerRole : manageable ? null : s.whyManage(s.roles[team.role]!);
+    const options = manageable ? Array.from(new Set([m.role, ...assignableRoles(team.role)])) : [m.role];
+    return { m, self, manageable, reason, reasonId: `member-reason-${m.userId}`, options };
+  };
   return (
     <>
       <ErrorText error={setRole.error} />
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.memberColumns.name}</th>
-              <th scope="col">{s.memberColumns.email}</th>
-              <th scope="col">{s.memberColumns.role}</th>
-              <th scope="col">{s.memberColumns.joined}</th>
-              <th scope="col">
-                <span className="ap-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.map((m) => {
-              const self = m.userId === meId;
-              const manageable = !self && mayManageMember(team.role, m.role);
-              const reasonId = `member-reason-${m.userId}`;
-              const reason = self ? null : m.role === 'owner' ? s.whyOwnerRole : manageable ? null : s.whyManage(s.roles[team.role]!);
-              const options = manageable ? Array.from(new Set([m.role, ...assignableRoles(team.role)])) : [m.role];
-              return (
-                <tr key={m.userId}>
-                  <th scope="row">
-                    {who(m)} {self ? <span className="ap-muted">{s.you}</span> : null}
-                  </th>
-                  <td>{m.email}</td>
-                  <td>
-                    <select
-                      className="ap-select"
-                      aria-label={s.roleOf(who(m))}
-                      value={m.role}
-                      disabled={!manageable || setRole.isPending}
-                      aria-describedby={reason ? reasonId : undefined}
-                      onChange={(e) => setRole.mutate({ userId: m.userId, role: e.target.value as TeamRole })}
-                    >
-                      {options.map((r) => (
-                        <option key={r} value={r}>
-                          {s.roles[r]}
-                        </option>
-                      ))}
-                    </select>
-                    {reason ? <Reason id={reasonId}>{reason}</Reason> : null}
-                  </td>
-                  <td>{formatDate(m.joinedAt)}</td>
-                  <td className="ap-row-actions">
-                    {!self && m.role !== 'owner' ? (
-                      <>
-                        <Button variant="ghost" aria-label={s.transferLabel(who(m))} title={team.role === 'owner' ? s.transfer : s.whyOwnerOnly} disabled={team.role !== 'owner'} onClick={() => setTransferring(m)}>
-                          <Crown aria-hidden size={16} />
-                        </Button>
-                        <Button variant="ghost" aria-label={s.removeLabel(who(m))} title={manageable ? s.remove : (reason ?? undefined)} disabled={!manageable} onClick={() => setRemoving(m)}>
-                          <UserMinus aria-hidden size={16} />
-                        </Button>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={members.data.map(view)}
+        rowKey={({ m }) => m.userId}
+        columns={[
+          {
+            header: s.memberColumns.name,
+            rowHeader: true,
+            cell: ({ m, self }) => (
+              <>
+                {who(m)} {self ? <span className="ap-muted">{s.you}</span> : null}
+              </>
+            ),
+          },
+          { header: s.memberColumns.email, cell: ({ m }) => m.email },
+          {
+            header: s.memberColumns.role,
+            cell: ({ m, manageable, reason, reasonId, options }) => (
+              <>
+                <select
+                  className="ap-select"
+                  aria-label={s.roleOf(who(m))}
+                  value={m.role}
+                  disabled={!manageable || setRole.isPending}
+                  aria-describedby={reason ? reasonId : undefined}
+                  onChange={(e) => setRole.mutate({ userId: m.userId, role: e.target.value as TeamRole })}
+                >
+                  {options.map((r) => (
+                    <option key={r} value={r}>
+                      {s.roles[r]}
+                    </option>
+                  ))}
+                </select>
+                {reason ? <Reason id={reasonId}>{reason}</Reason> : null}
+              </>
+            ),
+          },
+          { header: s.memberColumns.joined, cell: ({ m }) => formatDate(m.joinedAt) },
+        ]}
+        actions={({ m, self, manageable, reason }) =>
+          !self && m.role !== 'owner' ? (
+            <>
+              <Button variant="ghost" aria-label={s.transferLabel(who(m))} title={team.role === 'owner' ? s.transfer : s.whyOwnerOnly} disabled={team.role !== 'owner'} onClick={() => setTransferring(m)}>
+                <Crown aria-hidden size={16} />
+              </Button>
+              <Button variant="ghost" aria-label={s.removeLabel(who(m))} title={manageable ? s.remove : (reason ?? undefined)} disabled={!manageable} onClick={() => setRemoving(m)}>
+                <UserMinus aria-hidden size={16} />
+              </Button>
+            </>
+          ) : null
+        }
+      />
       <ConfirmDialog
         open={!!removing}
         onOpenChange={(open) => !open && setRemoving(null)}
@@ -178,48 +176,33 @@ function Invitations({ team }: { team: TeamView }) {
   else if (!invitations.data.length) list = <p className="ap-muted">{s.noInvitations}</p>;
   else
     list = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.invitationColumns.email}</th>
-              <th scope="col">{s.invitationColumns.role}</th>
-              <th scope="col">{s.invitationColumns.status}</th>
-              <th scope="col">{s.invitationColumns.expires}</th>
-              <th scope="col">
-                <span className="ap-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data.map((i) => (
-              <tr key={i.id}>
-                <th scope="row">{i.email}</th>
-                <td>{s.roles[i.role]}</td>
-                <td>{status(i)}</td>
-                <td>{formatDate(i.expiresAt)}</td>
-                <td className="ap-row-actions">
-                  {i.acceptedAt ? null : (
-                    <>
-                      <Button
-                        variant="ghost"
-                        aria-label={s.resendLabel(i.email)}
-                        busy={resend.isPending && resend.variables?.id === i.id}
-                        onClick={() => resend.mutate(i, { onSuccess: (inv) => setNotice(s.resent(inv.email)) })}
-                      >
-                        <RotateCw aria-hidden size={16} />
-                      </Button>
-                      <Button variant="ghost" aria-label={s.revokeLabel(i.email)} onClick={() => setRevoking(i)}>
-                        <XCircle aria-hidden size={16} />
-                      </Button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={invitations.data}
+        rowKey={(i) => i.id}
+        columns={[
+          { header: s.invitationColumns.email, rowHeader: true, cell: (i) => i.email },
+          { header: s.invitationColumns.role, cell: (i) => s.roles[i.role] },
+          { header: s.invitationColumns.status, cell: status },
+          { header: s.invitationColumns.expires, cell: (i) => formatDate(i.expiresAt) },
+        ]}
+        actions={(i) =>
+          i.acceptedAt ? null : (
+            <>
+              <Button
+                variant="ghost"
+                aria-label={s.resendLabel(i.email)}
+                busy={resend.isPending && resend.variables?.id === i.id}
+                onClick={() => resend.mutate(i, { onSuccess: (inv) => setNotice(s.resent(inv.email)) })}
+              >
+                <RotateCw aria-hidden size={16} />
+              </Button>
+              <Button variant="ghost" aria-label={s.revokeLabel(i.email)} onClick={() => setRevoking(i)}>
+                <XCircle aria-hidden size={16} />
+              </Button>
+            </>
+          )
+        }
+      />
     );
 
   return (

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
@@ -70,31 +71,24 @@ export default function Teams() {
   else if (!teams.data.length) body = <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
   else
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.name}</th>
-              <th scope="col">{s.slug}</th>
-              <th scope="col">{s.yourRole}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {teams.data.map((team) => (
-              <tr key={team.id}>
-                <th scope="row">
-                  <Link to={`/teams/${team.id}`}>{team.name}</Link>
-                  {team.description ? <div className="ap-muted">{team.description}</div> : null}
-                </th>
-                <td>
-                  <code>{team.slug}</code>
-                </td>
-                <td>{s.roles[team.role]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={teams.data}
+        rowKey={(team) => team.id}
+        columns={[
+          {
+            header: s.name,
+            rowHeader: true,
+            cell: (team) => (
+              <>
+                <Link to={`/teams/${team.id}`}>{team.name}</Link>
+                {team.description ? <div className="ap-muted">{team.description}</div> : null}
+              </>
+            ),
+          },
+          { header: s.slug, cell: (team) => <code>{team.slug}</code> },
+          { header: s.yourRole, cell: (team) => s.roles[team.role] },
+        ]}
+      />
     );
   return (
     <>

@@ -2,6 +2,7 @@ import { Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
@@ -103,29 +104,16 @@ function ServerCard({ appId, server, blocked, onEdit, onDelete }: { appId: strin
       </p>
       {refresh.isError ? <ErrorText error={refresh.error} /> : server.lastError ? <p className="ap-error-text">{s.lastError(server.lastError)}</p> : null}
       {server.tools?.length ? (
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <caption className="ap-visually-hidden">{s.serverTools(server.name!)}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{s.serverColumns.tool}</th>
-                <th scope="col">{s.serverColumns.exposedAs}</th>
-                <th scope="col">{s.serverColumns.description}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {server.tools.map((tool) => (
-                <tr key={tool.name}>
-                  <td>
-                    <code>{tool.name}</code>
-                  </td>
-                  <td>{tool.problem ? s.notOffered(tool.problem) : <code>{tool.exposedAs}</code>}</td>
-                  <td>{tool.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={s.serverTools(server.name!)}
+          rows={server.tools}
+          rowKey={(tool) => tool.name!}
+          columns={[
+            { header: s.serverColumns.tool, cell: (tool) => <code>{tool.name}</code> },
+            { header: s.serverColumns.exposedAs, cell: (tool) => (tool.problem ? s.notOffered(tool.problem) : <code>{tool.exposedAs}</code>) },
+            { header: s.serverColumns.description, cell: (tool) => tool.description },
+          ]}
+        />
       ) : (
         <p className="ap-muted">{s.noServerTools}</p>
       )}

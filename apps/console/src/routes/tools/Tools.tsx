@@ -5,9 +5,11 @@ import { ApplicationScope, type ApplicationChoice } from '../../components/Appli
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
+import { t } from '../../lib/strings';
 import { useAgentSettings, useAvailableTools, useDeleteTool, useSaveAgentSettings, useTeamRoles, useTools, type AgentSettings, type Tool } from './queries';
 import { kindOf } from './sources';
 import { s } from './strings';
@@ -77,43 +79,29 @@ function ToolList({ appId, blocked }: { appId: string; blocked: boolean }) {
   else if (!tools.data.length) body = <EmptyState title={s.empty} action={create}>{s.emptyBody}</EmptyState>;
   else
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.name}</th>
-              <th scope="col">{s.columns.source}</th>
-              <th scope="col">{s.columns.description}</th>
-              <th scope="col">{s.columns.secrets}</th>
-              <th scope="col">
-                <span className="ap-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tools.data.map((tool) => (
-              <tr key={tool.id}>
-                <td>
-                  <code>{tool.name}</code>
-                </td>
-                <td>{tool.source ? (s.kinds[kindOf(tool.source)] ?? kindOf(tool.source)) : ''}</td>
-                <td>{tool.description}</td>
-                <td>{tool.secretNames?.length ? tool.secretNames.map((n) => `${n} (${s.secretSet})`).join(', ') : '—'}</td>
-                <td>
-                  <div className="ap-actions">
-                    <Button aria-label={s.edit(tool.name!)} disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setEditing(tool)}>
-                      <Pencil aria-hidden size={16} />
-                    </Button>
-                    <Button aria-label={s.remove(tool.name!)} variant="danger" disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setDeleting(tool)}>
-                      <Trash2 aria-hidden size={16} />
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={tools.data}
+        rowKey={(tool) => tool.id!}
+        columns={[
+          { header: s.columns.name, cell: (tool) => <code>{tool.name}</code> },
+          { header: s.columns.source, cell: (tool) => (tool.source ? (s.kinds[kindOf(tool.source)] ?? kindOf(tool.source)) : '') },
+          { header: s.columns.description, cell: (tool) => tool.description },
+          { header: s.columns.secrets, cell: (tool) => (tool.secretNames?.length ? tool.secretNames.map((n) => `${n} (${s.secretSet})`).join(', ') : '—') },
+          {
+            header: <span className="ap-visually-hidden">{t.actions}</span>,
+            cell: (tool) => (
+              <div className="ap-actions">
+                <Button aria-label={s.edit(tool.name!)} disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setEditing(tool)}>
+                  <Pencil aria-hidden size={16} />
+                </Button>
+                <Button aria-label={s.remove(tool.name!)} variant="danger" disabled={blocked} aria-describedby={blocked ? 'tools-blocked' : undefined} onClick={() => setDeleting(tool)}>
+                  <Trash2 aria-hidden size={16} />
+                </Button>
+              </div>
+            ),
+          },
+        ]}
+      />
     );
 
   return (

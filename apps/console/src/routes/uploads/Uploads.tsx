@@ -2,9 +2,11 @@ import { Download, Trash2, Upload as UploadIcon } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { formatDateTime, formatNumber } from '../../lib/format';
+import { t } from '../../lib/strings';
 import { downloadUpload, MAX_BYTES, PAGE_SIZE, useDeleteUpload, useUploadFile, useUploads, type Upload } from './queries';
 import { s } from './strings';
 
@@ -47,41 +49,29 @@ export default function Uploads() {
     const pages = Math.max(1, Math.ceil(uploads.data.total / PAGE_SIZE));
     list = (
       <>
-        <div className="ap-table-wrap">
-          <table className="ap-table">
-            <thead>
-              <tr>
-                <th scope="col">{s.columns.name}</th>
-                <th scope="col">{s.columns.kind}</th>
-                <th scope="col">{s.columns.size}</th>
-                <th scope="col">{s.columns.created}</th>
-                <th scope="col">
-                  <span className="ap-visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {uploads.data.items.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.fileName}</td>
-                  <td>{u.mimeType}</td>
-                  <td>{size(u.size ?? 0)}</td>
-                  <td>{u.createdAt ? formatDateTime(u.createdAt) : ''}</td>
-                  <td>
-                    <div className="ap-actions">
-                      <Button aria-label={s.download(u.fileName!)} onClick={() => downloadUpload(u).then(() => setDownloadError(null), setDownloadError)}>
-                        <Download aria-hidden size={16} />
-                      </Button>
-                      <Button aria-label={s.remove(u.fileName!)} variant="danger" onClick={() => setDeleting(u)}>
-                        <Trash2 aria-hidden size={16} />
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={uploads.data.items}
+          rowKey={(u) => u.id!}
+          columns={[
+            { header: s.columns.name, cell: (u) => u.fileName },
+            { header: s.columns.kind, cell: (u) => u.mimeType },
+            { header: s.columns.size, cell: (u) => size(u.size ?? 0) },
+            { header: s.columns.created, cell: (u) => (u.createdAt ? formatDateTime(u.createdAt) : '') },
+            {
+              header: <span className="ap-visually-hidden">{t.actions}</span>,
+              cell: (u) => (
+                <div className="ap-actions">
+                  <Button aria-label={s.download(u.fileName!)} onClick={() => downloadUpload(u).then(() => setDownloadError(null), setDownloadError)}>
+                    <Download aria-hidden size={16} />
+                  </Button>
+                  <Button aria-label={s.remove(u.fileName!)} variant="danger" onClick={() => setDeleting(u)}>
+                    <Trash2 aria-hidden size={16} />
+                  </Button>
+                </div>
+              ),
+            },
+          ]}
+        />
         {pages > 1 ? (
           <nav className="ap-actions" aria-label={s.title}>
             <Button disabled={page <= 1} onClick={() => setPage(page - 1)}>

@@ -6,6 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { teamsQuery } from '../../components/ScopeSwitcher';
@@ -98,67 +99,49 @@ function DeliveryLog({ hookId, expectUntil, onRetried }: { hookId: string; expec
   else if (!log.data.length) body = <EmptyState title={s.logEmpty}>{s.logEmptyBody}</EmptyState>;
   else {
     const newest = newestAttempts(log.data);
+    const retriable = (a: (typeof log.data)[number]) => newest.has(a.id!) && (a.deliveryStatus === 'failed' || (a.deliveryStatus === 'pending' && !!a.nextRetryAt));
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.logColumns.at}</th>
-              <th scope="col">{s.logColumns.event}</th>
-              <th scope="col">{s.logColumns.attempt}</th>
-              <th scope="col">{s.logColumns.outcome}</th>
-              <th scope="col">{s.logColumns.status}</th>
-              <th scope="col">{s.logColumns.duration}</th>
-              <th scope="col">{s.logColumns.error}</th>
-              <th scope="col">{s.logColumns.delivery}</th>
-              <th scope="col">
-                <span className="ap-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.data.map((a) => {
-              const retriable = newest.has(a.id!) && (a.deliveryStatus === 'failed' || (a.deliveryStatus === 'pending' && !!a.nextRetryAt));
-              return (
-                <tr key={a.id}>
-                  <th scope="row">{a.createdAt ? formatDateTime(a.createdAt) : ''}</th>
-                  <td>
-                    <code>{a.eventType}</code>
-                  </td>
-                  <td>{a.attempt}</td>
-                  <td>{s.outcomes[a.outcome ?? ''] ?? a.outcome}</td>
-                  <td>{a.statusCode ?? '—'}</td>
-                  <td>{s.ms(a.durationMs ?? 0)}</td>
-                  <td className="ap-webhooks-error">{a.error ?? ''}</td>
-                  <td>
-                    {newest.has(a.id!) ? (s.deliveryStatus[a.deliveryStatus ?? ''] ?? a.deliveryStatus) : ''}
-                    {newest.has(a.id!) && a.deliveryStatus === 'pending' && a.nextRetryAt ? <div className="ap-muted">{`${s.logColumns.next}: ${formatDateTime(a.nextRetryAt)}`}</div> : null}
-                  </td>
-                  <td className="ap-row-actions">
-                    {retriable ? (
-                      <Button
-                        aria-label={s.retryLabel(a.eventType ?? '', a.attempt ?? 0)}
-                        busy={retry.isPending && retry.variables === a.deliveryId}
-                        onClick={() =>
-                          retry.mutate(a.deliveryId!, {
-                            onSuccess: () => {
-                              setNotice(s.retryQueued);
-                              onRetried();
-                            },
-                          })
-                        }
-                      >
-                        <RotateCw aria-hidden size={16} />
-                        {s.retry}
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={log.data}
+        rowKey={(a) => a.id!}
+        columns={[
+          { header: s.logColumns.at, rowHeader: true, cell: (a) => (a.createdAt ? formatDateTime(a.createdAt) : '') },
+          { header: s.logColumns.event, cell: (a) => <code>{a.eventType}</code> },
+          { header: s.logColumns.attempt, cell: (a) => a.attempt },
+          { header: s.logColumns.outcome, cell: (a) => s.outcomes[a.outcome ?? ''] ?? a.outcome },
+          { header: s.logColumns.status, cell: (a) => a.statusCode ?? '—' },
+          { header: s.logColumns.duration, cell: (a) => s.ms(a.durationMs ?? 0) },
+          { header: s.logColumns.error, className: 'ap-webhooks-error', cell: (a) => a.error ?? '' },
+          {
+            header: s.logColumns.delivery,
+            cell: (a) => (
+              <>
+                {newest.has(a.id!) ? (s.deliveryStatus[a.deliveryStatus ?? ''] ?? a.deliveryStatus) : ''}
+                {newest.has(a.id!) && a.deliveryStatus === 'pending' && a.nextRetryAt ? <div className="ap-muted">{`${s.logColumns.next}: ${formatDateTime(a.nextRetryAt)}`}</div> : null}
+              </>
+            ),
+          },
+        ]}
+        actions={(a) =>
+          retriable(a) ? (
+            <Button
+              aria-label={s.retryLabel(a.eventType ?? '', a.attempt ?? 0)}
+              busy={retry.isPending && retry.variables === a.deliveryId}
+              onClick={() =>
+                retry.mutate(a.deliveryId!, {
+                  onSuccess: () => {
+                    setNotice(s.retryQueued);
+                    onRetried();
+                  },
+                })
+              }
+            >
+              <RotateCw aria-hidden size={16} />
+              {s.retry}
+            </Button>
+          ) : null
+        }
+      />
     );
   }
   return (

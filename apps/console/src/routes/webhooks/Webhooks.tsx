@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
@@ -86,35 +87,29 @@ export default function Webhooks() {
   else if (!hooks.data.length) body = <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
   else
     body = (
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.url}</th>
-              <th scope="col">{s.columns.events}</th>
-              <th scope="col">{s.columns.status}</th>
-              <th scope="col">{s.columns.deliveries}</th>
-              <th scope="col">{s.columns.last}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {hooks.data.map((h) => (
-              <tr key={h.id}>
-                <th scope="row" className="ap-webhooks-url">
-                  <Link to={`/webhooks/${h.id}`} aria-label={s.open(h.url ?? '')}>
-                    {h.url}
-                  </Link>
-                  {h.description ? <div className="ap-muted">{h.description}</div> : null}
-                </th>
-                <td>{h.events?.join(', ')}</td>
-                <td>{h.enabled ? s.enabled : s.disabled}</td>
-                <td>{s.deliveries(h.totalDeliveries ?? 0, h.failedDeliveries ?? 0)}</td>
-                <td>{h.lastDeliveryAt ? formatDateTime(h.lastDeliveryAt) : s.never}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={hooks.data}
+        rowKey={(h) => h.id!}
+        columns={[
+          {
+            header: s.columns.url,
+            rowHeader: true,
+            className: 'ap-webhooks-url',
+            cell: (h) => (
+              <>
+                <Link to={`/webhooks/${h.id}`} aria-label={s.open(h.url ?? '')}>
+                  {h.url}
+                </Link>
+                {h.description ? <div className="ap-muted">{h.description}</div> : null}
+              </>
+            ),
+          },
+          { header: s.columns.events, cell: (h) => h.events?.join(', ') },
+          { header: s.columns.status, cell: (h) => (h.enabled ? s.enabled : s.disabled) },
+          { header: s.columns.deliveries, cell: (h) => s.deliveries(h.totalDeliveries ?? 0, h.failedDeliveries ?? 0) },
+          { header: s.columns.last, cell: (h) => (h.lastDeliveryAt ? formatDateTime(h.lastDeliveryAt) : s.never) },
+        ]}
+      />
     );
   return (
     <>

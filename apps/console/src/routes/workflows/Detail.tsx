@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
@@ -52,36 +53,26 @@ function Runs({ workflowId, chosen, onChoose }: { workflowId: string; chosen: st
   if (!runs.data.length && page === 1) return <EmptyState title={s.noRuns}>{s.noRunsBody}</EmptyState>;
   return (
     <>
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.runColumns.run}</th>
-              <th scope="col">{s.runColumns.status}</th>
-              <th scope="col">{s.runColumns.trigger}</th>
-              <th scope="col">{s.runColumns.steps}</th>
-              <th scope="col">{s.runColumns.started}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.map((r) => (
-              <tr key={r.id} aria-current={chosen === r.id || undefined}>
-                <th scope="row">
-                  <Button variant="ghost" aria-label={s.open(r.id!)} onClick={() => onChoose(r.id!)}>
-                    {r.id!.slice(0, 8)}
-                  </Button>
-                </th>
-                <td>
-                  <span className={`wf-status wf-status--${r.status}`}>{s.status[r.status!] ?? r.status}</span>
-                </td>
-                <td>{r.trigger}</td>
-                <td className="ap-num">{r.stepsDone}</td>
-                <td>{formatDate(r.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={runs.data}
+        rowKey={(r) => r.id!}
+        rowProps={(r) => ({ 'aria-current': chosen === r.id || undefined })}
+        columns={[
+          {
+            header: s.runColumns.run,
+            rowHeader: true,
+            cell: (r) => (
+              <Button variant="ghost" aria-label={s.open(r.id!)} onClick={() => onChoose(r.id!)}>
+                {r.id!.slice(0, 8)}
+              </Button>
+            ),
+          },
+          { header: s.runColumns.status, cell: (r) => <span className={`wf-status wf-status--${r.status}`}>{s.status[r.status!] ?? r.status}</span> },
+          { header: s.runColumns.trigger, cell: (r) => r.trigger },
+          { header: s.runColumns.steps, className: 'ap-num', cell: (r) => r.stepsDone },
+          { header: s.runColumns.started, cell: (r) => formatDate(r.createdAt) },
+        ]}
+      />
       <div className="ap-actions">
         <Button disabled={page === 1} onClick={() => setPage(page - 1)}>
           {s.previous}

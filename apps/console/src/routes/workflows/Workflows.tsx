@@ -2,6 +2,7 @@ import { Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { ApplicationScope } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatDate } from './format';
@@ -38,32 +39,17 @@ function List({ applicationId }: { applicationId: string }) {
   return (
     <>
       <div className="ap-actions">{create}</div>
-      <div className="ap-table-wrap">
-        <table className="ap-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.columns.name}</th>
-              <th scope="col">{s.columns.steps}</th>
-              <th scope="col">{s.columns.version}</th>
-              <th scope="col">{s.columns.state}</th>
-              <th scope="col">{s.columns.updated}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((w) => (
-              <tr key={w.id}>
-                <th scope="row">
-                  <Link to={`/workflows/${w.id}`}>{w.name}</Link>
-                </th>
-                <td>{s.stepsCount(w.steps?.length ?? 0)}</td>
-                <td className="ap-num">{w.version}</td>
-                <td>{w.paused ? s.paused : s.active}</td>
-                <td>{formatDate(w.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={list.data}
+        rowKey={(w) => w.id!}
+        columns={[
+          { header: s.columns.name, rowHeader: true, cell: (w) => <Link to={`/workflows/${w.id}`}>{w.name}</Link> },
+          { header: s.columns.steps, cell: (w) => s.stepsCount(w.steps?.length ?? 0) },
+          { header: s.columns.version, className: 'ap-num', cell: (w) => w.version },
+          { header: s.columns.state, cell: (w) => (w.paused ? s.paused : s.active) },
+          { header: s.columns.updated, cell: (w) => formatDate(w.updatedAt) },
+        ]}
+      />
     </>
   );
 }
