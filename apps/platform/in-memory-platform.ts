@@ -113,7 +113,7 @@ export function createInMemoryPlatform(options: InMemoryPlatformOptions = {}): I
     },
     users: { me: new GetCurrentUserUseCase({ users }) },
     applications: {
-      create: new CreateApplicationUseCase({ applications, guard: (actor) => guards.applications(actor.userId) }),
+      create: new CreateApplicationUseCase({ applications, guard: (ownerId) => guards.applications(ownerId) }),
       get: new GetApplicationUseCase({ applications }),
       list: new ListApplicationsUseCase({ applications }),
       update: new UpdateApplicationUseCase({ applications }),

@@ -62,7 +62,7 @@ describeInBrowser('console: teams and SSO', () => {
     expect(tab.requestUrls.some((u) => u.includes(`/api/applications?`) && u.includes(`teamId=${teamId}`))).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'teams-switcher');
-    // A new application made while the team is chosen lands in that team.
+    // A new application made while the team is chosen lands in that team, created there by the one request (no move).
     await page.getByRole('button', { name: 'New application' }).click();
     const newApp = page.getByRole('dialog', { name: 'Create an application' });
     await newApp.getByText('Created in the team “Harbour Crew”', { exact: false }).waitFor();
@@ -71,6 +71,7 @@ describeInBrowser('console: teams and SSO', () => {
     await page.getByRole('row', { name: /Crew Bot/ }).waitFor();
     const made = (await client.get('/api/applications?limit=100', { token: owner.access_token })).body as Array<{ name: string; teamId: string | null }>;
     expect(made.find((a) => a.name === 'Crew Bot')?.teamId).toBe(teamId);
+    expect(tab.requestUrls.filter((u) => /\/api\/applications\/[^/]+\/transfer/.test(u))).toEqual([]);
     await page.getByLabel('Context').selectOption({ label: 'Personal' });
     await page.getByRole('row', { name: /Solo Notes/ }).waitFor();
     expect(await page.getByRole('row', { name: /Crew Desk/ }).count()).toBe(0);

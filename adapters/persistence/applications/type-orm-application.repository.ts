@@ -50,11 +50,23 @@ const COLUMNS: Record<keyof ApplicationChanges, { column: string; json?: boolean
 };
 
 const slugTaken = () => 'This slug is already taken';
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export class TypeOrmApplicationRepository implements ApplicationRepository {
   constructor(private readonly db: DataSource) {}
 
   async create(app: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
+    try {
+      return await this.insert(app, limit);
+    } catch (error) {
+      // The team was deleted after the caller's role in it was read: as if it never existed.
+      const driverError = (error as { driverError?: { code?: string; constraint?: string } }).driverError ?? (error as { code?: string; constraint?: string });
+      if (app.teamId && driverError?.code === FOREIGN_KEY_VIOLATION && driverError.constraint?.includes('team')) throw new NotFoundError('Team');
+      throw error;
+    }
+  }
+
+  private async insert(app: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
     const row = await uniquely(
       () =>
         insertWithinLimit(
@@ -64,9 +76,9 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
           (sql) =>
             one<Row>(
               sql,
-              `INSERT INTO applications (owner_id, name, description, slug, allowed_origins)
-               VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *`,
-              [app.ownerId, app.name, app.description, app.slug, JSON.stringify(app.allowedOrigins)],
+              `INSERT INTO applications (owner_id, team_id, name, description, slug, allowed_origins)
+               VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING *`,
+              [app.ownerId, app.teamId ?? null, app.name, app.description, app.slug, JSON.stringify(app.allowedOrigins)],
             ),
         ),
       slugTaken,

@@ -15,7 +15,7 @@ export class InMemoryApplicationRepository implements ApplicationRepository {
     if (limit && [...this.apps.values()].filter((x) => x.ownerId === a.ownerId).length >= limit.max) throw limit.exceeded();
     this.assertFreeSlug(a.slug);
     const now = new Date();
-    const app: Application = { id: randomUUID(), ...a, teamId: null, themeId: null, themeCustomization: {}, hostedPageEnabled: false, createdAt: now, updatedAt: now };
+    const app: Application = { id: randomUUID(), ...a, teamId: a.teamId ?? null, themeId: null, themeCustomization: {}, hostedPageEnabled: false, createdAt: now, updatedAt: now };
     this.apps.set(app.id, app);
     return structuredClone(app);
   }

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import { applicationsRouter } from '../../../adapters/http/applications/applications.router';
 import { TypeOrmApplicationRepository } from '../../../adapters/persistence/applications/type-orm-application.repository';
-import { CreateApplicationUseCase, type ApplicationQuotaGuard } from '../../../core/applications/use-cases/create-application.use-case';
+import { CreateApplicationUseCase } from '../../../core/applications/use-cases/create-application.use-case';
 import { CustomizeThemeUseCase } from '../../../core/applications/use-cases/customize-theme.use-case';
 import { DeleteApplicationUseCase } from '../../../core/applications/use-cases/delete-application.use-case';
 import { GetApplicationUseCase } from '../../../core/applications/use-cases/get-application.use-case';
@@ -10,7 +10,7 @@ import { SelectThemeUseCase } from '../../../core/applications/use-cases/select-
 import { TransferApplicationUseCase } from '../../../core/applications/use-cases/transfer-application.use-case';
 import { UpdateApplicationUseCase } from '../../../core/applications/use-cases/update-application.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
+import { GUARD_TOKENS } from '../../shared/modules/guard.tokens';
 import { eventDeps } from '../../shared/modules/event.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
 import { storedFilesCleanup } from './stored-files';
@@ -30,9 +30,10 @@ export const applicationsModule: AppModule = {
       new CreateApplicationUseCase({
         ...deps(get),
         ...eventDeps(c, get),
-        guard: c.isBound(GUARD_TOKENS.ApplicationQuotaGuard)
-          ? ((guard: OwnerQuotaGuard): ApplicationQuotaGuard => (actor) => guard(actor.userId))(get(GUARD_TOKENS.ApplicationQuotaGuard))
-          : undefined,
+        // The quota checked is that of the owner the application will have (a team's Owner in a team).
+        guard: c.isBound(GUARD_TOKENS.ApplicationQuotaGuard) ? get(GUARD_TOKENS.ApplicationQuotaGuard) : undefined,
+        // Without the teams area, no team exists to create in (a teamId is a 404).
+        teams: c.isBound(TEAM_TOKENS.TeamRepository) ? get(TEAM_TOKENS.TeamRepository) : undefined,
       }),
     );
     provide(c, ListApplicationsUseCase, (get) => new ListApplicationsUseCase(deps(get)));

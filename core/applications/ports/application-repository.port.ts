@@ -5,6 +5,8 @@ import type { Application, ThemeCustomization } from '../domain/application';
 
 export interface NewApplication {
   ownerId: string;
+  /** The team that holds it from the start (its Owner is `ownerId`); null or absent for a personal one. */
+  teamId?: string | null;
   name: string;
   description: string;
   slug: string;

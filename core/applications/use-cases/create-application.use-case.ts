@@ -5,34 +5,45 @@ import type { Actor } from '../../shared/actor';
 import type { UnitOfWork } from '../../shared/unit-of-work.port';
 import { ConflictError } from '../../shared/errors';
 import type { OwnerLimit } from '../../shared/owner-limit';
-import { validate } from '../../shared/validation';
+import { uuidField, validate } from '../../shared/validation';
 import { slugify, toApplicationView, type ApplicationView } from '../domain/application';
 import { allowedOriginsField, descriptionField, nameField, slugField } from '../domain/application-fields';
 import type { NewApplication, ApplicationRepository } from '../ports/application-repository.port';
 import type { Application } from '../domain/application';
-import type { OwnerLimit as Limit } from '../../shared/owner-limit';
+import { teamHolder, type TeamDirectory } from './team-holder';
 
 const schema = yup.object({
   name: nameField().required('name is required'),
   description: descriptionField(),
   slug: slugField(),
   allowedOrigins: allowedOriginsField(),
+  teamId: uuidField('teamId'),
 });
 
 /**
- * Optional: how many applications the actor may hold (the plan's limit plugs in here); null for no
- * limit. The repository enforces it atomically with the insert, so concurrent creations cannot pass it.
+ * Optional: how many applications the owner the new application will have may hold (the owner's plan's
+ * limit plugs in here); null for no limit. The repository enforces it atomically with the insert, so
+ * concurrent creations cannot pass it.
  */
-export type ApplicationQuotaGuard = (actor: Actor) => Promise<OwnerLimit | null>;
+export type ApplicationQuotaGuard = (ownerId: string) => Promise<OwnerLimit | null>;
 
-/** Creates an application with a platform-unique slug (the caller's, or one derived from the name). */
+/**
+ * Creates an application with a platform-unique slug (the caller's, or one derived from the name): the
+ * caller's own, or with `teamId` directly in that team (the rule of `teamHolder`: the team's Owner owns it,
+ * and their plan's quota applies), in one insert.
+ */
 export class CreateApplicationUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository; guard?: ApplicationQuotaGuard; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
+  constructor(
+    private readonly deps: { applications: ApplicationRepository; guard?: ApplicationQuotaGuard; events?: EventPublisher; unitOfWork?: UnitOfWork; teams?: TeamDirectory },
+  ) {}
 
   async execute(input: unknown, actor: Actor): Promise<ApplicationView> {
     const body = await validate(schema, input);
-    const limit = (await this.deps.guard?.(actor)) ?? null;
-    const base = { ownerId: actor.userId, name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
+    const holder = body.teamId
+      ? await teamHolder(this.deps.teams, body.teamId, actor, 'Creating an application in a team')
+      : { teamId: null, ownerId: actor.userId };
+    const limit = (await this.deps.guard?.(holder.ownerId)) ?? null;
+    const base = { ...holder, name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
     if (body.slug) return toApplicationView(await this.create({ ...base, slug: body.slug }, limit));
     const derived = slugify(body.name);
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -47,7 +58,7 @@ export class CreateApplicationUseCase {
   }
 
   /** The insert and its `application.created` event commit together. */
-  private create(app: NewApplication, limit: Limit | null): Promise<Application> {
+  private create(app: NewApplication, limit: OwnerLimit | null): Promise<Application> {
     const { applications, events, unitOfWork } = this.deps;
     const work = async () => {
       const created = await applications.create(app, limit);

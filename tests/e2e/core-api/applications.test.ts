@@ -1,5 +1,6 @@
 import { registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
 import { DATABASE_KINDS } from '../../support/test-database';
+import { teamWithEveryRole } from '../teams/team-support';
 
 describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
   let stack: TestStack;
@@ -60,6 +61,8 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
     [{ name: 'x'.repeat(101) }, 'name'],
     [{ name: 'ok', slug: 'Bad Slug!' }, 'slug'],
     [{ name: 'ok', allowedOrigins: ['https://example.com/path'] }, 'allowedOrigins[0]'],
+    [{ name: 'ok', teamId: 'not-a-team-id' }, 'teamId'],
+    [{ name: 'ok', teamId: 7 }, 'teamId'],
   ])('answers 400 for %j', async (body, path) => {
     const { access_token: token } = await registerUser(stack.client);
     const res = await stack.client.post('/api/applications', body, { token });
@@ -95,5 +98,63 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
     });
     const injected = await stack.client.put(`/api/applications/${app.id}/theme/customize`, { colors: { primary: 'red; } body { display:none' } }, { token });
     expect(injected.status).toBe(400);
+  });
+
+  describe('created directly in a team (teamId)', () => {
+    const count = async (where: string, params: unknown[]) =>
+      ((await stack.infra.dataSource.query(`SELECT count(*)::int AS n FROM applications WHERE ${where}`, params)) as Array<{ n: number }>)[0]!.n;
+
+    it("creates it in the team in one request for an Admin: the team's Owner owns it, and the event says so", async () => {
+      const world = await teamWithEveryRole(stack, 'free');
+      const { owner, admin, viewer } = world.users;
+      const created = await stack.client.post('/api/applications', { name: 'Crew Desk', teamId: world.teamId.toUpperCase() }, { token: admin.token });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ name: 'Crew Desk', teamId: world.teamId });
+      const [row] = await stack.infra.dataSource.query(`SELECT owner_id, team_id FROM applications WHERE id = $1`, [created.body.id]);
+      expect(row).toEqual({ owner_id: owner.user.id, team_id: world.teamId });
+      const events: Array<{ owner_id: string }> = await stack.infra.dataSource.query(
+        `SELECT owner_id FROM event_outbox WHERE type = 'application.created' AND application_id = $1`,
+        [created.body.id],
+      );
+      expect(events).toEqual([{ owner_id: owner.user.id }]);
+      // Every member sees it in the team's list; it is nobody's personal application.
+      const teamList = await stack.client.get(`/api/applications?teamId=${world.teamId}`, { token: viewer.token });
+      expect(teamList.body.map((a: { id: string }) => a.id)).toEqual([created.body.id]);
+      expect((await stack.client.get('/api/applications?teamId=personal', { token: admin.token })).body).toEqual([]);
+    });
+
+    it('refuses a Member or Viewer with 403 and the reason, an unknown or foreign team with 404, and stores nothing', async () => {
+      const world = await teamWithEveryRole(stack, 'pro');
+      const { member, viewer, admin } = world.users;
+      for (const who of [member, viewer]) {
+        const refused = await stack.client.post('/api/applications', { name: 'Refused In Team', teamId: world.teamId }, { token: who.token });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ statusCode: 403, error: 'Forbidden', message: expect.stringMatching(/needs the Admin role there; yours is (member|viewer)/) });
+      }
+      // Another team (whose Owner is an outsider), and a team that does not exist: the same 404 the transfer answers.
+      for (const teamId of [world.outsiderTeamId, '00000000-0000-4000-8000-000000000000']) {
+        const missing = await stack.client.post('/api/applications', { name: 'Refused In Team', teamId }, { token: admin.token });
+        expect(missing.status).toBe(404);
+        expect(missing.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+      }
+      expect(await count(`name = $1`, ['Refused In Team'])).toBe(0);
+    });
+
+    it("checks the team Owner's plan, not the caller's: a full personal plan does not stop it, a full Owner's plan does", async () => {
+      const world = await teamWithEveryRole(stack, 'free');
+      const { owner, admin } = world.users;
+      const create = (name: string, teamId?: string) => stack.client.post('/api/applications', { name, ...(teamId ? { teamId } : {}) }, { token: admin.token });
+      // The Admin fills their own Free plan (3 applications).
+      for (const name of ['Own 1', 'Own 2', 'Own 3']) expect((await create(name)).status).toBe(201);
+      expect((await create('Own 4')).status).toBe(402);
+      // The team's Owner (Free too) still has room for three: the Admin creates them in the team.
+      for (const name of ['Team 1', 'Team 2', 'Team 3']) expect((await create(name, world.teamId)).status).toBe(201);
+      expect(await count(`owner_id = $1 AND team_id = $2`, [owner.user.id, world.teamId])).toBe(3);
+      // Now the Owner's plan is full: refused with 402, nothing stored, not even as the Admin's own.
+      const full = await create('Team 4', world.teamId);
+      expect(full.status).toBe(402);
+      expect(await count(`name = $1`, ['Team 4'])).toBe(0);
+      expect(await count(`owner_id = $1`, [admin.user.id])).toBe(3);
+    });
   });
 });

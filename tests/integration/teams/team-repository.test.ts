@@ -1,7 +1,7 @@
 import { TypeOrmApplicationRepository } from '../../../adapters/persistence/applications/type-orm-application.repository';
 import { TypeOrmTeamRepository } from '../../../adapters/persistence/teams/type-orm-team.repository';
 import { TypeOrmUserRepository } from '../../../adapters/persistence/users/type-orm-user.repository';
-import { ConflictError } from '../../../core/shared/errors';
+import { ConflictError, NotFoundError, PaymentRequiredError } from '../../../core/shared/errors';
 import { DATABASE_KINDS, openTestDatabase } from '../../support/test-database';
 
 const SETTINGS = { defaultProvider: null, sharedProviderKeys: false, membersMayInvite: false };
@@ -52,6 +52,24 @@ describe.each(DATABASE_KINDS)('team repository (%s)', (kind) => {
     expect(await teams.transferOwnership(team.id, (await aUser()).id)).toBe(false);
     // A team holding applications is not deleted.
     await expect(teams.delete(team.id)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it("creates an application held by a team in one insert, counted against the team Owner's limit", async () => {
+    const owner = await aUser();
+    const team = await aTeam(owner.id);
+    const limit = { max: 2, exceeded: () => new PaymentRequiredError('full') };
+    await applications.create({ ownerId: owner.id, name: 'P', description: '', slug: `own-${++n}-${kind}`, allowedOrigins: [] });
+    const inTeam = await applications.create({ ownerId: owner.id, teamId: team.id, name: 'T', description: '', slug: `in-team-${++n}-${kind}`, allowedOrigins: [] }, limit);
+    expect(inTeam).toMatchObject({ ownerId: owner.id, teamId: team.id });
+    expect(await applications.findById(inTeam.id)).toMatchObject({ teamId: team.id });
+    await expect(applications.create({ ownerId: owner.id, teamId: team.id, name: 'X', description: '', slug: `over-${++n}-${kind}`, allowedOrigins: [] }, limit)).rejects.toBeInstanceOf(PaymentRequiredError);
+    // A team gone between the role check and the insert: the team is not found, nothing is stored.
+    const gone = await aTeam(owner.id);
+    await teams.delete(gone.id);
+    const slug = `gone-${++n}-${kind}`;
+    await expect(applications.create({ ownerId: owner.id, teamId: gone.id, name: 'G', description: '', slug, allowedOrigins: [] })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(applications.create({ ownerId: owner.id, teamId: gone.id, name: 'G', description: '', slug, allowedOrigins: [] }, { ...limit, max: 10 })).rejects.toBeInstanceOf(NotFoundError);
+    expect(await applications.findBySlug(slug)).toBeNull();
   });
 
   it('takes an invitation once, even when two accepts race', async () => {

@@ -916,7 +916,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an application */
+        /**
+         * Create an application
+         * @description Creates your own application, or with `teamId` one held by that team from the start, in one step: you need the Admin role or above in the team (a team you are not in answers 404, a lower role 403 with the reason), the team's Owner becomes its owner and the Owner's plan decides whether there is room (402 otherwise).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -934,6 +937,12 @@ export interface paths {
                         /** @example support-bot */
                         slug?: string;
                         allowedOrigins?: string[];
+                        /**
+                         * Format: uuid
+                         * @description The team to create the application in; absent for your own application. Its Owner becomes the application's owner and their plan's application limit applies.
+                         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                         */
+                        teamId?: string;
                     };
                 };
             };
@@ -950,6 +959,8 @@ export interface paths {
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
                 402: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
                 409: components["responses"]["Error"];
             };
         };

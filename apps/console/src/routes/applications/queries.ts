@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { components } from '../../api/schema';
-import { ApiError, toApiError } from '../../lib/errors';
+import { toApiError } from '../../lib/errors';
 import { useScope } from '../../lib/scope';
 import type { ApplicationInput } from './form';
 
@@ -40,24 +40,19 @@ export function useScopeTeam() {
 }
 
 /**
- * Saves an application. A new one made while a team is chosen in the switcher is created, then moved into
- * that team (the API creates applications as the caller's own; the move needs the Admin role there).
+ * Saves an application. A new one made while a team is chosen in the switcher is created in that team in the
+ * same request (the API checks the Admin role there and the team Owner's plan, and stores nothing otherwise).
  */
 export function useSaveApplication(id?: string, teamId?: string | null) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: ApplicationInput) => {
-      const call = id ? api.PUT('/api/applications/{id}', { params: { path: { id } }, body }) : api.POST('/api/applications', { body });
+      const call = id
+        ? api.PUT('/api/applications/{id}', { params: { path: { id } }, body })
+        : api.POST('/api/applications', { body: teamId ? { ...body, teamId } : body });
       const { data, error, response } = await call;
       if (!response.ok) throw toApiError(response.status, error);
-      if (id || !teamId) return data as Application;
-      const moved = await api.POST('/api/applications/{id}/transfer', { params: { path: { id: data!.id! } }, body: { teamId } });
-      if (!moved.response.ok) {
-        // Created, but not moved: say so, so a retry does not make a second one.
-        const refused = toApiError(moved.response.status, moved.error);
-        throw new ApiError(refused.status, `${data!.name} was created as your own application, but not moved into the team: ${refused.message}`);
-      }
-      return moved.data as Application;
+      return data as Application;
     },
     onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
