@@ -100,9 +100,9 @@ export class CachedApplicationRepository implements ApplicationRepository {
   roleInTeam(teamId: string, userId: string): Promise<TeamRole | null> {
     return this.inner.roleInTeam(teamId, userId);
   }
-  async moveTo(id: string, holder: ApplicationHolder): Promise<Application> {
+  async moveTo(id: string, holder: ApplicationHolder, limit?: OwnerLimit | null): Promise<Application> {
     try {
-      return await this.inner.moveTo(id, holder);
+      return await this.inner.moveTo(id, holder, limit);
     } finally {
       // The owner changed: the cached conversations and API keys carry it; its webhooks and workflows moved
       // to an owner that may have had none (cached-event-subscriptions.ts).

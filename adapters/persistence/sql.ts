@@ -91,16 +91,17 @@ export async function affected(db: Sql, sql: string, params: unknown[] = []): Pr
 
 /**
  * Inserts within an owner's limit (a plan limit): in one transaction that first takes a per-owner
- * advisory lock for `scope`, then runs `countSql` (`$1` = the owner, answering `n`) and, below
+ * advisory lock for `scope`, then runs `countSql` (`$1` = the owner, then `countParams`, answering `n`) and, below
  * `limit.max`, `insert`; at or past it nothing is stored and `limit.exceeded()` is thrown. Concurrent
  * creations of one owner take the lock in turn and each counts after the previous one committed (the
  * lock is released only at commit), so the limit holds exactly, on PostgreSQL and PGlite alike. Without
- * a limit, `insert` runs on its own.
+ * a limit, `insert` runs on its own. A write that brings a resource to the owner (a move) counts the same
+ * way under the same lock, so it cannot pass the limit with a concurrent creation either.
  */
 export async function insertWithinLimit<T>(
   db: DataSource,
   limit: OwnerLimit | null | undefined,
-  owner: { scope: string; ownerId: string; countSql: string },
+  owner: { scope: string; ownerId: string; countSql: string; countParams?: unknown[] },
   insert: (sql: Sql) => Promise<T>,
 ): Promise<T> {
   if (!limit) return insert(joined(db));
@@ -108,7 +109,7 @@ export async function insertWithinLimit<T>(
   const run = <R>(work: (tx: EntityManager) => Promise<R>): Promise<R> => (inUnit ? work(inUnit) : db.transaction(work));
   return run(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${owner.scope}:${owner.ownerId}`]);
-    const held = (await one<{ n: number }>(tx, owner.countSql, [owner.ownerId]))?.n ?? 0;
+    const held = (await one<{ n: number }>(tx, owner.countSql, [owner.ownerId, ...(owner.countParams ?? [])]))?.n ?? 0;
     if (held >= limit.max) throw limit.exceeded();
     return insert(tx);
   });

@@ -125,17 +125,28 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
     return (await one<{ role: TeamRole }>(this.db, `SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2`, [teamId, userId]))?.role ?? null;
   }
 
-  async moveTo(id: string, holder: ApplicationHolder): Promise<Application> {
+  async moveTo(id: string, holder: ApplicationHolder, limit?: OwnerLimit | null): Promise<Application> {
+    // Counted under the same per-owner lock as `create`. An application the owner already holds (moved
+    // into their own team) adds nothing: the count is 0 then, so it is neither counted twice nor refused.
+    const count = {
+      scope: 'applications',
+      ownerId: holder.ownerId,
+      countSql: `SELECT count(*)::int AS n FROM applications
+                 WHERE owner_id = $1 AND NOT EXISTS (SELECT 1 FROM applications WHERE id = $2 AND owner_id = $1)`,
+      countParams: [id],
+    };
     // What belongs to the application and records an owner of its own moves with it, in the same statement.
-    const row = await one<Row>(
-      this.db,
-      `WITH moved AS (UPDATE applications SET team_id = $2, owner_id = $3, updated_at = now() WHERE id = $1 RETURNING *),
-            keys AS (UPDATE api_keys SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
-            domains AS (UPDATE custom_domains SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
-            hooks AS (UPDATE webhooks SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
-            flows AS (UPDATE workflows SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved))
-       SELECT * FROM moved`,
-      [id, holder.teamId, holder.ownerId],
+    const row = await insertWithinLimit(this.db, limit, count, (sql) =>
+      one<Row>(
+        sql,
+        `WITH moved AS (UPDATE applications SET team_id = $2, owner_id = $3, updated_at = now() WHERE id = $1 RETURNING *),
+              keys AS (UPDATE api_keys SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
+              domains AS (UPDATE custom_domains SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
+              hooks AS (UPDATE webhooks SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved)),
+              flows AS (UPDATE workflows SET owner_id = $3 WHERE application_id = $1 AND EXISTS (SELECT 1 FROM moved))
+         SELECT * FROM moved`,
+        [id, holder.teamId, holder.ownerId],
+      ),
     );
     if (!row) throw new NotFoundError('Application');
     return toApp(row);

@@ -58,9 +58,11 @@ export class InMemoryApplicationRepository implements ApplicationRepository {
     return this.teamRoles.get(`${teamId}:${userId}`) ?? null;
   }
 
-  async moveTo(id: string, holder: ApplicationHolder) {
+  async moveTo(id: string, holder: ApplicationHolder, limit?: OwnerLimit | null) {
     const a = this.apps.get(id);
     if (!a) throw new NotFoundError('Application');
+    // As `create`: counted and moved with no await in between. One the owner already holds adds nothing.
+    if (limit && a.ownerId !== holder.ownerId && [...this.apps.values()].filter((x) => x.ownerId === holder.ownerId).length >= limit.max) throw limit.exceeded();
     Object.assign(a, holder, { updatedAt: new Date() });
     return structuredClone(a);
   }

@@ -44,7 +44,14 @@ export const applicationsModule: AppModule = {
     provide(c, SelectThemeUseCase, (get) => new SelectThemeUseCase({ ...deps(get), catalog: get(ThemeCatalog) }));
     provide(c, CustomizeThemeUseCase, (get) => new CustomizeThemeUseCase({ ...deps(get), themes: get(ApplicationThemes) }));
     // The teams module binds the team repository; moving applications needs it.
-    provide(c, TransferApplicationUseCase, (get) => new TransferApplicationUseCase({ ...deps(get), teams: get(TEAM_TOKENS.TeamRepository) }));
+    // The quota checked is the team Owner's, as for a creation in the team.
+    provide(c, TransferApplicationUseCase, (get) =>
+      new TransferApplicationUseCase({
+        ...deps(get),
+        teams: get(TEAM_TOKENS.TeamRepository),
+        guard: c.isBound(GUARD_TOKENS.ApplicationQuotaGuard) ? get(GUARD_TOKENS.ApplicationQuotaGuard) : undefined,
+      }),
+    );
   },
   routers: (c) => [
     applicationsRouter({

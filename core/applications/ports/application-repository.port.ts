@@ -42,8 +42,11 @@ export interface ApplicationRepository extends TeamRoleLookup {
    * (only `teamId`'s when given; `null` for personal ones only), newest first.
    */
   listVisible(userId: string, teamId: string | null | undefined, offset: number, limit: number): Promise<{ items: Application[]; total: number }>;
-  /** Moves the application to a team or a user. */
-  moveTo(id: string, holder: ApplicationHolder): Promise<Application>;
+  /**
+   * Moves the application to a team or a user. With `limit`, the new owner's applications are counted and
+   * the move made in one step, as `create` does; one the owner already holds is not counted again.
+   */
+  moveTo(id: string, holder: ApplicationHolder, limit?: OwnerLimit | null): Promise<Application>;
   /** Makes `ownerId` (the team's new Owner) the owner of every application of the team. */
   reassignTeam(teamId: string, ownerId: string): Promise<void>;
   countByOwner(ownerId: string): Promise<number>;

@@ -157,4 +157,38 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
       expect(await count(`owner_id = $1`, [admin.user.id])).toBe(3);
     });
   });
+
+  describe('moved into a team (transfer)', () => {
+    const holder = async (id: string) =>
+      ((await stack.infra.dataSource.query(`SELECT owner_id, team_id FROM applications WHERE id = $1`, [id])) as Array<{ owner_id: string; team_id: string | null }>)[0];
+
+    it("checks the team Owner's plan as a creation there does: 402 with the same body past it and nothing moves; the Owner's own is not counted twice", async () => {
+      const world = await teamWithEveryRole(stack, 'free');
+      const { owner, admin } = world.users;
+      const post = (path: string, body: object, token: string) => stack.client.post(path, body, { token });
+      // The Owner (Free: 3 applications) holds two personal ones and one the Admin made in the team.
+      const ownerOne = (await post('/api/applications', { name: 'Owner One' }, owner.token)).body;
+      const ownerTwo = (await post('/api/applications', { name: 'Owner Two' }, owner.token)).body;
+      expect((await post('/api/applications', { name: 'Team One', teamId: world.teamId }, admin.token)).status).toBe(201);
+      // At the limit, the Owner's own application still moves into the team.
+      const ownMove = await post(`/api/applications/${ownerTwo.id}/transfer`, { teamId: world.teamId }, owner.token);
+      expect(ownMove.status).toBe(200);
+      expect(await holder(ownerTwo.id)).toEqual({ owner_id: owner.user.id, team_id: world.teamId });
+      // The Admin's own would take the Owner past it: the 402 a creation in the team gets, and nothing moves.
+      const adminsApp = (await post('/api/applications', { name: 'Admin Own' }, admin.token)).body;
+      const created = await post('/api/applications', { name: 'Team Two', teamId: world.teamId }, admin.token);
+      const moved = await post(`/api/applications/${adminsApp.id}/transfer`, { teamId: world.teamId }, admin.token);
+      expect(created.status).toBe(402);
+      expect(moved.status).toBe(402);
+      expect(moved.body).toEqual(created.body);
+      expect(moved.body).toMatchObject({ statusCode: 402, error: 'Payment Required', message: expect.stringContaining('3 applications') });
+      expect(await holder(adminsApp.id)).toEqual({ owner_id: admin.user.id, team_id: null });
+      expect((await stack.client.get(`/api/applications/${adminsApp.id}`, { token: admin.token })).body).toMatchObject({ teamId: null });
+      // Once the Owner has room again, the same move goes through.
+      expect((await stack.client.delete(`/api/applications/${ownerOne.id}`, { token: owner.token })).status).toBe(204);
+      const retried = await post(`/api/applications/${adminsApp.id}/transfer`, { teamId: world.teamId }, admin.token);
+      expect(retried.status).toBe(200);
+      expect(await holder(adminsApp.id)).toEqual({ owner_id: owner.user.id, team_id: world.teamId });
+    });
+  });
 });

@@ -72,6 +72,31 @@ describe.each(DATABASE_KINDS)('team repository (%s)', (kind) => {
     expect(await applications.findBySlug(slug)).toBeNull();
   });
 
+  it("moves an application into a team within the team Owner's limit, atomically, never counting one the Owner already holds", async () => {
+    const owner = await aUser();
+    const admin = await aUser();
+    const team = await aTeam(owner.id);
+    const limit = { max: 2, exceeded: () => new PaymentRequiredError('full') };
+    const anApp = (ownerId: string) => applications.create({ ownerId, name: 'M', description: '', slug: `move-${++n}-${kind}`, allowedOrigins: [] });
+    const ownerFirst = await anApp(owner.id);
+    const ownerSecond = await anApp(owner.id);
+    // At the limit, the Owner's own application still moves into their team: it is not counted twice.
+    expect(await applications.moveTo(ownerSecond.id, { teamId: team.id, ownerId: owner.id }, limit)).toMatchObject({ teamId: team.id, ownerId: owner.id });
+    expect(await applications.countByOwner(owner.id)).toBe(2);
+    // Someone else's would take the Owner past it: refused, and nothing moved.
+    const adminsApp = await anApp(admin.id);
+    await expect(applications.moveTo(adminsApp.id, { teamId: team.id, ownerId: owner.id }, limit)).rejects.toBeInstanceOf(PaymentRequiredError);
+    expect(await applications.findById(adminsApp.id)).toMatchObject({ ownerId: admin.id, teamId: null });
+    // With one slot free, two concurrent moves take it in turn: exactly one goes through.
+    await applications.delete(ownerFirst.id);
+    const racing = await Promise.all([anApp(admin.id), anApp(admin.id)]);
+    const results = await Promise.allSettled(racing.map((a) => applications.moveTo(a.id, { teamId: team.id, ownerId: owner.id }, limit)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof PaymentRequiredError)).toHaveLength(1);
+    expect(await applications.countByOwner(owner.id)).toBe(2);
+    await expect(applications.moveTo('00000000-0000-4000-8000-000000000000', { teamId: team.id, ownerId: owner.id }, { ...limit, max: 10 })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it('takes an invitation once, even when two accepts race', async () => {
     const owner = await aUser();
     const invitee = await aUser();

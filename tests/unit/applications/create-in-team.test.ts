@@ -32,7 +32,8 @@ function world(limits: Record<string, number> = {}) {
   const published: NewDomainEvent[] = [];
   const events = { publish: async (...e: NewDomainEvent[]) => void published.push(...e) };
   const create = new CreateApplicationUseCase({ applications, guard, events, teams });
-  return { applications, teamId, teams, create, published, guardedOwners };
+  const transfer = new TransferApplicationUseCase({ applications, teams, guard });
+  return { applications, teamId, teams, create, transfer, published, guardedOwners };
 }
 
 describe('creating an application in a team', () => {
@@ -103,5 +104,46 @@ describe('creating an application in a team', () => {
     const made = await roomy.create.execute({ name: 'In Team', teamId: roomy.teamId }, as('admin-id'));
     expect(await roomy.applications.findById(made.id)).toMatchObject({ ownerId: 'owner-id', teamId: roomy.teamId });
     expect(roomy.guardedOwners).toEqual(['admin-id', 'owner-id']);
+  });
+});
+
+describe('moving an application into a team', () => {
+  const holders = (w: ReturnType<typeof world>) => [...w.applications.apps.values()].map((a) => `${a.name}:${a.ownerId}:${a.teamId === w.teamId ? 'team' : 'personal'}`).sort();
+
+  it("refuses a move that would take the team Owner past their plan's limit with a 402, and nothing moves", async () => {
+    const w = world({ 'owner-id': 1 });
+    await w.create.execute({ name: 'Team Full', teamId: w.teamId }, as('admin-id'));
+    const own = await w.create.execute({ name: 'Admin Own' }, as('admin-id'));
+    const refused = w.transfer.execute(own.id, { teamId: w.teamId }, as('admin-id'));
+    await expect(refused).rejects.toBeInstanceOf(PaymentRequiredError);
+    await expect(refused).rejects.toThrow("owner-id's plan allows 1 applications");
+    expect(holders(w)).toEqual(['Admin Own:admin-id:personal', 'Team Full:owner-id:team']);
+    expect(await w.applications.countByOwner('owner-id')).toBe(1);
+  });
+
+  it("moves it under the Owner's limit, checking the Owner's plan and not the caller's", async () => {
+    // The Admin's own plan is full; the Owner's has room for one more.
+    const w = world({ 'owner-id': 2, 'admin-id': 1 });
+    await w.create.execute({ name: 'Team One', teamId: w.teamId }, as('admin-id'));
+    const own = await w.create.execute({ name: 'Admin Own' }, as('admin-id'));
+    const moved = await w.transfer.execute(own.id, { teamId: w.teamId }, as('admin-id'));
+    expect(moved).toMatchObject({ id: own.id, teamId: w.teamId });
+    expect(holders(w)).toEqual(['Admin Own:owner-id:team', 'Team One:owner-id:team']);
+    expect(w.guardedOwners.at(-1)).toBe('owner-id');
+    // Now at the limit: the next one is refused.
+    const another = await w.create.execute({ name: 'Admin Again' }, as('admin-id'));
+    await expect(w.transfer.execute(another.id, { teamId: w.teamId }, as('admin-id'))).rejects.toBeInstanceOf(PaymentRequiredError);
+    expect(await w.applications.findById(another.id)).toMatchObject({ ownerId: 'admin-id', teamId: null });
+  });
+
+  it('does not count twice an application the Owner already holds: their own moves into their team at the limit', async () => {
+    const w = world({ 'owner-id': 2 });
+    await w.create.execute({ name: 'Owner One' }, as('owner-id'));
+    const second = await w.create.execute({ name: 'Owner Two' }, as('owner-id'));
+    expect(await w.applications.countByOwner('owner-id')).toBe(2);
+    const moved = await w.transfer.execute(second.id, { teamId: w.teamId }, as('owner-id'));
+    expect(moved).toMatchObject({ id: second.id, teamId: w.teamId });
+    expect(holders(w)).toEqual(['Owner One:owner-id:personal', 'Owner Two:owner-id:team']);
+    expect(await w.applications.countByOwner('owner-id')).toBe(2);
   });
 });

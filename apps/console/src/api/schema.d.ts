@@ -1209,7 +1209,7 @@ export interface paths {
         put?: never;
         /**
          * Move an application into a team
-         * @description Needs the right to delete the application (its owner, or the Owner of the team holding it) and the Admin role or above in the target team. Everything under it moves along; the team's Owner becomes its owner (their plan and quota apply).
+         * @description Needs the right to delete the application (its owner, or the Owner of the team holding it) and the Admin role or above in the target team. Everything under it moves along; the team's Owner becomes its owner (their plan and quota apply): a move that would take the Owner past their plan's application limit is refused with 402 and nothing moves, as a creation in the team would be. An application the Owner already holds is not counted twice.
          */
         post: {
             parameters: {
@@ -1243,6 +1243,7 @@ export interface paths {
                 };
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
+                402: components["responses"]["Error"];
                 403: components["responses"]["Error"];
                 404: components["responses"]["Error"];
             };
