@@ -96,7 +96,7 @@ export const billingModule: AppModule = {
     provide(c, PlanLimitGuards, (get) => new PlanLimitGuards(deps(get)));
     provide<OwnerQuotaGuard>(c, GUARD_TOKENS.ApplicationQuotaGuard, (get) => {
       const guards = get(PlanLimitGuards);
-      return (ownerId) => guards.applications(ownerId);
+      return (ownerId, callerId) => guards.applications(ownerId, callerId);
     });
     provide<OwnerQuotaGuard>(c, GUARD_TOKENS.ApiKeyQuotaGuard, (get) => {
       const guards = get(PlanLimitGuards);

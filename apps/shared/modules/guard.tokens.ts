@@ -11,4 +11,5 @@ export const GUARD_TOKENS = {
   ApiKeyQuotaGuard: token<OwnerQuotaGuard>('ApiKeyQuotaGuard'),
 } as const;
 
-export type OwnerQuotaGuard = (ownerId: string) => Promise<OwnerLimit | null>;
+/** `callerId`: who asks, when it may not be the owner (a team's Admin): the refusal then says whose plan is full. */
+export type OwnerQuotaGuard = (ownerId: string, callerId?: string) => Promise<OwnerLimit | null>;

@@ -23,9 +23,10 @@ const schema = yup.object({
 /**
  * Optional: how many applications the owner the new application will have may hold (the owner's plan's
  * limit plugs in here); null for no limit. The repository enforces it atomically with the insert, so
- * concurrent creations cannot pass it.
+ * concurrent creations cannot pass it. `callerId` is who asks: when it is not the owner (a team's Admin),
+ * the refusal says whose plan is full.
  */
-export type ApplicationQuotaGuard = (ownerId: string) => Promise<OwnerLimit | null>;
+export type ApplicationQuotaGuard = (ownerId: string, callerId?: string) => Promise<OwnerLimit | null>;
 
 /**
  * Creates an application with a platform-unique slug (the caller's, or one derived from the name): the
@@ -42,7 +43,7 @@ export class CreateApplicationUseCase {
     const holder = body.teamId
       ? await teamHolder(this.deps.teams, body.teamId, actor, 'Creating an application in a team')
       : { teamId: null, ownerId: actor.userId };
-    const limit = (await this.deps.guard?.(holder.ownerId)) ?? null;
+    const limit = (await this.deps.guard?.(holder.ownerId, actor.userId)) ?? null;
     const base = { ...holder, name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
     if (body.slug) return toApplicationView(await this.create({ ...base, slug: body.slug }, limit));
     const derived = slugify(body.name);

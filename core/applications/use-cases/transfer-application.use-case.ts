@@ -24,7 +24,7 @@ export class TransferApplicationUseCase {
     const holder = await teamHolder(this.deps.teams, teamId, actor, 'Moving an application into a team');
     // The repository decides against the stored owner (not this read, which a cache may serve) whether the
     // move adds to the Owner's count: one they already hold (their own, into their team) does not.
-    const limit = (await this.deps.guard?.(holder.ownerId)) ?? null;
+    const limit = (await this.deps.guard?.(holder.ownerId, actor.userId)) ?? null;
     return toApplicationView(await this.deps.applications.moveTo(app.id, holder, limit));
   }
 }

@@ -10,14 +10,19 @@ import { currentPlan, type CurrentPlanDeps } from './current-plan';
 export class PlanLimitGuards {
   constructor(private readonly deps: CurrentPlanDeps) {}
 
-  async applications(ownerId: string): Promise<OwnerLimit | null> {
+  /**
+   * `callerId` is who asks, when it is not the owner (an Admin placing an application in a team, whose
+   * Owner's plan counts it): the 402 then says it is the team owner's plan that is full, and names no one.
+   */
+  async applications(ownerId: string, callerId?: string): Promise<OwnerLimit | null> {
     const { entitlements } = await currentPlan(this.deps, ownerId);
     const max = entitlements.limits.applications;
     if (max === null) return null;
-    return {
-      max,
-      exceeded: () => new PaymentRequiredError(`The ${entitlements.plan.name} plan allows ${max} applications; delete one or upgrade your plan to create more`),
-    };
+    const message =
+      callerId && callerId !== ownerId
+        ? `The team owner's plan allows ${max} applications and they are all in use; ask the team owner to delete one or upgrade their plan`
+        : `The ${entitlements.plan.name} plan allows ${max} applications; delete one or upgrade your plan to create more`;
+    return { max, exceeded: () => new PaymentRequiredError(message) };
   }
 
   async apiKeys(ownerId: string): Promise<OwnerLimit | null> {

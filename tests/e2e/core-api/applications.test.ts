@@ -153,6 +153,7 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
       // Now the Owner's plan is full: refused with 402, nothing stored, not even as the Admin's own.
       const full = await create('Team 4', world.teamId);
       expect(full.status).toBe(402);
+      expect(full.body.message).toMatch(/^The team owner's plan allows 3 applications/);
       expect(await count(`name = $1`, ['Team 4'])).toBe(0);
       expect(await count(`owner_id = $1`, [admin.user.id])).toBe(3);
     });
@@ -181,7 +182,13 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
       expect(created.status).toBe(402);
       expect(moved.status).toBe(402);
       expect(moved.body).toEqual(created.body);
-      expect(moved.body).toMatchObject({ statusCode: 402, error: 'Payment Required', message: expect.stringContaining('3 applications') });
+      // It says whose plan is full (not the Admin's), without naming the Owner.
+      expect(moved.body).toMatchObject({ statusCode: 402, error: 'Payment Required', message: expect.stringContaining("The team owner's plan allows 3 applications") });
+      expect(moved.body.message).not.toContain(owner.email);
+      expect(moved.body.message).not.toMatch(/upgrade your plan/);
+      // The Owner, refused on their own plan, is told it is theirs.
+      const ownerRefused = await post('/api/applications', { name: 'Owner Three' }, owner.token);
+      expect(ownerRefused.body).toMatchObject({ statusCode: 402, message: expect.stringMatching(/^The Free plan allows 3 applications; delete one or upgrade your plan/) });
       expect(await holder(adminsApp.id)).toEqual({ owner_id: admin.user.id, team_id: null });
       expect((await stack.client.get(`/api/applications/${adminsApp.id}`, { token: admin.token })).body).toMatchObject({ teamId: null });
       // Once the Owner has room again, the same move goes through.

@@ -24,8 +24,10 @@ function world(limits: Record<string, number> = {}) {
     ownerOf: async (team) => [...applications.teamRoles].find(([key, role]) => key.startsWith(`${team}:`) && role === 'owner')?.[0].split(':')[1] ?? null,
   };
   const guardedOwners: string[] = [];
-  const guard = async (ownerId: string) => {
+  const callers: Array<string | undefined> = [];
+  const guard = async (ownerId: string, callerId?: string) => {
     guardedOwners.push(ownerId);
+    callers.push(callerId);
     const max = limits[ownerId];
     return max === undefined ? null : { max, exceeded: () => new PaymentRequiredError(`${ownerId}'s plan allows ${max} applications`) };
   };
@@ -33,7 +35,7 @@ function world(limits: Record<string, number> = {}) {
   const events = { publish: async (...e: NewDomainEvent[]) => void published.push(...e) };
   const create = new CreateApplicationUseCase({ applications, guard, events, teams });
   const transfer = new TransferApplicationUseCase({ applications, teams, guard });
-  return { applications, teamId, teams, create, transfer, published, guardedOwners };
+  return { applications, teamId, teams, create, transfer, published, guardedOwners, callers };
 }
 
 describe('creating an application in a team', () => {
@@ -129,7 +131,9 @@ describe('moving an application into a team', () => {
     const moved = await w.transfer.execute(own.id, { teamId: w.teamId }, as('admin-id'));
     expect(moved).toMatchObject({ id: own.id, teamId: w.teamId });
     expect(holders(w)).toEqual(['Admin Own:owner-id:team', 'Team One:owner-id:team']);
+    // The guard is told who asks, so its refusal can say whose plan is full.
     expect(w.guardedOwners.at(-1)).toBe('owner-id');
+    expect(w.callers.at(-1)).toBe('admin-id');
     // Now at the limit: the next one is refused.
     const another = await w.create.execute({ name: 'Admin Again' }, as('admin-id'));
     await expect(w.transfer.execute(another.id, { teamId: w.teamId }, as('admin-id'))).rejects.toBeInstanceOf(PaymentRequiredError);
