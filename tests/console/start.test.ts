@@ -52,6 +52,29 @@ describeInBrowser('console: first run', () => {
     expect(await page.getByLabel('Widget snippet').inputValue()).toContain('/public/widget.js');
   });
 
+  it('creates the application in the team chosen in the switcher, not as a personal one', async () => {
+    const { page } = tab;
+    const email = freshEmail('team-start');
+    await signUp(page, world.url, { email });
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    const login = await world.stack.client.post('/api/auth/login', { email, password: 'correct horse battery' });
+    const token = login.body.access_token as string;
+    const team = await world.stack.client.post('/api/teams', { name: 'Lantern Crew' }, { token });
+    expect(team.status).toBe(201);
+    await page.reload();
+    await page.getByLabel('Context').selectOption({ label: 'Team: Lantern Crew' });
+    await page.getByText('It will be created in the team “Lantern Crew”', { exact: false }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Application name').fill('Lantern Desk');
+    await page.getByRole('button', { name: 'Create application' }).click();
+    await page.getByText('Your application “Lantern Desk” is ready.').waitFor();
+    // Created in the team by the one request: the team lists it, and it is not among the personal ones.
+    const inTeam = await world.stack.client.get(`/api/applications?teamId=${team.body.id}`, { token });
+    expect(inTeam.body).toEqual([expect.objectContaining({ name: 'Lantern Desk', teamId: team.body.id })]);
+    expect((await world.stack.client.get('/api/applications?teamId=personal', { token })).body).toEqual([]);
+  });
+
   it('tells a paid plan that the platform keys serve', async () => {
     const { page } = tab;
     const email = freshEmail('paid');

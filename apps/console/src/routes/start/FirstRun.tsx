@@ -9,6 +9,7 @@ import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
+import { useScope } from '../../lib/scope';
 import { s } from './strings';
 
 type ProviderId = 'provider_a' | 'provider_b' | 'provider_c' | 'provider_d';
@@ -31,8 +32,13 @@ export default function FirstRun() {
   const apps = useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { limit: 100 } } })) });
   const usage = useQuery({ queryKey: ['billing', 'usage'], queryFn: () => data(api.GET('/api/billing/usage')) });
   const keys = useQuery({ queryKey: ['provider-keys'], queryFn: () => data(api.GET('/api/provider-keys')) });
+  // A team chosen in the switcher holds the new application (the API checks the Admin role there and the
+  // team Owner's plan); otherwise it is the caller's own.
+  const current = useScope();
+  const teamId = current === 'all' || current === 'personal' ? null : current;
+  const team = useQuery({ queryKey: ['scope-team', teamId], enabled: !!teamId, queryFn: () => data(api.GET('/api/teams/{id}', { params: { path: { id: teamId! } } })) });
   const createApp = useMutation({
-    mutationFn: (name: string) => data(api.POST('/api/applications', { body: { name } })),
+    mutationFn: (name: string) => data(api.POST('/api/applications', { body: teamId ? { name, teamId } : { name } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['applications'] }),
   });
   const [provider, setProvider] = useState<ProviderId>('provider_a');
@@ -72,7 +78,12 @@ export default function FirstRun() {
                 }),
               )}
             >
-              <Field label={s.appName} error={appForm.formState.errors.name?.message} {...appForm.register('name', { required: `${s.appName} is required` })} />
+              <Field
+                label={s.appName}
+                hint={teamId && team.data ? s.inTeam(team.data.name ?? '') : undefined}
+                error={appForm.formState.errors.name?.message}
+                {...appForm.register('name', { required: `${s.appName} is required` })}
+              />
               <Button type="submit" variant="primary" busy={createApp.isPending}>
                 {s.createApp}
               </Button>

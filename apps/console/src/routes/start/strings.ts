@@ -6,6 +6,7 @@ export const s = {
   step1Done: (name: string) => `Your application “${name}” is ready.`,
   appName: 'Application name',
   createApp: 'Create application',
+  inTeam: (team: string) => `It will be created in the team “${team}” (chosen in the switcher); its Owner's plan applies.`,
   step2: 'Give it a model to talk to',
   platformServes: (plan: string) => `Your ${plan} plan uses the platform’s own provider keys: nothing to do here. You can still save your own keys.`,
   freeNeedsKey: 'On the Free plan, chats use your own provider key. Save one (only its last four characters are ever shown again):',
