@@ -5,12 +5,12 @@ import { TypeOrmApiKeyRepository } from '../../../adapters/persistence/api-keys/
 import { ApiKeyLookup } from '../../../core/api-keys/use-cases/api-key-lookup';
 import { ApiKeyUsageTracker } from '../../../core/api-keys/use-cases/api-key-usage-tracker';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
-import { CreateApiKeyUseCase, type ApiKeyQuotaGuard } from '../../../core/api-keys/use-cases/create-api-key.use-case';
+import { CreateApiKeyUseCase } from '../../../core/api-keys/use-cases/create-api-key.use-case';
 import { DeleteApiKeyUseCase } from '../../../core/api-keys/use-cases/delete-api-key.use-case';
 import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
+import { GUARD_TOKENS } from '../../shared/modules/guard.tokens';
 import { eventDeps } from '../../shared/modules/event.tokens';
 import { TOKENS, resolve, token } from '../../shared/tokens';
 
@@ -35,9 +35,7 @@ export const apiKeysModule: AppModule = {
         keys: keys(get),
         applications: get(TOKENS.ApplicationRepository),
         hasher: get(TOKENS.KeyHasher),
-        guard: c.isBound(GUARD_TOKENS.ApiKeyQuotaGuard)
-          ? ((guard: OwnerQuotaGuard): ApiKeyQuotaGuard => (actor) => guard(actor.userId))(get(GUARD_TOKENS.ApiKeyQuotaGuard))
-          : undefined,
+        guard: c.isBound(GUARD_TOKENS.ApiKeyQuotaGuard) ? get(GUARD_TOKENS.ApiKeyQuotaGuard) : undefined,
       }),
     );
     provide(c, ListApiKeysUseCase, (get) => new ListApiKeysUseCase({ keys: keys(get), usage: get(ApiKeyUsageTracker) }));

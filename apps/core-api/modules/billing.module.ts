@@ -100,7 +100,7 @@ export const billingModule: AppModule = {
     });
     provide<OwnerQuotaGuard>(c, GUARD_TOKENS.ApiKeyQuotaGuard, (get) => {
       const guards = get(PlanLimitGuards);
-      return (ownerId) => guards.apiKeys(ownerId);
+      return (ownerId, callerId) => guards.apiKeys(ownerId, callerId);
     });
     provide(c, ListPlansUseCase, (get) => new ListPlansUseCase(deps(get)));
     provide(c, GetUsageUseCase, (get) => new GetUsageUseCase(deps(get)));

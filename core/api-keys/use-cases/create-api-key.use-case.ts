@@ -20,10 +20,11 @@ const schema = yup.object({
 });
 
 /**
- * Optional: how many active API keys the actor may hold (the plan's limit plugs in here); null for no
- * limit. The repository enforces it atomically with the insert, so concurrent creations cannot pass it.
+ * Optional: how many active API keys the key's owner may hold (the owner's plan's limit plugs in here; the
+ * caller, when not the owner, only changes what the refusal says); null for no limit. The repository
+ * enforces it atomically with the insert, so concurrent creations cannot pass it.
  */
-export type ApiKeyQuotaGuard = (actor: Actor) => Promise<OwnerLimit | null>;
+export type ApiKeyQuotaGuard = (ownerId: string, callerId: string) => Promise<OwnerLimit | null>;
 
 /**
  * Creates an API key scoped to one of the caller's applications (or, without `applicationId`, to all
@@ -39,7 +40,7 @@ export class CreateApiKeyUseCase {
     const application = body.applicationId ? await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'manage') : null;
     // A key of an application belongs to the application's owner (a team's Owner): their plan counts it.
     const ownerId = application?.ownerId ?? actor.userId;
-    const limit = (await this.deps.guard?.({ ...actor, userId: ownerId })) ?? null;
+    const limit = (await this.deps.guard?.(ownerId, actor.userId)) ?? null;
     const raw = generateRawApiKey();
     const key = await this.deps.keys.create({
       ownerId,

@@ -11,27 +11,27 @@ export class PlanLimitGuards {
   constructor(private readonly deps: CurrentPlanDeps) {}
 
   /**
-   * `callerId` is who asks, when it is not the owner (an Admin placing an application in a team, whose
-   * Owner's plan counts it): the 402 then says it is the team owner's plan that is full, and names no one.
+   * `callerId` is who asks, when it is not the owner (an Admin placing an application in a team, or making a
+   * key of a team's application, whose Owner's plan counts it): the 402 then says it is the team owner's plan
+   * that is full, and names no one.
    */
-  async applications(ownerId: string, callerId?: string): Promise<OwnerLimit | null> {
-    const { entitlements } = await currentPlan(this.deps, ownerId);
-    const max = entitlements.limits.applications;
-    if (max === null) return null;
-    const message =
-      callerId && callerId !== ownerId
-        ? `The team owner's plan allows ${max} applications and they are all in use; ask the team owner to delete one or upgrade their plan`
-        : `The ${entitlements.plan.name} plan allows ${max} applications; delete one or upgrade your plan to create more`;
-    return { max, exceeded: () => new PaymentRequiredError(message) };
+  applications(ownerId: string, callerId?: string): Promise<OwnerLimit | null> {
+    return this.limit(ownerId, callerId, 'applications', 'delete one');
   }
 
-  async apiKeys(ownerId: string): Promise<OwnerLimit | null> {
+  apiKeys(ownerId: string, callerId?: string): Promise<OwnerLimit | null> {
+    return this.limit(ownerId, callerId, 'apiKeys', 'revoke one');
+  }
+
+  private async limit(ownerId: string, callerId: string | undefined, kind: 'applications' | 'apiKeys', freeOne: string): Promise<OwnerLimit | null> {
     const { entitlements } = await currentPlan(this.deps, ownerId);
-    const max = entitlements.limits.apiKeys;
+    const max = entitlements.limits[kind];
     if (max === null) return null;
-    return {
-      max,
-      exceeded: () => new PaymentRequiredError(`The ${entitlements.plan.name} plan allows ${max} API keys; revoke one or upgrade your plan to create more`),
-    };
+    const what = kind === 'applications' ? 'applications' : 'API keys';
+    const message =
+      callerId && callerId !== ownerId
+        ? `The team owner's plan allows ${max} ${what} and they are all in use; ask the team owner to ${freeOne} or upgrade their plan`
+        : `The ${entitlements.plan.name} plan allows ${max} ${what}; ${freeOne} or upgrade your plan to create more`;
+    return { max, exceeded: () => new PaymentRequiredError(message) };
   }
 }

@@ -198,4 +198,20 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
       expect(await holder(adminsApp.id)).toEqual({ owner_id: owner.user.id, team_id: world.teamId });
     });
   });
+
+  it("counts a team application's API keys against the team Owner's plan, and the 402 says it is theirs", async () => {
+    const world = await teamWithEveryRole(stack, 'free');
+    const { owner, admin } = world.users;
+    const app = (await stack.client.post('/api/applications', { name: 'Keyed Team App', teamId: world.teamId }, { token: admin.token })).body;
+    const createKey = (token: string, applicationId?: string) => stack.client.post('/api/api-keys', { name: 'Server', ...(applicationId ? { applicationId } : {}) }, { token });
+    // The Free plan allows 2 API keys: the Admin's keys of the team's application are the Owner's.
+    for (let i = 0; i < 2; i++) expect((await createKey(admin.token, app.id)).status).toBe(201);
+    const refused = await createKey(admin.token, app.id);
+    expect(refused.status).toBe(402);
+    expect(refused.body.message).toMatch(/^The team owner's plan allows 2 API keys and they are all in use; ask the team owner to revoke one/);
+    expect(refused.body.message).not.toContain(owner.email);
+    // The Admin's own plan is untouched; the Owner, refused on their own plan, is told it is theirs.
+    expect((await createKey(admin.token)).status).toBe(201);
+    expect((await createKey(owner.token)).body.message).toMatch(/^The Free plan allows 2 API keys; revoke one or upgrade your plan/);
+  });
 });

@@ -51,16 +51,16 @@ describe('API keys', () => {
     expect(JSON.stringify(await s.list.execute({}, anActor()))).not.toContain(created.key.slice(8));
   });
 
-  it('runs the plan guard before storing anything, with the caller', async () => {
-    const seen: Actor[] = [];
+  it('runs the plan guard before storing anything, with the owner and the caller', async () => {
+    const seen: Array<[string, string]> = [];
     const s = aSystem({
-      guard: async (actor) => {
-        seen.push(actor);
+      guard: async (ownerId, callerId) => {
+        seen.push([ownerId, callerId]);
         throw new PaymentRequiredError('The Free plan allows 2 API keys');
       },
     });
     await expect(s.create.execute({}, anActor())).rejects.toBeInstanceOf(PaymentRequiredError);
-    expect(seen).toEqual([anActor()]);
+    expect(seen).toEqual([[anActor().userId, anActor().userId]]);
     expect(s.keys.keys.size).toBe(0);
   });
 
