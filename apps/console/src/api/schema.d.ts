@@ -16351,12 +16351,17 @@ export interface components {
             plugin: {
                 /** Format: uuid */
                 id: string;
+                /** @example word-counter */
                 name: string;
+                /** @example Word counter */
                 displayName: string;
+                /** @example word-counter */
                 slug: string;
                 /** @example 1.2.0 */
                 version: string;
+                /** @example Ada Author */
                 author: string;
+                /** @example https://example.com/word-counter.png */
                 iconUrl: string | null;
                 /** @description In the marketplace's currency units */
                 price: number | null;
