@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../core/shared/errors';
 import type { CatalogRequest, CatalogResponse, LicenseCheck, MarketplaceCatalog } from '../../core/marketplace/ports/marketplace-catalog.port';
 
-/** The list reads that answer `{ data, total, page, limit }` (browse and themes). */
-const PAGED = new Set(['/browse', '/themes', '/admin/pending/plugins', '/admin/pending/themes']);
+/** The list reads that answer `{ data, total, page, limit }` (browse, themes, pending items, your licenses). */
+const PAGED = new Set(['/browse', '/themes', '/admin/pending/plugins', '/admin/pending/themes', '/licenses']);
 /** The list reads that answer a plain array. */
 const LISTS = /^\/(?:plugins\/featured|featured|plugins\/categories|categories|themes\/featured|themes\/categories|submissions|(?:plugins|themes)\/[^/]+\/(?:reviews|versions))$/;
 

@@ -211,6 +211,47 @@ describeInBrowser('console: marketplace', () => {
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
   });
 
+  it('Your licenses: a buyer sees the licenses they hold, the plugin linked to its page, and someone holding none the empty state', async () => {
+    const author = await registerUser(world.stack.client);
+    const submitted = await world.stack.client.post(
+      '/api/marketplace/submit/plugin',
+      { name: 'licensed-helper', slug: 'licensed-helper', version: '1.0.0', displayName: 'Licensed helper', description: 'Paid', isPaid: true, price: 4, package: await pluginPackage({ name: 'licensed-helper', version: '1.0.0' }) },
+      { token: author.access_token },
+    );
+    expect(submitted.status).toBe(201);
+    const id = submitted.body.id as string;
+    expect((await world.stack.client.post(`/api/marketplace/admin/plugins/${id}/approve`, {}, { token: await adminToken() })).status).toBe(200);
+    const buyer = await userWithApplication(world.stack.client, { name: 'Licensed shop' });
+    const issued = await world.stack.client.post(`/api/marketplace/plugins/${id}/licenses`, { userId: buyer.user.id }, { token: author.access_token });
+    expect(issued.status).toBe(201);
+
+    const tab = await open();
+    const { page } = tab;
+    await signIn(page, world.url, buyer);
+    await tab.goto('/market');
+    await page.getByRole('link', { name: 'Your licenses' }).click();
+    await page.getByRole('heading', { name: 'Your licenses', level: 1 }).waitFor();
+    const table = page.getByRole('table');
+    const row = table.getByRole('row', { name: /Licensed helper/ });
+    await row.waitFor();
+    await row.getByRole('cell', { name: 'Active' }).waitFor();
+    await row.getByRole('cell', { name: 'Never' }).waitFor();
+    await row.getByRole('cell', { name: 'Not installed' }).waitFor();
+    expect(await page.getByText(issued.body.key as string).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await row.getByRole('link', { name: 'Licensed helper' }).click();
+    await page.waitForURL(`${world.url}/market/plugins/${id}`);
+    await page.getByRole('heading', { name: 'Licensed helper', level: 1 }).waitFor();
+
+    const nobody = await userWithApplication(world.stack.client, { name: 'No licenses' });
+    const other = await open();
+    await signIn(other.page, world.url, nobody);
+    await other.goto('/market/licenses');
+    await other.page.getByText('No licenses yet').waitFor();
+    expect(await other.page.getByRole('link', { name: 'Licensed helper' }).count()).toBe(0);
+    expect(await axeViolations(other.page)).toEqual([]);
+  });
+
   it('shows a rejected submission with its reason, and the error state while the marketplace is down', async () => {
     const author = await registerUser(world.stack.client);
     await adminToken();

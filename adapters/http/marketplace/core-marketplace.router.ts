@@ -1,12 +1,14 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { ForwardMarketplaceRequestUseCase, QueryKey } from '../../../core/marketplace/use-cases/forward-marketplace-request.use-case';
+import type { ListMyMarketplaceLicensesUseCase } from '../../../core/marketplace/use-cases/list-my-marketplace-licenses.use-case';
 import type { InstallMarketplaceThemeUseCase } from '../../../core/marketplace/use-cases/install-marketplace-theme.use-case';
 import type { MarketplaceAdminOverviewUseCase } from '../../../core/marketplace/use-cases/marketplace-admin.use-case';
 import type { UpgradeMarketplacePluginUseCase } from '../../../core/marketplace/use-cases/upgrade-marketplace-plugin.use-case';
 import type { ListMarketplaceUpdatesUseCase, MarkUpdatedUseCase } from '../../../core/marketplace/use-cases/updates';
 import type { CatalogRequest } from '../../../core/marketplace/ports/marketplace-catalog.port';
 import { actorOf } from '../shared/auth.middleware';
+import { respondWithPage } from '../shared/paged-response';
 
 type Method = CatalogRequest['method'];
 
@@ -70,6 +72,7 @@ export interface MarketplaceRouterDeps {
   markUpdated: MarkUpdatedUseCase;
   upgrade: UpgradeMarketplacePluginUseCase;
   installTheme: InstallMarketplaceThemeUseCase;
+  myLicenses: ListMyMarketplaceLicensesUseCase;
 }
 
 /**
@@ -92,6 +95,10 @@ export function marketplaceRouters(d: MarketplaceRouterDeps): Router[] {
     });
     r.post('/updates/:installedPluginId/upgrade', d.auth, async (ctx) => {
       ctx.body = await d.upgrade.execute(ctx.params.installedPluginId, ctx.request.body ?? {}, actorOf(ctx));
+    });
+    // The caller's own licenses (an array with X-Total-Count); `/licenses` is no forwarded path, nor a `/plugins/…` one.
+    r.get('/licenses', d.auth, async (ctx) => {
+      respondWithPage(ctx, await d.myLicenses.execute(ctx.query as Record<string, unknown>, actorOf(ctx)));
     });
     r.post('/themes/:id/install', d.auth, async (ctx) => {
       ctx.status = 201;

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { ItemKind } from '../../../core/marketplace/domain/item';
 import type { BrowseItemsUseCase, GetItemUseCase, ListCategoriesUseCase, ListFeaturedUseCase } from '../../../core/marketplace/use-cases/browse.use-cases';
+import type { ListHeldLicensesUseCase } from '../../../core/marketplace/use-cases/list-held-licenses.use-case';
 import type { LicensesUseCase, ValidateLicenseUseCase } from '../../../core/marketplace/use-cases/licenses.use-cases';
 import type {
   ListMySubmissionsUseCase,
@@ -44,6 +45,7 @@ export interface MarketplaceUseCases {
   mine: ListMySubmissionsUseCase;
   licenses: LicensesUseCase;
   validateLicense: ValidateLicenseUseCase;
+  heldLicenses: ListHeldLicensesUseCase;
 }
 
 /** Where this service serves a stored package, on the host the caller reached it by. */
@@ -133,6 +135,10 @@ export function marketplaceRouter(auth: Middleware, u: MarketplaceUseCases): Rou
   });
   r.delete('/plugins/:id/licenses/:userId', async (ctx) => {
     ctx.body = await u.licenses.revoke(ctx.params.id!, ctx.params.userId!, actingActor(ctx));
+  });
+  // The caller's own licenses: `{ data, total, page, limit }` like the other paged reads here (the core answers an array).
+  r.get('/licenses', async (ctx) => {
+    ctx.body = await u.heldLicenses.execute(query(ctx), actingActor(ctx));
   });
   r.get('/licenses/validate', async (ctx) => {
     ctx.body = await u.validateLicense.execute(query(ctx), actingActor(ctx));

@@ -90,6 +90,13 @@ export class TypeOrmMarketplaceInstallationRepository implements MarketplaceInst
     return found.map(toLink);
   }
 
+  async ofOwner(ownerId: string, marketplacePluginIds: string[]): Promise<MarketplaceInstallation[]> {
+    if (!marketplacePluginIds.length) return [];
+    return (
+      await rows<Row>(this.db, `${SELECT} WHERE a.owner_id = $1 AND m.marketplace_plugin_id = ANY($2::uuid[]) ORDER BY m.installation_id`, [ownerId, marketplacePluginIds])
+    ).map(toLink);
+  }
+
   async activePaid(): Promise<MarketplaceInstallation[]> {
     return (await rows<Row>(this.db, `${SELECT} WHERE m.is_paid AND i.state = 'activated' ORDER BY m.installation_id`)).map(toLink);
   }

@@ -3,6 +3,7 @@ import { ratingStatsOf, type Item, type ItemKind, type ItemStatus, type License,
 import type {
   BrowseQuery,
   CatalogRepository,
+  HeldLicense,
   LicenseRepository,
   NewItem,
   NewVersion,
@@ -406,6 +407,20 @@ export class TypeOrmLicenseRepository implements LicenseRepository {
   async list(itemId: string): Promise<License[]> {
     const list = await rows<LicenseRow>(this.db, `SELECT ${LICENSE_COLUMNS} FROM marketplace_licenses WHERE item_id = $1 ORDER BY created_at DESC, id LIMIT 1000`, [itemId]);
     return list.map(toLicense);
+  }
+
+  async listHeld(userId: string, offset: number, limit: number): Promise<{ held: HeldLicense[]; total: number }> {
+    const page = await rows<LicenseRow & { total: string | number }>(
+      this.db,
+      `SELECT ${LICENSE_COLUMNS}, count(*) OVER () AS total FROM marketplace_licenses WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [userId, limit, offset],
+    );
+    // Past the last page the window count is absent: count apart so the total stays right.
+    const total = page.length ? Number(page[0]!.total) : Number((await one<{ n: string }>(this.db, `SELECT count(*) AS n FROM marketplace_licenses WHERE user_id = $1`, [userId]))!.n);
+    if (!page.length) return { held: [], total };
+    const items = await rows<ItemRow>(this.db, `SELECT ${ITEM_COLUMNS} FROM marketplace_items WHERE id = ANY($1::uuid[])`, [[...new Set(page.map((r) => r.item_id))]]);
+    const byId = new Map(items.map((r) => [r.id, toItem(r)]));
+    return { held: page.flatMap((r) => (byId.has(r.item_id) ? [{ license: toLicense(r), item: byId.get(r.item_id)! }] : [])), total };
   }
 
   async revoke(itemId: string, userId: string): Promise<License | null> {

@@ -32,6 +32,7 @@ import { McpServers1764500360000 } from './1764500360000-mcp-servers';
 import { McpHeadersSealed1764500370000 } from './1764500370000-mcp-headers-sealed';
 import { ToolMessages1764500470000 } from './1764500470000-tool-messages';
 import { KnowledgeWordCounts1764500480000 } from './1764500480000-knowledge-word-counts';
+import { MarketplaceLicensesByHolder1764500490417 } from './1764500490417-marketplace-licenses-by-holder';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -68,4 +69,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   McpHeadersSealed1764500370000,
   ToolMessages1764500470000,
   KnowledgeWordCounts1764500480000,
+  MarketplaceLicensesByHolder1764500490417,
 ];

@@ -13,6 +13,7 @@ import { ForwardMarketplaceRequestUseCase } from '../../../core/marketplace/use-
 import { InstallFromMarketplaceUseCase } from '../../../core/marketplace/use-cases/install-from-marketplace.use-case';
 import { InstallMarketplaceThemeUseCase } from '../../../core/marketplace/use-cases/install-marketplace-theme.use-case';
 import { LicenseActivationGate, RevalidateLicensesUseCase } from '../../../core/marketplace/use-cases/license-checks';
+import { ListMyMarketplaceLicensesUseCase } from '../../../core/marketplace/use-cases/list-my-marketplace-licenses.use-case';
 import { MarketplaceAdminOverviewUseCase } from '../../../core/marketplace/use-cases/marketplace-admin.use-case';
 import type { PackageFetchDeps } from '../../../core/marketplace/use-cases/package-fetch';
 import { PaidLicenses } from '../../../core/marketplace/use-cases/paid-licenses';
@@ -143,6 +144,7 @@ export function marketplaceModule(options: MarketplaceModuleOptions = {}): AppMo
         }),
       );
       provide(c, InstallMarketplaceThemeUseCase, (get) => new InstallMarketplaceThemeUseCase({ catalog: get(MARKETPLACE_TOKENS.Catalog), createTheme: get(CreateThemeUseCase) }));
+      provide(c, ListMyMarketplaceLicensesUseCase, (get) => new ListMyMarketplaceLicensesUseCase({ catalog: get(MARKETPLACE_TOKENS.Catalog), links: get(MARKETPLACE_TOKENS.Installations) }));
       provide(c, MarketplaceAdminOverviewUseCase, (get) => new MarketplaceAdminOverviewUseCase({ catalog: get(MARKETPLACE_TOKENS.Catalog) }));
     },
     routers: (c) => [
@@ -153,6 +155,7 @@ export function marketplaceModule(options: MarketplaceModuleOptions = {}): AppMo
         markUpdated: resolve(c, MarkUpdatedUseCase),
         upgrade: resolve(c, UpgradeMarketplacePluginUseCase),
         installTheme: resolve(c, InstallMarketplaceThemeUseCase),
+        myLicenses: resolve(c, ListMyMarketplaceLicensesUseCase),
       }),
       adminMarketplaceRouter({ auth: resolve(c, TOKENS.AuthMiddleware), overview: resolve(c, MarketplaceAdminOverviewUseCase) }),
     ],

@@ -6,6 +6,7 @@ import { YauzlPluginPackageReader } from '../../../adapters/plugins/yauzl.plugin
 import type { CatalogRepository, LicenseRepository, ReviewRepository } from '../../../core/marketplace/ports/marketplace-repository.port';
 import { BrowseItemsUseCase, GetItemUseCase, ListCategoriesUseCase, ListFeaturedUseCase } from '../../../core/marketplace/use-cases/browse.use-cases';
 import { LicensesUseCase, ValidateLicenseUseCase } from '../../../core/marketplace/use-cases/licenses.use-cases';
+import { ListHeldLicensesUseCase } from '../../../core/marketplace/use-cases/list-held-licenses.use-case';
 import {
   ListMySubmissionsUseCase,
   ListPendingUseCase,
@@ -82,6 +83,7 @@ export function marketplaceModule(options: MarketplaceModuleOptions = {}): AppMo
           mine: new ListMySubmissionsUseCase({ catalog }),
           licenses: new LicensesUseCase({ catalog, licenses, clock }),
           validateLicense: new ValidateLicenseUseCase({ catalog, licenses, clock }),
+          heldLicenses: new ListHeldLicensesUseCase({ licenses }),
         }),
       ];
     },

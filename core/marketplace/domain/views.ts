@@ -88,6 +88,18 @@ export interface LicenseView {
   createdAt: string;
 }
 
+/**
+ * A license as its holder lists it: the plugin as the catalogue shows it, the license's status and dates.
+ * Never the key (nor its hint), nor who issued it.
+ */
+export interface HeldLicenseView {
+  id: string;
+  plugin: { id: string; name: string; displayName: string; slug: string; version: string; author: string; iconUrl: string | null; price: number | null; isActive: boolean };
+  status: License['status'];
+  expiresAt: string | null;
+  createdAt: string;
+}
+
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export function toItemView(item: Item): ItemView {
@@ -182,4 +194,24 @@ export function themeDefinitionOf(item: Item): ThemeDefinition {
   const extend = typeof item.manifest.extend === 'string' ? item.manifest.extend : 'default';
   const base = presetById(extend) ?? presetById('default')!;
   return mergeTheme(base.definition, (item.defaultStyles ?? {}) as ThemeOverrides);
+}
+
+export function toHeldLicenseView(l: License, item: Item): HeldLicenseView {
+  return {
+    id: l.id,
+    plugin: {
+      id: item.id,
+      name: item.name,
+      displayName: item.displayName,
+      slug: item.slug,
+      version: item.version,
+      author: item.authorName,
+      iconUrl: item.iconUrl,
+      price: item.price,
+      isActive: item.status === 'published',
+    },
+    status: l.status,
+    expiresAt: iso(l.expiresAt),
+    createdAt: l.createdAt.toISOString(),
+  };
 }

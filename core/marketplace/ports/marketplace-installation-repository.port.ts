@@ -31,6 +31,8 @@ export interface MarketplaceInstallationRepository {
   findByItem(applicationId: string, marketplacePluginId: string): Promise<MarketplaceInstallation | null>;
   /** Every linked installation, oldest first, `limit` from after `afterId` (the daily check pages through them). */
   page(afterId: string | null, limit: number): Promise<MarketplaceInstallation[]>;
+  /** The owner's installations of the given marketplace items (a holder's license list shows them). */
+  ofOwner(ownerId: string, marketplacePluginIds: string[]): Promise<MarketplaceInstallation[]>;
   /** Activated paid installations (the license re-validation job). */
   activePaid(): Promise<MarketplaceInstallation[]>;
   setVersion(installationId: string, version: string): Promise<void>;

@@ -63,10 +63,18 @@ export interface ReviewRepository {
   list(itemId: string, offset: number, limit: number): Promise<Review[]>;
 }
 
+/** A license as its holder sees it: with the item it is for. */
+export interface HeldLicense {
+  license: License;
+  item: Item;
+}
+
 export interface LicenseRepository {
   /** Issues (or re-issues, replacing the key of) the user's license for the item. */
   issue(license: { itemId: string; userId: string; keyHash: string; keyHint: string; expiresAt: Date | null; issuedBy: string }): Promise<License>;
   find(itemId: string, userId: string): Promise<License | null>;
   list(itemId: string): Promise<License[]>;
+  /** The user's own licenses with their items, newest first, and how many they hold in all. */
+  listHeld(userId: string, offset: number, limit: number): Promise<{ held: HeldLicense[]; total: number }>;
   revoke(itemId: string, userId: string): Promise<License | null>;
 }

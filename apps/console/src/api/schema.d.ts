@@ -4564,6 +4564,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/marketplace/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your licenses: the paid plugins you hold a license for, newest first
+         * @description The caller's own licenses (bought through Checkout or issued by a plugin's author), newest first, with the plugin as the catalogue shows it. Never a license key. The total is in `X-Total-Count`. With no marketplace configured the list is empty.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of your licenses */
+                200: {
+                    headers: {
+                        /** @description All the licenses you hold */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MarketplaceHeldLicense"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description The marketplace failed or answered something unreadable */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The marketplace cannot be reached (refused or timed out) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/themes": {
         parameters: {
             query?: never;
@@ -6748,6 +6812,70 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/marketplace/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your licenses: the paid plugins you hold a license for, newest first
+         * @description The caller's own licenses (bought through Checkout or issued by a plugin's author), newest first, with the plugin as the catalogue shows it. Never a license key. The total is in `X-Total-Count`. With no marketplace configured the list is empty.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of your licenses */
+                200: {
+                    headers: {
+                        /** @description All the licenses you hold */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MarketplaceHeldLicense"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description The marketplace failed or answered something unreadable */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The marketplace cannot be reached (refused or timed out) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -16217,6 +16345,59 @@ export interface components {
             kind: "plugin" | "theme";
             /** @example The manifest asks for hosts it never uses */
             rejectionReason: string | null;
+        };
+        MarketplaceHeldLicense: {
+            /** Format: uuid */
+            id: string;
+            plugin: {
+                /** Format: uuid */
+                id: string;
+                /** @example word-counter */
+                name: string;
+                /** @example Word counter */
+                displayName: string;
+                /** @example word-counter */
+                slug: string;
+                /** @example 1.2.0 */
+                version: string;
+                /** @example Ada Author */
+                author: string;
+                /** @example https://example.com/word-counter.png */
+                iconUrl: string | null;
+                /** @description In the marketplace's currency units */
+                price: number | null;
+                /** @description Whether the plugin is still published */
+                isActive: boolean;
+            };
+            /** @enum {string} */
+            status: "active" | "revoked";
+            /**
+             * Format: date-time
+             * @description Null: the license does not expire
+             */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the license was bought or issued
+             */
+            createdAt: string;
+            /** @description The caller's installations of the plugin (in applications they own) and their license standing */
+            installations: {
+                /** Format: uuid */
+                installationId: string;
+                /** Format: uuid */
+                applicationId: string;
+                /**
+                 * @description `deactivated` when the re-validation refused the license (or its grace period ran out)
+                 * @enum {string}
+                 */
+                state: "installed" | "activated" | "deactivated";
+                /**
+                 * Format: date-time
+                 * @description Set while the marketplace cannot be reached and the installation runs on its 72-hour grace period
+                 */
+                graceEndsAt: string | null;
+            }[];
         };
         /** @description temperature 0-2 (0-1 for provider_c), maxTokens 1-128000 and at most the model's own maximum, topP 0-1, frequencyPenalty and presencePenalty -2 to 2, systemPrompt up to 20000 characters. Missing values take their defaults (0.7, 2048, 1.0). */
         ModelSettings: {

@@ -84,6 +84,9 @@ export default function Browse() {
             <Link className="ap-button ap-button--secondary" to="/market/updates">
               {updates.data ? s.updatesCount(updates.data) : s.updates}
             </Link>
+            <Link className="ap-button ap-button--secondary" to="/market/licenses">
+              {s.licenses}
+            </Link>
             <Link className="ap-button ap-button--secondary" to="/market/submissions">
               {s.submissions}
             </Link>

@@ -2,12 +2,13 @@ import { Route, Routes } from 'react-router';
 import { NotFound } from '../../app/NotFound';
 import Browse from './Browse';
 import ItemDetail from './ItemDetail';
+import Licenses from './Licenses';
 import Submissions from './Submissions';
 import Submit from './Submit';
 import Updates from './Updates';
 import './market.css';
 
-/** The Marketplace area: browse and search, an item's page, submit, my submissions, updates. */
+/** The Marketplace area: browse and search, an item's page, submit, my submissions, updates, your licenses. */
 export default function MarketplaceArea() {
   return (
     <Routes>
@@ -17,6 +18,7 @@ export default function MarketplaceArea() {
       <Route path="submit" element={<Submit />} />
       <Route path="submissions" element={<Submissions />} />
       <Route path="updates" element={<Updates />} />
+      <Route path="licenses" element={<Licenses />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

@@ -182,6 +182,23 @@ export function useSubmit() {
   });
 }
 
+/** A license the caller holds: the plugin, its status and dates, and the caller's installations of it. */
+export type HeldLicense = components['schemas']['MarketplaceHeldLicense'];
+export const LICENSES_PAGE_SIZE = 20;
+
+/** One page of the caller's licenses, newest first, with the total from `X-Total-Count`. */
+export function useLicenses(page: number) {
+  return useQuery({
+    queryKey: [...key, 'licenses', page],
+    queryFn: async () => {
+      const { data: body, error, response } = await api.GET('/api/marketplace/licenses', { params: { query: { page, limit: LICENSES_PAGE_SIZE } } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return { items: body ?? [], total: Number(response.headers.get('X-Total-Count') ?? body?.length ?? 0) };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
 export function useSubmissions() {
   return useQuery({
     queryKey: [...key, 'submissions'],

@@ -23,6 +23,7 @@ export const s = {
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
   submit: 'Submit an item',
   submissions: 'My submissions',
+  licenses: 'Your licenses',
   updates: 'Updates',
   updatesCount: (n: number) => `Updates (${n})`,
   by: (author: string) => (author ? `by ${author}` : 'by an unnamed author'),
@@ -123,6 +124,19 @@ export const s = {
   kindName: { plugin: 'Plugin', theme: 'Theme' } as Record<string, string>,
   status: { pending: 'Pending review', published: 'Approved', rejected: 'Rejected' } as Record<string, string>,
   rejectedBecause: (reason: string) => `Reason: ${reason}`,
+  // Your licenses
+  licensesTitle: 'Your licenses',
+  licensesDescription: 'The paid plugins you hold a license for, newest first: bought or issued to you, and where you installed them.',
+  noLicenses: 'No licenses yet',
+  noLicensesBody: 'Paid plugins you buy, or whose author issues you a license, are listed here.',
+  licenseColumns: { plugin: 'Plugin', status: 'License', since: 'Since', expires: 'Expires', installations: 'Installations' },
+  licenseStatus: { active: 'Active', revoked: 'Revoked', expired: 'Expired' } as Record<string, string>,
+  neverExpires: 'Never',
+  unpublished: 'no longer listed',
+  notInstalled: 'Not installed',
+  installationState: { installed: 'Installed', activated: 'Active', deactivated: 'Deactivated' } as Record<string, string>,
+  graceUntil: (when: string) => `grace period until ${when}: the marketplace cannot be reached`,
+
   // Updates
   updatesTitle: 'Updates',
   updatesDescription: 'Plugins installed from the marketplace with a newer compatible version. Upgrading keeps their settings and stored data.',
