@@ -122,13 +122,18 @@ export class KnowledgeWordCounts1764500480000 implements MigrationInterface {
         IF rare IS NULL THEN
           RETURN;
         END IF;
-        RETURN QUERY
-          SELECT c.document_id, c.chunk_index,
-                 (SELECT sum(r.weight) FROM unnest(rare, weights) AS r(q, weight) WHERE c.tsv @@ r.q) + ts_rank(c.tsv, any_rare) / 100
-            FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.document_id AND d.generation = c.generation
-           WHERE c.tsv @@ any_rare AND c.application_id = app AND c.space = chunk_space AND c.document_id = ANY(documents)
-           ORDER BY 3 DESC, 1, 2
-           LIMIT top;
+        -- Planned with the actual values (a dynamic statement: a custom plan), like the vector side's statements.
+        -- A generic plan cannot tell which way is cheap: through the GIN index, whose bitmap holds a word's chunks
+        -- in every application (few when the words are rare everywhere), or through this application's own chunks
+        -- (fewer when the words are rare here but common in a larger application beside it).
+        RETURN QUERY EXECUTE
+          'SELECT c.document_id, c.chunk_index,
+                  (SELECT sum(r.weight) FROM unnest($1, $2) AS r(q, weight) WHERE c.tsv @@ r.q) + ts_rank(c.tsv, $3) / 100
+             FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.document_id AND d.generation = c.generation
+            WHERE c.tsv @@ $3 AND c.application_id = $4 AND c.space = $5 AND c.document_id = ANY($6)
+            ORDER BY 3 DESC, 1, 2
+            LIMIT $7'
+          USING rare, weights, any_rare, app, chunk_space, documents, top;
       END
       $fn$`);
   }
