@@ -52,18 +52,22 @@ const COLUMNS: Record<keyof ApplicationChanges, { column: string; json?: boolean
 const slugTaken = () => 'This slug is already taken';
 const FOREIGN_KEY_VIOLATION = '23503';
 
+/** Placing an application in a team deleted after the caller's role in it was read: as if it never existed (404). */
+async function teamMustExist<T>(teamId: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const driverError = (error as { driverError?: { code?: string; constraint?: string } }).driverError ?? (error as { code?: string; constraint?: string });
+    if (teamId && driverError?.code === FOREIGN_KEY_VIOLATION && driverError.constraint?.includes('team')) throw new NotFoundError('Team');
+    throw error;
+  }
+}
+
 export class TypeOrmApplicationRepository implements ApplicationRepository {
   constructor(private readonly db: DataSource) {}
 
-  async create(app: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
-    try {
-      return await this.insert(app, limit);
-    } catch (error) {
-      // The team was deleted after the caller's role in it was read: as if it never existed.
-      const driverError = (error as { driverError?: { code?: string; constraint?: string } }).driverError ?? (error as { code?: string; constraint?: string });
-      if (app.teamId && driverError?.code === FOREIGN_KEY_VIOLATION && driverError.constraint?.includes('team')) throw new NotFoundError('Team');
-      throw error;
-    }
+  create(app: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
+    return teamMustExist(app.teamId, () => this.insert(app, limit));
   }
 
   private async insert(app: NewApplication, limit?: OwnerLimit | null): Promise<Application> {
@@ -136,7 +140,7 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
       countParams: [id],
     };
     // What belongs to the application and records an owner of its own moves with it, in the same statement.
-    const row = await insertWithinLimit(this.db, limit, count, (sql) =>
+    const row = await teamMustExist(holder.teamId, () => insertWithinLimit(this.db, limit, count, (sql) =>
       one<Row>(
         sql,
         `WITH moved AS (UPDATE applications SET team_id = $2, owner_id = $3, updated_at = now() WHERE id = $1 RETURNING *),
@@ -147,7 +151,7 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
          SELECT * FROM moved`,
         [id, holder.teamId, holder.ownerId],
       ),
-    );
+    ));
     if (!row) throw new NotFoundError('Application');
     return toApp(row);
   }

@@ -95,6 +95,13 @@ describe.each(DATABASE_KINDS)('team repository (%s)', (kind) => {
     expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof PaymentRequiredError)).toHaveLength(1);
     expect(await applications.countByOwner(owner.id)).toBe(2);
     await expect(applications.moveTo('00000000-0000-4000-8000-000000000000', { teamId: team.id, ownerId: owner.id }, { ...limit, max: 10 })).rejects.toBeInstanceOf(NotFoundError);
+    // A team gone between the role check and the move: the team is not found, nothing moves.
+    const gone = await aTeam(owner.id);
+    await teams.delete(gone.id);
+    const stays = await anApp(admin.id);
+    await expect(applications.moveTo(stays.id, { teamId: gone.id, ownerId: owner.id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(applications.moveTo(stays.id, { teamId: gone.id, ownerId: owner.id }, { ...limit, max: 10 })).rejects.toBeInstanceOf(NotFoundError);
+    expect(await applications.findById(stays.id)).toMatchObject({ ownerId: admin.id, teamId: null });
   });
 
   it('takes an invitation once, even when two accepts race', async () => {
