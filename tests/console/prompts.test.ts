@@ -77,4 +77,32 @@ describeInBrowser('console: prompt templates', () => {
     expect((listed.body as { name: string; isDefault: boolean }[]).map((p) => [p.name, p.isDefault])).toEqual([['Greeting', true]]);
     expect(await axeViolations(page)).toEqual([]);
   });
+  it('asks before an edited template is lost by leaving the page, keeps it on Stay, and lets the user leave', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Gadget Shop' });
+    await signIn(page, world.url, owner);
+    await tab.goto('/prompts');
+    await page.getByRole('button', { name: 'New template' }).click();
+    await page.getByLabel('Name').fill('Half written');
+    await page.getByLabel('Template', { exact: true }).fill('You answer {{ topic }} questions.');
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    const ask = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await ask.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await ask.getByRole('button', { name: 'Stay on this page' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect(await page.getByLabel('Template', { exact: true }).inputValue()).toBe('You answer {{ topic }} questions.');
+    expect(new URL(page.url()).pathname).not.toBe('/account');
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await ask.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/account'));
+
+    // Nothing was edited: leaving asks nothing.
+    await tab.goto('/prompts');
+    await page.getByRole('button', { name: 'New template' }).click();
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/account'));
+  });
 });

@@ -36,4 +36,8 @@ export const t = {
   scopeAll: 'Personal and teams',
   scopePersonal: 'Personal',
   scopeTeam: (name: string) => `Team: ${name}`,
+  unsavedTitle: 'Leave without saving?',
+  unsavedBody: 'Your changes on this page are not saved yet. If you leave now, they are lost.',
+  unsavedStay: 'Stay on this page',
+  unsavedLeave: 'Leave without saving',
 } as const;

@@ -1,6 +1,7 @@
 import { Check, ExternalLink, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { Link } from 'react-router';
 import { ApplicationScope } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
@@ -217,6 +218,7 @@ function BrandingForm({ app, form, themeColors, readOnly }: { app: App; form: Re
 
   return (
     <form className="ap-card ap-stack" aria-labelledby="branding-title" onSubmit={onSubmit} onChange={() => setSaved(false)} noValidate>
+      <UnsavedChangesGuard dirty={form.formState.isDirty && !readOnly} />
       <div>
         <h2 id="branding-title">{s.branding.title}</h2>
         <p className="ap-muted">{s.branding.body}</p>

@@ -1,4 +1,5 @@
 import { useForm } from 'react-hook-form';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { Button } from '../../components/Button';
 import { Field, TextArea } from '../../components/Field';
 import { ErrorText } from '../../components/States';
@@ -71,6 +72,7 @@ export function ConfigForm({ applicationId, config, onDone }: { applicationId?: 
 
   return (
     <form onSubmit={submit} noValidate className="ap-stack">
+      <UnsavedChangesGuard dirty={form.formState.isDirty && !save.isSuccess} />
       <Field label={s.name} error={errors.name?.message} {...form.register('name', { required: `${s.name} is required` })} />
       <div className="ap-field">
         <label htmlFor="mc-provider">{s.provider}</label>

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Button } from '../../components/Button';
 import { Field, TextArea } from '../../components/Field';
 import { ErrorText } from '../../components/States';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { ApiError, fieldErrors } from '../../lib/errors';
 import { t } from '../../lib/strings';
 import { useRender, useSaveTemplate, variablesOf, type PromptTemplate } from './queries';
@@ -44,6 +45,7 @@ export function Editor({ applicationId, template, onDone }: { applicationId?: st
         </Button>
       </div>
       <form className="ap-stack" noValidate onSubmit={submit}>
+        <UnsavedChangesGuard dirty={form.formState.isDirty && !save.isSuccess} />
         <Field label={s.name} error={errors.name?.message} {...form.register('name', { required: `${s.name} is required` })} />
         <TextArea label={s.content} hint={s.contentHint} rows={6} spellCheck={false} error={errors.content?.message} {...form.register('content', { required: `${s.content} is required` })} />
         <div className="ap-stack">
