@@ -287,7 +287,7 @@ describeInBrowser('the embeddable chat widget', () => {
   });
 
   it("tells the visitor the site owner's provider key was refused (424), without the key's hint or the API route", async () => {
-    const refusal = 'provider_a (OpenAI) rejected the API key ending in "WXYZ": check it with POST /api/provider-keys/provider_a/validate, or save a working key with PUT /api/provider-keys/provider_a';
+    const refusal = 'provider_a (OpenAI) rejected the API key ending in "WXYZ": check it, or save a working provider_a (OpenAI) key, under Provider keys';
     api.replyWith({ status: 424, body: JSON.stringify({ statusCode: 424, message: refusal, error: 'Failed Dependency' }) });
     const widget = await visit(hostPage({ embeds: [embed(SUPPORT)] }));
     await widget.open();

@@ -12,7 +12,7 @@ const HINT_LENGTH = 4;
 export function providerKeyRejected(provider: ProviderId, apiKey?: string): UpstreamError {
   const hint = apiKey && apiKey.length > HINT_LENGTH * 2 ? ` ending in "${apiKey.slice(-HINT_LENGTH)}"` : '';
   return new UpstreamError(
-    `${describeProvider(provider)} rejected the API key${hint}: check it with POST /api/provider-keys/${provider}/validate, or save a working key with PUT /api/provider-keys/${provider}`,
+    `${describeProvider(provider)} rejected the API key${hint}: check it, or save a working ${describeProvider(provider)} key, under Provider keys`,
     424,
   );
 }
@@ -23,7 +23,7 @@ export function providerKeyRejected(provider: ProviderId, apiKey?: string): Upst
  */
 export function platformKeyRejected(provider: ProviderId): UpstreamError {
   return new UpstreamError(
-    `${describeProvider(provider)} rejected the platform's API key; the platform's administrator must replace it (PROVIDER_${provider.slice(-1).toUpperCase()}_API_KEY)`,
+    `${describeProvider(provider)} rejected the platform's API key; the platform's administrator must replace it`,
     502,
   );
 }

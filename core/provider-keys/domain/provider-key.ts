@@ -77,7 +77,7 @@ export function parseApiKey(provider: ProviderId, body: unknown): string {
   if (owner && owner !== provider) {
     throw ValidationError.field(
       'apiKey',
-      `A ${describeProvider(provider)} key must start with "${prefix}"; this one starts with "${KEY_PREFIXES[owner]}" and looks like a ${describeProvider(owner)} key: save it with PUT /api/provider-keys/${owner}`,
+      `A ${describeProvider(provider)} key must start with "${prefix}"; this one starts with "${KEY_PREFIXES[owner]}" and looks like a ${describeProvider(owner)} key: save it as your ${owner} key instead`,
     );
   }
   if (!key.startsWith(prefix)) throw ValidationError.field('apiKey', `A ${provider} key must start with "${prefix}"`);

@@ -13,7 +13,7 @@ export function openProviderKey(secretBox: SecretBox, key: ProviderKey): string 
   } catch (error) {
     if (!isAppError(error)) throw error;
     throw new ConflictError(
-      `Your saved ${key.provider} key failed its integrity check and cannot be used; save it again with PUT /api/provider-keys/${key.provider}`,
+      `Your saved ${key.provider} key failed its integrity check and cannot be used: save it again under Provider keys`,
     );
   }
 }

@@ -21,7 +21,7 @@ export class ValidateProviderKeyUseCase {
   async execute(providerParam: unknown, actor: Actor, signal?: AbortSignal): Promise<KeyValidation> {
     const provider = parseProviderParam(providerParam);
     const stored = await this.deps.keys.find(actor.userId, provider);
-    if (!stored) throw new NotFoundError('Provider key', `No ${provider} key is saved; save one with PUT /api/provider-keys/${provider}`);
+    if (!stored) throw new NotFoundError('Provider key', `No ${provider} key is saved: save one under Provider keys first`);
     const rawKey = openProviderKey(this.deps.secretBox, stored);
     let models: string[];
     try {

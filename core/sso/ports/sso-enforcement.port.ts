@@ -8,4 +8,4 @@ export interface SsoEnforcement {
 
 /** The 403 of a password or OAuth login by a member of a team that enforces SSO. */
 export const ssoRequiredError = (teamSlug: string): ForbiddenError =>
-  new ForbiddenError(`Your team "${teamSlug}" requires single sign-on: sign in at /api/sso/${teamSlug}/login`);
+  new ForbiddenError(`Your team "${teamSlug}" requires single sign-on: choose to sign in with your team's SSO and enter "${teamSlug}"`);

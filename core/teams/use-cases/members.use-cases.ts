@@ -39,7 +39,7 @@ export class ChangeMemberRoleUseCase {
     const member = isUuid(userId) ? await this.deps.teams.findMember(team.id, userId) : null;
     if (!member) throw teamMemberNotFound();
     const { role: wanted } = await validate(roleSchema, input);
-    if (wanted === 'owner') throw ValidationError.field('role', 'ownership changes only by a transfer: POST /api/teams/:id/transfer');
+    if (wanted === 'owner') throw ValidationError.field('role', 'the Owner changes only by transferring ownership of the team');
     if (member.role === 'owner') throw new ConflictError('The Owner cannot be demoted: transfer the ownership first');
     assertMayAssign(role, member.role);
     assertMayAssign(role, wanted as TeamRole);

@@ -82,7 +82,7 @@ export class TeamTurnKeys {
       return this.deps.secretBox.open(stored.sealedKey, teamProviderKeyAssociatedData(teamId, provider));
     } catch (error) {
       if (!isAppError(error)) throw error;
-      throw new ConflictError(`The team's saved ${provider} key failed its integrity check and cannot be used; save it again with PUT /api/teams/${teamId}/provider-keys/${provider}`);
+      throw new ConflictError(`The team's saved ${provider} key failed its integrity check and cannot be used: save it again in the team's provider keys`);
     }
   }
 }

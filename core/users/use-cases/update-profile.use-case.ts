@@ -19,7 +19,7 @@ export class UpdateProfileUseCase {
     if (refused.length) {
       throw new ValidationError(
         `${refused.join(', ')} cannot be changed here`,
-        refused.map((path) => ({ path, message: `${path} cannot be changed through /api/users/me` })),
+        refused.map((path) => ({ path, message: `${path} cannot be changed on a profile` })),
       );
     }
     const { displayName } = await validate(schema, input);

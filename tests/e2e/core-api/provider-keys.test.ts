@@ -53,7 +53,7 @@ describe.each(DATABASE_KINDS)('core API: provider keys (%s)', (database) => {
     const { access_token: token } = await registerUser(stack.client);
     const res = seen(await stack.client.put('/api/provider-keys/provider_a', { apiKey: KEYS.provider_b }, { token }));
     expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(/looks like a provider_b \(Anthropic\) key: save it with PUT \/api\/provider-keys\/provider_b/);
+    expect(res.body.message).toMatch(/looks like a provider_b \(Anthropic\) key: save it as your provider_b key instead/);
     expect(res.text).not.toContain(KEYS.provider_b);
     expect(seen(await stack.client.get('/api/provider-keys', { token })).body).toEqual([]);
   });

@@ -89,7 +89,7 @@ describe('provider keys (core)', () => {
     const s = aSetup();
     const error = await s.save.execute(provider, { apiKey }, anActor()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).message).toContain(`looks like a ${owner} key: save it with PUT /api/provider-keys/${owner.slice(0, 10)}`);
+    expect((error as ValidationError).message).toContain(`looks like a ${owner} key: save it as your ${owner.slice(0, 10)} key instead`);
     expect((error as ValidationError).details).toEqual([{ path: 'apiKey', message: (error as Error).message }]);
     expect((error as Error).message).not.toContain(apiKey);
     expect(s.keys.keys.size).toBe(0);

@@ -17592,7 +17592,7 @@ export interface components {
                 /**
                  * @example {
                  *       "statusCode": 424,
-                 *       "message": "provider_a (OpenAI) rejected the API key ending in \"x7Qa\": check it with POST /api/provider-keys/provider_a/validate, or save a working key with PUT /api/provider-keys/provider_a",
+                 *       "message": "provider_a (OpenAI) rejected the API key ending in \"x7Qa\": check it, or save a working provider_a (OpenAI) key, under Provider keys",
                  *       "error": "Failed Dependency"
                  *     }
                  */
