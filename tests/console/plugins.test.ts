@@ -43,7 +43,7 @@ describeInBrowser('console: plugins', () => {
     const source = page.getByRole('textbox', { name: 'Source' });
     await source.fill(SOURCE);
     await page.getByRole('button', { name: 'Create plugin' }).click();
-    await page.getByText('manifest.version must be a SemVer version such as 1.2.0').waitFor();
+    await page.getByText('Version must be a SemVer version such as 1.2.0').waitFor();
     expect(await page.getByLabel('Version').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBeNull();
     expect(await page.getByLabel('Description').inputValue()).toBe(hostile);
@@ -73,7 +73,7 @@ describeInBrowser('console: plugins', () => {
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Install Greeter' });
     await dialog.getByRole('button', { name: 'Install' }).click();
-    await dialog.getByText('settings.greeting is required').waitFor();
+    await dialog.getByText('Greeting is required').waitFor();
     expect(await dialog.getByLabel('greeting (required)').getAttribute('aria-invalid')).toBe('true');
     await dialog.getByLabel('greeting (required)').fill('Hello');
     await dialog.getByLabel('apiToken').fill('tok-very-secret-123');
@@ -157,7 +157,7 @@ describeInBrowser('console: plugins', () => {
     const zipWith = (version: string) => zipOf({ 'manifest.json': JSON.stringify({ name: 'zipped', displayName: 'Zipped', version, main: 'main.js' }), 'main.js': 'definePlugin({})' });
     await page.getByLabel('ZIP package').setInputFiles({ name: 'zipped.zip', mimeType: 'application/zip', buffer: await zipWith('two') });
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByRole('alert').getByText('manifest.version: manifest.version must be a SemVer version such as 1.2.0').waitFor();
+    await page.getByRole('alert').getByText('Version must be a SemVer version such as 1.2.0').waitFor();
     await page.getByLabel('ZIP package').setInputFiles({ name: 'zipped.zip', mimeType: 'application/zip', buffer: await zipWith('2.0.0') });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByRole('heading', { name: 'Zipped', level: 1 }).waitFor();

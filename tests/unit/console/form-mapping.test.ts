@@ -1,5 +1,5 @@
 import { toApplicationForm, toApplicationInput } from '../../../apps/console/src/routes/applications/form';
-import { ApiError, fieldErrors, toApiError } from '../../../apps/console/src/lib/errors';
+import { ApiError, fieldErrors, fieldLabel, inWords, toApiError } from '../../../apps/console/src/lib/errors';
 import { safeNext } from '../../../apps/console/src/lib/navigation';
 
 describe('console form mapping', () => {
@@ -38,5 +38,24 @@ describe('console form mapping', () => {
   it('returns after sign-in only to a path inside the console', () => {
     expect(safeNext('/applications?page=2')).toBe('/applications?page=2');
     for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'javascript:alert(1)', '', null, undefined]) expect(safeNext(bad)).toBe('/');
+  });
+  it('shows a field path as the field’s words, in the message and on the field', () => {
+    const error = toApiError(400, {
+      statusCode: 400,
+      message: 'settings.topP must be at most 1; settings.maxTokens must be at least 1',
+      error: 'Bad Request',
+      details: [
+        { path: 'settings.topP', message: 'settings.topP must be at most 1' },
+        { path: 'settings.maxTokens', message: 'settings.maxTokens must be at least 1' },
+      ],
+    });
+    expect(error.message).toBe('Top P must be at most 1; Max tokens must be at least 1');
+    expect(error.fieldMessage('settings.topP')).toBe('Top P must be at most 1');
+    expect(fieldErrors(error, ['settings'])).toEqual({ settings: 'Top P must be at most 1' });
+    // A path that opens a sentence without details, and one in the middle of a sentence that is not a path.
+    expect(inWords('attributeMapping.displayName must be a string')).toBe('Display name must be a string');
+    expect(inWords('Upload returns-policy.md again, or see example.com for help')).toBe('Upload returns-policy.md again, or see example.com for help');
+    expect(fieldLabel('allowedOrigins[2]')).toBe('Allowed origins');
+    expect(fieldLabel('name')).toBe('Name');
   });
 });

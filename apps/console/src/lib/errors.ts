@@ -27,9 +27,55 @@ export class NetworkError extends Error {}
 
 export function toApiError(status: number, body: unknown): ApiError {
   const b = body as Partial<ApiErrorBody> | null | undefined;
-  const message = typeof b?.message === 'string' ? b.message : `Request failed (${status})`;
   const details = Array.isArray(b?.details) ? b.details.filter((d) => d && typeof d.path === 'string' && typeof d.message === 'string') : [];
-  return new ApiError(status, message, details);
+  const paths = details.map((d) => d.path);
+  const message = typeof b?.message === 'string' ? inWords(b.message, paths) : `Request failed (${status})`;
+  return new ApiError(
+    status,
+    message,
+    details.map((d) => ({ path: d.path, message: inWords(d.message, paths) })),
+  );
+}
+
+/** Field names whose words are not their spelling split at capitals. */
+const FIELD_WORDS: Record<string, string> = {
+  topP: 'Top P',
+  modelId: 'Model',
+  apiKey: 'API key',
+  url: 'Address',
+  baseUrl: 'Address',
+  customCss: 'Custom CSS',
+  trafficPercent: 'Traffic share',
+  isActive: 'Active',
+  isDefault: 'Default',
+  teamId: 'Team',
+  applicationId: 'Application',
+  entityId: 'Entity ID',
+  ssoUrl: 'Sign-in address',
+  idpCertificate: 'Identity provider certificate',
+};
+
+/** A field path as a person reads it: `settings.topP` is "Top P", `allowedOrigins[1]` is "Allowed origins". */
+export function fieldLabel(path: string): string {
+  const last = path.replace(/\[\d+\]/g, '').split('.').filter(Boolean).at(-1) ?? path;
+  if (Object.hasOwn(FIELD_WORDS, last)) return FIELD_WORDS[last]!;
+  const words = last.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The API names fields by their JSON paths ("settings.topP must be at most 1"), which is right for a program and
+ * wrong for a person: the console shows the field's words instead ("Top P must be at most 1"). The paths the error's
+ * details name are replaced wherever they stand, and a dotted path that opens a sentence ("attributeMapping.email is
+ * required") is too; anything else is left as the API wrote it.
+ */
+export function inWords(message: string, paths: readonly string[] = []): string {
+  let out = message;
+  for (const path of [...new Set(paths)].filter((p) => /[.[]/.test(p) || /[A-Z]/.test(p)).sort((a, b) => b.length - a.length)) {
+    out = out.split(path).join(fieldLabel(path));
+  }
+  out = out.replace(/(^|[.;:]\s+)([a-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*|\[\d+\])+)(?=\s(?:must|is|are|cannot|may|should|has|does)\b)/g, (_m, lead: string, path: string) => lead + fieldLabel(path));
+  return out;
 }
 
 /** Maps an API error's field messages onto a form's fields (react-hook-form's `setError`). */

@@ -27,7 +27,8 @@ export function manifestErrors(error: unknown): { fields: Partial<Record<FormFie
   for (const detail of error.details) {
     const field = (Object.keys(FIELDS) as FormField[]).find((f) => FIELDS[f].some((p) => under(detail.path, p)));
     if (!field) {
-      other.push(`${detail.path}: ${detail.message}`);
+      // The message names its field in words already (lib/errors.ts), so the path is not repeated before it.
+      other.push(detail.message);
       continue;
     }
     const prefix = FIELDS[field].find((p) => under(detail.path, p))!;
