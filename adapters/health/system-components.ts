@@ -91,7 +91,7 @@ export function diskComponent(dataDir: string): SystemComponent {
       try {
         stats = await statfs(dataDir);
       } catch {
-        return { status: 'unknown', error: 'DATA_DIR cannot be read' };
+        return { status: 'unknown', error: 'the data folder cannot be read' };
       }
       const total = stats.blocks * stats.bsize;
       const free = stats.bavail * stats.bsize;
