@@ -47,8 +47,8 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'PUT', path: /^\/api\/applications\/(?<app>[^/]+)\/plugins(?:\/.*)?$/, action: 'plugin.change', resourceType: 'plugin' },
   { method: 'DELETE', path: /^\/api\/applications\/(?<app>[^/]+)\/plugins(?:\/.*)?$/, action: 'plugin.remove', resourceType: 'plugin' },
   // A member's role and removal name the member (and the role given); the team is the resource.
-  { method: 'PUT', path: /^\/api\/teams\/([^/]+)\/members\/(?<member>[^/]+)$/, action: 'team.member_role', resourceType: 'team', keep: ['role'] },
-  { method: 'DELETE', path: /^\/api\/teams\/([^/]+)\/members\/(?<member>[^/]+)$/, action: 'team.member_remove', resourceType: 'team' },
+  { method: 'PUT', path: /^\/api\/teams\/(?<id>[^/]+)\/members\/(?<member>[^/]+)$/, action: 'team.member_role', resourceType: 'team', keep: ['role'] },
+  { method: 'DELETE', path: /^\/api\/teams\/(?<id>[^/]+)\/members\/(?<member>[^/]+)$/, action: 'team.member_remove', resourceType: 'team' },
   { method: 'POST', path: /^\/api\/teams\/([^/]+)\/transfer$/, action: 'team.ownership_transfer', resourceType: 'team', keep: ['userId'] },
   { method: 'POST', path: /^\/api\/teams\/([^/]+)\/invitations$/, action: 'team.invite', resourceType: 'team', keep: ['role'] },
   { method: 'POST', path: /^\/api\/teams(?:\/([^/]+).*)?$/, action: 'team.change', resourceType: 'team' },
@@ -93,8 +93,8 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'DELETE', path: /^\/api\/model-configs\/([^/]+)$/, action: 'model_config.delete', resourceType: 'model_config' },
   { method: 'PATCH', path: /^\/api\/model-configs\/([^/]+)\/default$/, action: 'model_config.set_default', resourceType: 'model_config' },
   { method: 'POST', path: /^\/api\/model-configs\/([^/]+)\/versions$/, action: 'model_config.version_create', resourceType: 'model_config' },
-  { method: 'PUT', path: /^\/api\/model-configs\/([^/]+)\/versions\/(?<version>[^/]+)$/, action: 'model_config.version_update', resourceType: 'model_config' },
-  { method: 'DELETE', path: /^\/api\/model-configs\/([^/]+)\/versions\/(?<version>[^/]+)$/, action: 'model_config.version_delete', resourceType: 'model_config' },
+  { method: 'PUT', path: /^\/api\/model-configs\/(?<id>[^/]+)\/versions\/(?<version>[^/]+)$/, action: 'model_config.version_update', resourceType: 'model_config' },
+  { method: 'DELETE', path: /^\/api\/model-configs\/(?<id>[^/]+)\/versions\/(?<version>[^/]+)$/, action: 'model_config.version_delete', resourceType: 'model_config' },
   { method: 'POST', path: /^\/api\/prompts$/, action: 'prompt.create', resourceType: 'prompt' },
   { method: 'PUT', path: /^\/api\/prompts\/([^/]+)$/, action: 'prompt.update', resourceType: 'prompt' },
   { method: 'DELETE', path: /^\/api\/prompts\/([^/]+)$/, action: 'prompt.delete', resourceType: 'prompt' },
@@ -107,6 +107,12 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'DELETE', path: /^\/api\/custom-domains\/([^/]+)$/, action: 'custom_domain.delete', resourceType: 'custom_domain' },
   { method: 'POST', path: /^\/api\/custom-domains\/([^/]+)\/verify$/, action: 'custom_domain.verify', resourceType: 'custom_domain' },
   { method: 'POST', path: /^\/api\/custom-domains\/([^/]+)\/activate$/, action: 'custom_domain.activate', resourceType: 'custom_domain' },
+  { method: 'POST', path: /^\/api\/workflows$/, action: 'workflow.create', resourceType: 'workflow' },
+  { method: 'PUT', path: /^\/api\/workflows\/([^/]+)$/, action: 'workflow.update', resourceType: 'workflow' },
+  { method: 'DELETE', path: /^\/api\/workflows\/([^/]+)$/, action: 'workflow.delete', resourceType: 'workflow' },
+  { method: 'POST', path: /^\/api\/workflows\/([^/]+)\/(?:pause|resume)$/, action: 'workflow.schedule', resourceType: 'workflow' },
+  // A template's deployment creates an application (the answer names it) with its configuration.
+  { method: 'POST', path: /^\/api\/templates\/(?<template>[^/]+)\/deploy$/, action: 'application.create_from_template', resourceType: 'application' },
   { method: 'POST', path: /^\/api\/themes$/, action: 'theme.create', resourceType: 'theme' },
 ];
 const ADMIN_WRITE = /^\/api\/admin\/([^/]+)(?:\/([^/]+))?/;
@@ -129,7 +135,9 @@ function match(method: string, path: string): Audited | null {
     if (!m) continue;
     const groups = m.groups ?? {};
     const details = Object.fromEntries(Object.entries(groups).filter(([k, v]) => !RESERVED_GROUPS.has(k) && v !== undefined).map(([k, v]) => [`${k}Id`, v!.slice(0, 100)]));
-    return { action: route.action, resourceType: route.resourceType, resourceId: groups.id ?? m[1] ?? null, applicationId: groups.app ?? null, details, keep: route.keep ?? [] };
+    // With named groups, only `id` names the resource; without, the first group does.
+    const resourceId = m.groups ? (groups.id ?? null) : (m[1] ?? null);
+    return { action: route.action, resourceType: route.resourceType, resourceId, applicationId: groups.app ?? null, details, keep: route.keep ?? [] };
   }
   const admin = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' ? ADMIN_WRITE.exec(path) : null;
   return admin ? { action: `admin.${method.toLowerCase()}_${admin[1]}`, resourceType: admin[1]!, resourceId: admin[2] ?? null, applicationId: null, details: {}, keep: [] } : null;
@@ -142,15 +150,19 @@ function fieldsOf(body: unknown): string | undefined {
   return names.length ? names.join(',') : undefined;
 }
 
+/** The `applicationId` of a body, or the `id` of its `application` (a template's deployment answers it). */
 const applicationIdOf = (body: unknown): string | null => {
-  const id = body && typeof body === 'object' ? (body as { applicationId?: unknown }).applicationId : undefined;
-  return isUuid(id) ? id : null;
+  if (!body || typeof body !== 'object') return null;
+  const b = body as { applicationId?: unknown; application?: { id?: unknown } | null };
+  if (isUuid(b.applicationId)) return b.applicationId;
+  return b.application && typeof b.application === 'object' && isUuid(b.application.id) ? b.application.id : null;
 };
 
 const idOf = (body: unknown): string | null => {
   if (!body || typeof body !== 'object') return null;
-  const b = body as { id?: unknown; user?: { id?: unknown } };
+  const b = body as { id?: unknown; _id?: unknown; user?: { id?: unknown } };
   if (typeof b.id === 'string') return b.id;
+  if (typeof b._id === 'string') return b._id; // a model config's
   return typeof b.user?.id === 'string' ? b.user.id : null;
 };
 
@@ -193,9 +205,9 @@ export function auditMiddleware(record: RecordAuditUseCase, logger: Logger, subj
     const email = typeof body?.email === 'string' && audited.resourceType === 'user' ? body.email.slice(0, 254).toLowerCase() : undefined;
     const outcome = !failed && status < 400 ? 'success' : 'failure';
     const actorId = actor?.userId ?? (outcome === 'success' && typeof answered?.user?.id === 'string' ? answered.user.id : null);
-    const resourceId = audited.resourceId ?? (outcome === 'success' ? idOf(answered) : null);
+    const answeredId = audited.resourceId ?? (outcome === 'success' ? idOf(answered) : null);
     // The application: the path's, else the answer's (a creation), else the request's, else the resource's.
-    const created = outcome === 'success' && audited.resourceType === 'application' && !audited.applicationId ? resourceId : null;
+    const created = outcome === 'success' && audited.resourceType === 'application' && !audited.applicationId ? answeredId : null;
     const applicationId =
       (isUuid(audited.applicationId) ? audited.applicationId : null) ??
       created ??
@@ -203,6 +215,7 @@ export function auditMiddleware(record: RecordAuditUseCase, logger: Logger, subj
       applicationIdOf(body) ??
       subject?.applicationId ??
       null;
+    const resourceId = answeredId ?? (audited.resourceType === 'application' ? applicationId : null);
     // After a change that succeeded, the application as it is now (a transfer into a team: that team's records).
     if (applicationId && (subject?.applicationId !== applicationId || (outcome === 'success' && ctx.method !== 'DELETE'))) subject = await locate('application', applicationId);
     // A team's records carry its id, so its Owner and Admins see them (the path's id, else the answer's), and so

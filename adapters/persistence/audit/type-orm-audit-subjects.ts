@@ -13,6 +13,7 @@ const TABLES: Record<string, string> = {
   custom_domain: 'custom_domains',
   tool: 'tools',
   mcp_server: 'mcp_servers',
+  workflow: 'workflows',
 };
 
 /** Finds an audited resource's application and its team, in one statement by primary key. */

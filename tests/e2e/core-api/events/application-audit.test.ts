@@ -157,6 +157,21 @@ describe.each(DATABASE_KINDS)('the audit log of an application (%s)', (database)
     expect((await c.get('/api/audit?application=not-an-id', as)).status).toBe(400);
   });
 
+  it('records an application deployed from a template and its workflows, under the new application', async () => {
+    const { owner } = world.users;
+    const deployed = ok(await stack.client.post('/api/templates/support-bot/deploy', { name: 'From a template' }, { token: owner.token }), 'deploy') as { application: { id: string } };
+    const appId = deployed.application.id;
+    const flow = idOf(ok(await stack.client.post('/api/workflows', { applicationId: appId, name: 'Flow', steps: [{ id: 'a', kind: 'template', text: 'hello' }] }, { token: owner.token }), 'workflow'));
+    ok(await stack.client.delete(`/api/workflows/${flow}`, { token: owner.token }), 'delete workflow');
+    const records = await recordsOf(appId, owner.token);
+    expect(records.map((r) => [r.action, r.resourceId])).toEqual([
+      ['workflow.delete', flow],
+      ['workflow.create', flow],
+      ['application.create_from_template', appId],
+    ]);
+    expect(records[2]).toMatchObject({ details: { templateId: 'support-bot' }, actorEmail: owner.email });
+  });
+
   it("records a team's member and role changes and a user's provider keys, with the person and without the key", async () => {
     const { owner, member } = world.users;
     ok(await stack.client.put(`/api/teams/${world.teamId}/members/${member.user.id}`, { role: 'viewer' }, { token: owner.token }), 'role change');
