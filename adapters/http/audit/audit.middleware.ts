@@ -219,11 +219,14 @@ export function auditMiddleware(record: RecordAuditUseCase, logger: Logger, subj
     // After a change that succeeded, the application as it is now (a transfer into a team: that team's records).
     if (applicationId && (subject?.applicationId !== applicationId || (outcome === 'success' && ctx.method !== 'DELETE'))) subject = await locate('application', applicationId);
     // A team's records carry its id, so its Owner and Admins see them (the path's id, else the answer's), and so
-    // do the records of its applications.
+    // do the records of its applications; not a 404, the answer to someone with no role there, whose attempt
+    // (and name) stays their own.
     const teamId =
       audited.resourceType === 'team'
         ? ([audited.resourceId, outcome === 'success' ? idOf(answered) : null].find((id) => isUuid(id)) ?? null)
-        : (subject?.teamId ?? null);
+        : status === 404
+          ? null
+          : (subject?.teamId ?? null);
     const fields = applicationId && ctx.method !== 'DELETE' ? fieldsOf(body) : undefined;
     const kept = Object.fromEntries(
       audited.keep.flatMap((k) => {

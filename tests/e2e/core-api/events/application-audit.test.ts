@@ -151,6 +151,12 @@ describe.each(DATABASE_KINDS)('the audit log of an application (%s)', (database)
     const seenByAdmin = await recordsOf(app.id, admin.token);
     expect(seenByAdmin.map((r) => r.action)).toEqual(['application.update', 'application.transfer']);
 
+    // Someone with no role in the team who tries a change gets a 404, and their attempt stays their own record.
+    const { outsider } = world.users;
+    expect((await c.put(base, { name: 'Mine now' }, { token: outsider.token })).status).toBe(404);
+    expect((await recordsOf(app.id, outsider.token)).map((r) => [r.action, r.outcome, r.teamId])).toEqual([['application.update', 'failure', null]]);
+    expect((await recordsOf(app.id, admin.token)).map((r) => r.actorId)).not.toContain(outsider.user.id);
+
     // Deleting it is the last record of its history, for the Owner and the team.
     ok(await c.delete(base, as), 'delete application');
     expect((await recordsOf(app.id, admin.token))[0]).toMatchObject({ action: 'application.delete', teamId: world.teamId, actorEmail: owner.email });
