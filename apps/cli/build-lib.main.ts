@@ -7,7 +7,8 @@ import { projectRoot } from '../../adapters/shared/project-root';
  * `npm run build:lib`: the library build (docs/library.md). CommonJS and declarations by tsc
  * (tsconfig.lib.json), then the ES module entry: one module that re-exports the CommonJS build's
  * names, so both entries share one instance of every class (an error thrown by the core is
- * `instanceof` the class either import gave).
+ * `instanceof` the class either import gave). The ES module entry imports the runtime check first, as the
+ * CommonJS entry requires it first: an older Node.js stops with one line, never in a native module.
  */
 const root = projectRoot();
 const out = join(root, 'dist', 'lib');
@@ -21,6 +22,8 @@ mkdirSync(join(out, 'esm'), { recursive: true });
 writeFileSync(
   join(out, 'esm', 'index.mjs'),
   [
+    // Imports are evaluated in order before the module's body: the runtime check runs before the library loads.
+    `import '../cjs/apps/platform/runtime-check.js';`,
     `import library from '../cjs/apps/platform/index.js';`,
     ``,
     `export const { ${names.join(', ')} } = library;`,

@@ -10,6 +10,8 @@
  * @packageDocumentation
  */
 
+// First: stops a program on an older Node.js with one line before any module loads a native addon.
+import './runtime-check';
 import type { PublicUser } from '../../core/users/domain/user';
 import type { Actor } from '../../core/shared/actor';
 

@@ -25,6 +25,18 @@ export function runtimeVersionProblem(version: string = process.versions.node): 
   return `Node.js ${version} runs this process, but the platform needs Node.js ${REQUIRED_NODE_MAJOR} or later: ${FIX}.`;
 }
 
+const LIBRARY_FIX = 'run the program that loads it with Node.js 24 or later (`nvm install 24`, the official binary from nodejs.org, or the npm package `node` as a dev dependency)';
+
+/**
+ * The line for a program loading the library (`require` or `import`) on an older Node.js; undefined when the version
+ * is fine. The program is someone else's, so the fix is the runtime they start it with, not this project's npm scripts.
+ */
+export function libraryRuntimeProblem(name: string, version: string = process.versions.node): string | undefined {
+  const major = Number.parseInt(version, 10);
+  if (Number.isInteger(major) && major >= REQUIRED_NODE_MAJOR) return undefined;
+  return `Node.js ${version} runs this program, but ${name} needs Node.js ${REQUIRED_NODE_MAJOR} or later: ${LIBRARY_FIX}.`;
+}
+
 /** What loading a native module failed with, reduced to one line naming the module, this runtime and the fix. */
 export function nativeModuleProblem(name: string, error: unknown, runtime = { node: process.versions.node, modules: process.versions.modules }): string {
   const message = error instanceof Error ? error.message : String(error);

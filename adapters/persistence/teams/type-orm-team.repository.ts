@@ -166,6 +166,11 @@ export class TypeOrmTeamRepository implements TeamRepository {
     return (await rows<{ team_id: string }>(this.db, `SELECT team_id FROM team_members WHERE user_id = $1 AND role IN ('owner', 'admin')`, [userId])).map((r) => r.team_id);
   }
 
+  async lockTeam(teamId: string): Promise<boolean> {
+    // FOR SHARE: placements in one team do not wait for each other, only for a transfer (FOR UPDATE).
+    return (await rows(this.db, `SELECT id FROM teams WHERE id = $1 FOR SHARE`, [teamId])).length > 0;
+  }
+
   async ownerOf(teamId: string): Promise<string | null> {
     return (await one<{ user_id: string }>(this.db, `SELECT user_id FROM team_members WHERE team_id = $1 AND role = 'owner'`, [teamId]))?.user_id ?? null;
   }

@@ -50,6 +50,8 @@ export const applicationsModule: AppModule = {
         ...deps(get),
         teams: get(TEAM_TOKENS.TeamRepository),
         guard: c.isBound(GUARD_TOKENS.ApplicationQuotaGuard) ? get(GUARD_TOKENS.ApplicationQuotaGuard) : undefined,
+        // The team's Owner is read under the team's lock in the move's transaction.
+        unitOfWork: eventDeps(c, get).unitOfWork,
       }),
     );
   },

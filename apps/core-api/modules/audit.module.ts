@@ -3,7 +3,8 @@ import type { Container } from 'inversify';
 import { auditMiddleware } from '../../../adapters/http/audit/audit.middleware';
 import { auditRouter } from '../../../adapters/http/audit/audit.router';
 import { TypeOrmAuditLog } from '../../../adapters/persistence/audit/type-orm-audit-log';
-import type { AuditLog } from '../../../core/audit/ports/audit-log.port';
+import { TypeOrmAuditSubjects } from '../../../adapters/persistence/audit/type-orm-audit-subjects';
+import type { AuditLog, AuditSubjects } from '../../../core/audit/ports/audit-log.port';
 import { ListAuditRecordsUseCase } from '../../../core/audit/use-cases/list-audit-records.use-case';
 import { RecordAuditUseCase } from '../../../core/audit/use-cases/record-audit.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
@@ -12,6 +13,7 @@ import { NOTIFICATION_TOKENS } from './notifications.module';
 
 export const AUDIT_TOKENS = {
   AuditLog: token<AuditLog>('AuditLog'),
+  AuditSubjects: token<AuditSubjects>('AuditSubjects'),
 } as const;
 
 /** The audit log (SPEC 4.12; EVENTS.md): written for every audited request, read through GET /api/audit. */
@@ -19,6 +21,7 @@ export const auditModule: AppModule = {
   name: 'audit',
   bind(c: Container) {
     provide(c, AUDIT_TOKENS.AuditLog, (get) => new TypeOrmAuditLog(get(TOKENS.DataSource)));
+    provide(c, AUDIT_TOKENS.AuditSubjects, (get) => new TypeOrmAuditSubjects(get(TOKENS.DataSource)));
     provide(c, RecordAuditUseCase, (get) => {
       const notify = c.isBound(NOTIFICATION_TOKENS.Notify) ? get(NOTIFICATION_TOKENS.Notify) : undefined;
       return new RecordAuditUseCase({
@@ -39,6 +42,6 @@ export const auditModule: AppModule = {
     });
     provide(c, ListAuditRecordsUseCase, (get) => new ListAuditRecordsUseCase({ audit: get(AUDIT_TOKENS.AuditLog), teams: c.isBound(TEAM_TOKENS.TeamRepository) ? get(TEAM_TOKENS.TeamRepository) : undefined }));
   },
-  middleware: (c) => [auditMiddleware(resolve(c, RecordAuditUseCase), resolve(c, TOKENS.Logger))],
+  middleware: (c) => [auditMiddleware(resolve(c, RecordAuditUseCase), resolve(c, TOKENS.Logger), resolve(c, AUDIT_TOKENS.AuditSubjects))],
   routers: (c) => [auditRouter({ auth: resolve(c, TOKENS.AuthMiddleware), list: resolve(c, ListAuditRecordsUseCase) })],
 };

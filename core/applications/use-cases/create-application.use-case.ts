@@ -8,9 +8,9 @@ import type { OwnerLimit } from '../../shared/owner-limit';
 import { uuidField, validate } from '../../shared/validation';
 import { slugify, toApplicationView, type ApplicationView } from '../domain/application';
 import { allowedOriginsField, descriptionField, nameField, slugField } from '../domain/application-fields';
-import type { NewApplication, ApplicationRepository } from '../ports/application-repository.port';
+import type { ApplicationHolder, NewApplication, ApplicationRepository } from '../ports/application-repository.port';
 import type { Application } from '../domain/application';
-import { teamHolder, type TeamDirectory } from './team-holder';
+import { placeInTeam, type TeamDirectory } from './team-holder';
 
 const schema = yup.object({
   name: nameField().required('name is required'),
@@ -40,17 +40,13 @@ export class CreateApplicationUseCase {
 
   async execute(input: unknown, actor: Actor): Promise<ApplicationView> {
     const body = await validate(schema, input);
-    const holder = body.teamId
-      ? await teamHolder(this.deps.teams, body.teamId, actor, 'Creating an application in a team')
-      : { teamId: null, ownerId: actor.userId };
-    const limit = (await this.deps.guard?.(holder.ownerId, actor.userId)) ?? null;
-    const base = { ...holder, name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
-    if (body.slug) return toApplicationView(await this.create({ ...base, slug: body.slug }, limit));
+    const fields = { name: body.name, description: body.description ?? '', allowedOrigins: body.allowedOrigins ?? [] };
+    if (body.slug) return toApplicationView(await this.create(body.teamId, actor, { ...fields, slug: body.slug }));
     const derived = slugify(body.name);
     for (let attempt = 0; attempt < 5; attempt++) {
       const slug = attempt === 0 ? derived : `${derived.slice(0, 50)}-${randomBytes(3).toString('hex')}`;
       try {
-        return toApplicationView(await this.create({ ...base, slug }, limit));
+        return toApplicationView(await this.create(body.teamId, actor, { ...fields, slug }));
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
       }
@@ -58,14 +54,22 @@ export class CreateApplicationUseCase {
     throw new ConflictError('Could not find a free slug; please choose one');
   }
 
-  /** The insert and its `application.created` event commit together. */
-  private create(app: NewApplication, limit: OwnerLimit | null): Promise<Application> {
-    const { applications, events, unitOfWork } = this.deps;
-    const work = async () => {
-      const created = await applications.create(app, limit);
+  /**
+   * The insert and its `application.created` event commit together; in a team, with the caller's role and the
+   * team's Owner read under the team's lock in the same transaction (`placeInTeam`).
+   */
+  private create(teamId: string | undefined, actor: Actor, fields: Omit<NewApplication, 'ownerId' | 'teamId'>): Promise<Application> {
+    const { applications, events, unitOfWork, guard } = this.deps;
+    const insert = async (holder: ApplicationHolder, limit: OwnerLimit | null) => {
+      const created = await applications.create({ ...holder, ...fields }, limit);
       await events?.publish({ type: 'application.created', ownerId: created.ownerId, applicationId: created.id, data: { applicationId: created.id, name: created.name } });
       return created;
     };
-    return unitOfWork ? unitOfWork.run(work) : work();
+    if (teamId) return placeInTeam(this.deps, teamId, actor, 'Creating an application in a team', insert);
+    const holder = { teamId: null, ownerId: actor.userId };
+    return (async () => {
+      const limit = (await guard?.(holder.ownerId, actor.userId)) ?? null;
+      return unitOfWork ? unitOfWork.run(() => insert(holder, limit)) : insert(holder, limit);
+    })();
   }
 }

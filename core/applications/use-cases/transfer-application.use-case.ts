@@ -5,7 +5,8 @@ import { toApplicationView, type ApplicationView } from '../domain/application';
 import type { ApplicationRepository } from '../ports/application-repository.port';
 import type { ApplicationQuotaGuard } from './create-application.use-case';
 import { findOwnedApplication } from './find-owned-application';
-import { teamHolder, type TeamDirectory } from './team-holder';
+import type { UnitOfWork } from '../../shared/unit-of-work.port';
+import { placeInTeam, type TeamDirectory } from './team-holder';
 
 const schema = yup.object({ teamId: uuidField('teamId').required('teamId is required') });
 
@@ -16,15 +17,15 @@ const schema = yup.object({ teamId: uuidField('teamId').required('teamId is requ
  * quota is checked as a creation there would be (402 past it, and nothing moves), atomically with the move.
  */
 export class TransferApplicationUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository; teams: TeamDirectory; guard?: ApplicationQuotaGuard }) {}
+  constructor(private readonly deps: { applications: ApplicationRepository; teams: TeamDirectory; guard?: ApplicationQuotaGuard; unitOfWork?: UnitOfWork }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ApplicationView> {
     const app = await findOwnedApplication(this.deps.applications, id, actor, 'delete');
     const { teamId } = await validate(schema, input);
-    const holder = await teamHolder(this.deps.teams, teamId, actor, 'Moving an application into a team');
-    // The repository decides against the stored owner (not this read, which a cache may serve) whether the
-    // move adds to the Owner's count: one they already hold (their own, into their team) does not.
-    const limit = (await this.deps.guard?.(holder.ownerId, actor.userId)) ?? null;
-    return toApplicationView(await this.deps.applications.moveTo(app.id, holder, limit));
+    // The caller's role and the team's Owner are read under the team's lock, in the move's transaction
+    // (`placeInTeam`). The repository decides against the stored owner (not a read a cache may serve) whether
+    // the move adds to the Owner's count: one they already hold (their own, into their team) does not.
+    const moved = await placeInTeam(this.deps, teamId, actor, 'Moving an application into a team', (holder, limit) => this.deps.applications.moveTo(app.id, holder, limit));
+    return toApplicationView(moved);
   }
 }

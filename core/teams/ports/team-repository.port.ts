@@ -39,6 +39,11 @@ export interface TeamRepository extends TeamRoleLookup {
   teamsAdministeredBy(userId: string): Promise<string[]>;
   /** The user id of the team's Owner. */
   ownerOf(teamId: string): Promise<string | null>;
+  /**
+   * Locks the team's row until the ambient transaction ends, in a mode that `transferOwnership` waits for (and
+   * waits for it): placing an application in the team reads the Owner under it. False when there is no such team.
+   */
+  lockTeam(teamId: string): Promise<boolean>;
   listMembers(teamId: string): Promise<TeamMember[]>;
   findMember(teamId: string, userId: string): Promise<TeamMember | null>;
   addMember(teamId: string, userId: string, role: Exclude<TeamRole, 'owner'>): Promise<void>;

@@ -1,6 +1,6 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
@@ -84,6 +84,14 @@ async function main(): Promise<void> {
 void main();
 `;
 
+/** A Node.js older than the platform needs (the system's, v20 on the development machines), when there is one. */
+function olderNode(): string | undefined {
+  const candidate = process.env.OLDER_NODE ?? '/usr/bin/node';
+  if (!existsSync(candidate)) return undefined;
+  const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+  return Number.parseInt(version, 10) < 24 ? candidate : undefined;
+}
+
 /** Hard links where the file system allows them (no copying of 800 MB), a plain copy elsewhere. */
 function copyTree(from: string, to: string): void {
   try {
@@ -118,7 +126,8 @@ describe('the packed library in a project of its own', () => {
         devDependencies: { typescript: version('typescript'), '@types/node': version('@types/node') },
       }),
     );
-    copyTree(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+    // Its target when node_modules is a link (a worktree sharing one install): a link would be copied as a link.
+    copyTree(realpathSync(join(ROOT, 'node_modules')), join(project, 'node_modules'));
     rmSync(join(project, 'node_modules', '.package-lock.json'), { force: true });
     await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund']);
     writeFileSync(
@@ -146,6 +155,25 @@ describe('the packed library in a project of its own', () => {
     expect(packed).not.toMatch(/package\/(tests|core|adapters|apps)\//);
     // A deep import is outside the exports map.
     await expect(run(process.execPath, ['-e', `require('${NAME}/dist/lib/cjs/apps/platform/platform.js')`])).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  const older = olderNode();
+  // Without the check first, loading the native modules built for Node.js 24 crashed Node.js 20 (exit 139, no message).
+  (older ? it : it.skip)(`stops a program on an older Node.js (${older ?? 'none found'}) with one line, through require and import alike`, () => {
+    const found = spawnSync(older!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+    for (const args of [['-e', `require('${NAME}')`], ['--input-type=module', '-e', `import '${NAME}';`], ['--input-type=module', '-e', `import { createPlatform } from '${NAME}'; console.log(createPlatform);`]]) {
+      const child = spawnSync(older!, args, { cwd: project, encoding: 'utf8', env });
+      expect({ args, status: child.status, signal: child.signal, stdout: child.stdout }).toEqual({ args, status: 1, signal: null, stdout: '' });
+      const lines = child.stderr.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`Node.js ${found} runs this program, but ${NAME} needs Node.js 24 or later`);
+      expect(lines[0]).toMatch(/Node\.js 24 or later \(`nvm install 24`/);
+    }
+    // The same entries load on the runtime the library needs.
+    for (const args of [['-p', `typeof require('${NAME}').createPlatform`], ['--input-type=module', '-e', `import { createPlatform } from '${NAME}'; console.log(typeof createPlatform);`]]) {
+      const child = spawnSync(process.execPath, args, { cwd: project, encoding: 'utf8', env });
+      expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: 'function' });
+    }
   });
 
   it('runs a chat turn through createInMemoryPlatform from an ES module', async () => {

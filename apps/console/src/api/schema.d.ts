@@ -1271,6 +1271,8 @@ export interface paths {
                     action?: string;
                     resource?: string;
                     user?: string;
+                    /** @description Only the records of this application (its creation, settings, model configs, prompts, tools, MCP servers, knowledge, keys, webhooks, domains, branding, plugins, move and deletion) */
+                    application?: string;
                     from?: string;
                     to?: string;
                     page?: number;
@@ -15529,6 +15531,16 @@ export interface components {
             at?: string;
             /** Format: uuid */
             actorId?: string | null;
+            /**
+             * @description The actor's display name as it is now (read with the record); null for no actor or a deleted account
+             * @example Ada Lovelace
+             */
+            actorName?: string | null;
+            /**
+             * @description The actor's e-mail as it is now (read with the record); null for no actor or a deleted account
+             * @example ada@example.com
+             */
+            actorEmail?: string | null;
             /** @example user */
             actorRole?: string | null;
             /** @example api_key.create */
@@ -15539,13 +15551,18 @@ export interface components {
             resourceId?: string | null;
             /** @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f */
             teamId?: string | null;
+            /**
+             * @description The application the change was made to (its configuration, keys, integrations, plugins); null for none
+             * @example 3f6c1f9e-8a2b-4c1d-9e7f-2b5a6c8d0e1f
+             */
+            applicationId?: string | null;
             /** @example 203.0.113.7 */
             ip?: string | null;
             /** @example Mozilla/5.0 */
             userAgent?: string | null;
             /** @enum {string} */
             outcome?: "success" | "failure";
-            /** @description Status and, for sign-ins, the e-mail named; never secrets */
+            /** @description Status and method; for sign-ins the e-mail named; for a change to an application the names of the fields sent (`fields`, never their values); ids named in the path (`versionId`, `memberId`); never secrets */
             details?: Record<string, never>;
         };
         User: {

@@ -1,5 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
+import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
@@ -9,8 +10,8 @@ import { formatDateTime } from '../../lib/format';
 import { PAGE_SIZE, useAudit, type AuditFilters } from './queries';
 import { s } from './strings';
 
-type Values = { action: string; resource: string; user: string; from: string; to: string };
-const KEYS = ['action', 'resource', 'user', 'from', 'to'] as const;
+type Values = { action: string; resource: string; application: string; user: string; from: string; to: string };
+const KEYS = ['action', 'resource', 'application', 'user', 'from', 'to'] as const;
 
 /** `YYYY-MM-DD` from a date input as the start (from) or end (to) of that day in the browser's time zone. */
 function dayBound(day: string, end: boolean): string | undefined {
@@ -23,14 +24,26 @@ function dayBound(day: string, end: boolean): string | undefined {
   return d.toISOString();
 }
 
-/** The audit log with its filters (action or family, resource, user, dates), paged; details shown as text. */
+/**
+ * The audit log with its filters (action or family, resource, application, user, dates), paged; "By" names the
+ * person (display name and e-mail, the id when the account is gone); details shown as text.
+ */
 export default function Audit() {
   const [params, setParams] = useSearchParams();
-  const values: Values = { action: params.get('action') ?? '', resource: params.get('resource') ?? '', user: params.get('user') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
+  const values: Values = {
+    action: params.get('action') ?? '',
+    resource: params.get('resource') ?? '',
+    application: params.get('application') ?? '',
+    user: params.get('user') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+  };
+  const apps = useApplicationChoices();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const filters: AuditFilters = {
     ...(values.action.trim() ? { action: values.action.trim() } : {}),
     ...(values.resource ? { resource: values.resource } : {}),
+    ...(values.application ? { application: values.application } : {}),
     ...(values.user.trim() ? { user: values.user.trim() } : {}),
     ...(dayBound(values.from, false) ? { from: dayBound(values.from, false) } : {}),
     ...(dayBound(values.to, true) ? { to: dayBound(values.to, true) } : {}),
@@ -75,7 +88,14 @@ export default function Audit() {
               header: s.columns.actor,
               cell: (r) => (
                 <>
-                  <span className="ap-audit-id">{r.actorId ?? '—'}</span>
+                  {r.actorEmail ? (
+                    <>
+                      <span>{r.actorName || r.actorEmail}</span>
+                      {r.actorName ? <div className="ap-muted">{r.actorEmail}</div> : null}
+                    </>
+                  ) : (
+                    <span className="ap-audit-id">{r.actorId ?? '—'}</span>
+                  )}
                   {r.actorRole ? <div className="ap-muted">{r.actorRole}</div> : null}
                 </>
               ),
@@ -126,6 +146,18 @@ export default function Audit() {
                   {r}
                 </option>
               ))}
+            </select>
+          </div>
+          <div className="ap-field">
+            <label htmlFor="audit-application">{s.application}</label>
+            <select id="audit-application" className="ap-select" {...form.register('application')}>
+              <option value="">{s.anyApplication}</option>
+              {apps.data?.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+              {values.application && apps.data && !apps.data.some((a) => a.id === values.application) ? <option value={values.application}>{values.application}</option> : null}
             </select>
           </div>
           <Field label={s.user} {...form.register('user')} />

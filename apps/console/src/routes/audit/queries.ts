@@ -7,6 +7,7 @@ export type AuditRecord = components['schemas']['AuditRecord'];
 export interface AuditFilters {
   action?: string;
   resource?: string;
+  application?: string;
   user?: string;
   from?: string;
   to?: string;
