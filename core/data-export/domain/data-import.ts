@@ -217,12 +217,12 @@ function reasonOf(error: ValidationError): string {
 
 /** Validates one item; a non-object is refused as such (not as a "request body"). */
 async function validItem<S extends yup.AnyObjectSchema>(schema: S, raw: unknown, what: string): Promise<yup.InferType<S>> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ValidationError(`a ${what} must be an object`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ValidationError(`${what} must be an object`);
   return validate(schema, raw);
 }
 
 async function readConfig(raw: unknown): Promise<ImportedModelConfig> {
-  const c = await validItem(configSchema, raw, 'model config');
+  const c = await validItem(configSchema, raw, 'a model config');
   const resolved = resolveModelSettings(c.provider, c.modelId, c.settings, { provider: 'provider', model: 'modelId', settings: 'settings' });
   const labels = new Set<string>();
   const versions = (c.versions ?? []).map((v, i): ImportedConfigVersion => {
@@ -306,7 +306,7 @@ function readMessage(m: yup.InferType<typeof messageSchema>, at: string, version
 }
 
 async function readConversation(raw: unknown, versions: Set<string>): Promise<ImportedConversation> {
-  const c = await validItem(conversationSchema, raw, 'conversation');
+  const c = await validItem(conversationSchema, raw, 'a conversation');
   const version = c.configVersionClientId ?? null;
   if (version !== null && !versions.has(version)) {
     throw ValidationError.field('configVersionClientId', `configVersionClientId names no A/B version of this application's model configs (${version})`);
@@ -324,15 +324,14 @@ async function readConversation(raw: unknown, versions: Set<string>): Promise<Im
 /**
  * Validates one record of an import. What is refused, and at which level (docs/data-export.md):
  * - the application as a whole (a ValidationError) when its own fields are bad (clientId, name,
- *   description, origins), a list is not a list or is too long, or more than one valid config or
- *   template claims to be the default;
+ *   description, origins), or a list is not a list or is too long;
  * - one item alone, listed in `refused` with its reason, when it is bad: a model config with its A/B
- *   versions, a prompt template, or a conversation with its messages (a bad message refuses its whole
- *   conversation, never leaving half of one). A conversation or message naming an A/B version that is
+ *   versions, a prompt template (either one also when it claims to be the default after another), or a
+ *   conversation with its messages (a bad message refuses its whole conversation, never leaving half of one). A conversation or message naming an A/B version that is
  *   not among the accepted configs' versions is refused the same way, so no assignment is lost silently.
  */
 export async function readImportedApplication(raw: unknown): Promise<ReadApplication> {
-  const body = await validate(applicationSchema, raw);
+  const body = await validItem(applicationSchema, raw, 'an application');
   const refused: RefusedItem[] = [];
   const attempt = async <T>(item: string, read: () => Promise<T>): Promise<T | null> => {
     try {
@@ -344,30 +343,41 @@ export async function readImportedApplication(raw: unknown): Promise<ReadApplica
     }
   };
 
+  // One default at most, as on the endpoints: a later item claiming it too is the bad one.
+  const secondDefault = (kind: string, first: number) => new ValidationError(`isDefault: ${kind}[${first}] is already the default (an application has one at most)`);
+
   const configs: ImportedModelConfig[] = [];
   const versionIds = new Set<string>();
+  let defaultConfig: number | null = null;
   for (const [i, rawConfig] of (body.modelConfigs ?? []).entries()) {
     const config = await attempt(`modelConfigs[${i}]`, async () => {
       const read = await readConfig(rawConfig);
       const ids = read.versions.flatMap((v) => (v.clientId === null ? [] : [v.clientId]));
       const twice = ids.find((id, k) => versionIds.has(id) || ids.indexOf(id) !== k);
       if (twice !== undefined) throw ValidationError.field('versions', `versions: the clientId ${twice} names two versions of this application`);
+      if (read.isDefault && defaultConfig !== null) throw secondDefault('modelConfigs', defaultConfig);
       return read;
     });
     if (!config) continue;
+    if (config.isDefault) defaultConfig = i;
     for (const v of config.versions) if (v.clientId !== null) versionIds.add(v.clientId);
     configs.push(config);
   }
-  if (configs.filter((c) => c.isDefault).length > 1) throw ValidationError.field('modelConfigs', 'at most one model config may be the default');
   // As on creation, the first config becomes the default when none is named.
-  if (configs.length && !configs.some((c) => c.isDefault)) configs[0]!.isDefault = true;
+  if (configs.length && defaultConfig === null) configs[0]!.isDefault = true;
 
   const templates: ImportedApplication['promptTemplates'] = [];
+  let defaultTemplate: number | null = null;
   for (const [i, rawTemplate] of (body.promptTemplates ?? []).entries()) {
-    const t = await attempt(`promptTemplates[${i}]`, () => validItem(templateSchema, rawTemplate, 'prompt template'));
-    if (t) templates.push({ name: t.name!, content: t.content!, variables: extractVariables(t.content!), isDefault: t.isDefault === true });
+    const t = await attempt(`promptTemplates[${i}]`, async () => {
+      const read = await validItem(templateSchema, rawTemplate, 'a prompt template');
+      if (read.isDefault === true && defaultTemplate !== null) throw secondDefault('promptTemplates', defaultTemplate);
+      return read;
+    });
+    if (!t) continue;
+    if (t.isDefault === true) defaultTemplate = i;
+    templates.push({ name: t.name!, content: t.content!, variables: extractVariables(t.content!), isDefault: t.isDefault === true });
   }
-  if (templates.filter((t) => t.isDefault).length > 1) throw ValidationError.field('promptTemplates', 'at most one prompt template may be the default');
 
   const conversations: ImportedConversation[] = [];
   for (const [i, rawConversation] of (body.conversations ?? []).entries()) {

@@ -102,7 +102,6 @@ describe('a record of an import', () => {
     [{ name: 'x' }, 'clientId'],
     [{ ...base, name: '' }, 'name'],
     [{ ...base, allowedOrigins: ['not an origin'] }, 'origin'],
-    [{ ...base, modelConfigs: [{ name: 'A', provider: 'provider_a', isDefault: true }, { name: 'B', provider: 'provider_a', isDefault: true }] }, 'default'],
     [{ ...base, conversations: 'many' }, 'conversations must be an array'],
     [{ ...base, modelConfigs: Array.from({ length: 51 }, (_, i) => ({ name: `c${i}`, provider: 'provider_a' })) }, 'at most 50 model configs'],
   ])('case %#: refuses the application as a whole, naming why', async (raw, named) => {
@@ -122,6 +121,8 @@ describe('a record of an import', () => {
     [{ ...base, modelConfigs: [{ name: 'A', provider: 'provider_a', versions: [{ label: 'x', counters: { requestCount: 1, errorCount: 2 } }] }] }, 'modelConfigs[0]', 'errorCount'],
     [{ ...base, modelConfigs: [versioned, versioned] }, 'modelConfigs[1]', 'v-1'],
     [{ ...base, promptTemplates: [{ name: 'T' }] }, 'promptTemplates[0]', 'content'],
+    [{ ...base, modelConfigs: [{ name: 'A', provider: 'provider_a', isDefault: true }, { name: 'B', provider: 'provider_a', isDefault: true }] }, 'modelConfigs[1]', 'modelConfigs[0] is already the default'],
+    [{ ...base, promptTemplates: [{ name: 'a', content: 'x', isDefault: true }, { name: 'b', content: 'y', isDefault: true }] }, 'promptTemplates[1]', 'promptTemplates[0] is already the default'],
     [conversation([{ role: 'system', content: 'x' }]), 'conversations[1]', 'messages[0].role'],
     [conversation([{ role: 'user', content: 'a' }, { role: 'user', content: 5 }]), 'conversations[1]', 'messages[1].content'],
     [conversation([{ role: 'user' }]), 'conversations[1]', 'messages[0].content'],

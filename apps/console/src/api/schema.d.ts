@@ -16019,7 +16019,7 @@ export interface components {
                 modelId?: string;
                 /** @description As for model configs; missing settings take their defaults. */
                 settings?: Record<string, never>;
-                /** @description At most one; without one, the first config is the default. */
+                /** @description At most one: a later config claiming it too is refused (listed in `refused`); without one, the first config is the default. */
                 isDefault?: boolean;
                 /** @description The figures of the traffic the config keeps for itself (the A/B control arm); zero when absent. */
                 controlCounters?: {
@@ -16088,6 +16088,7 @@ export interface components {
                 name: string;
                 /** @example Hello {{name}}! */
                 content: string;
+                /** @description At most one: a later template claiming it too is refused (listed in `refused`). */
                 isDefault?: boolean;
             }[];
             conversations?: {

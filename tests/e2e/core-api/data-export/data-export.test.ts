@@ -306,23 +306,24 @@ describe('core API: data export and import', () => {
       { token: user.access_token },
     );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ created: 4, skipped: 0, failed: 3 });
+    expect(res.body).toMatchObject({ created: 5, skipped: 0, failed: 2 });
     expect(res.body.results.map((r: { index: number; status: string }) => [r.index, r.status])).toEqual([
       [0, 'created'],
       [1, 'created'],
       [2, 'created'],
       [3, 'failed'],
       [4, 'failed'],
-      [5, 'failed'],
+      [5, 'created'],
       [6, 'created'],
     ]);
     expect(res.body.results[0].refused).toBeUndefined();
     expect(res.body.results[1].refused).toEqual([{ item: 'modelConfigs[0]', error: expect.stringContaining('provider must be one of') }]);
     expect(res.body.results[2].refused).toEqual([{ item: 'conversations[0]', error: 'messages[1].role: role must be user, assistant or tool' }]);
     expect(res.body.results[3].error).toContain('clientId');
-    expect(res.body.results[5].error).toContain('default');
+    expect(res.body.results[4].error).toBe('an application must be an object');
+    expect(res.body.results[5].refused).toEqual([{ item: 'promptTemplates[1]', error: 'isDefault: promptTemplates[0] is already the default (an application has one at most)' }]);
     const apps = await stack.infra.dataSource.query(`SELECT name FROM applications WHERE owner_id = $1 ORDER BY name`, [user.user.id]);
-    expect(apps.map((a: { name: string }) => a.name)).toEqual(['Bad message', 'Bad provider', 'First', 'Last']);
+    expect(apps.map((a: { name: string }) => a.name)).toEqual(['Bad message', 'Bad provider', 'First', 'Last', 'Two defaults']);
     const configs = await stack.infra.dataSource.query(`SELECT c.name FROM model_configs c WHERE c.application_id = $1`, [res.body.results[1].applicationId]);
     expect(configs).toEqual([{ name: 'Y' }]);
     // The refused conversation is not there at all; the application's other one is, whole.
@@ -335,7 +336,7 @@ describe('core API: data export and import', () => {
       `SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id JOIN applications a ON a.id = c.application_id WHERE a.owner_id = $1`,
       [user.user.id],
     );
-    expect(messages[0].n).toBe(8);
+    expect(messages[0].n).toBe(10);
   });
 
   it('imports one client id once even when two imports race: the loser stores nothing and reports it skipped', async () => {
