@@ -79,7 +79,8 @@ describe('core API: an export imports back whole, whatever the account holds', (
     const precise = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Precise', provider: 'provider_a', modelId: 'gpt-4o', settings: { temperature: 0.2 } }, { token });
     ok(precise, 201);
     ok(await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Claude', provider: 'provider_b', modelId: 'claude-3-5-haiku-20241022' }, { token }), 201);
-    ok(await stack.client.post(`/api/model-configs/${precise.body._id}/versions`, { label: 'Cooler', settings: { temperature: 0.1 }, trafficPercent: 100 }, { token }), 201);
+    const cooler = await stack.client.post(`/api/model-configs/${precise.body._id}/versions`, { label: 'Cooler', settings: { temperature: 0.1 }, trafficPercent: 100 }, { token });
+    ok(cooler, 201);
     ok(await stack.client.post(`/api/model-configs/${precise.body._id}/versions`, { label: 'Idle', trafficPercent: 0, isActive: false }, { token }), 201);
     ok(await stack.client.post('/api/prompts', { applicationId: owner.app.id, name: 'Greeting', content: 'Hello {{name}}', isDefault: true }, { token }), 201);
 
@@ -148,6 +149,14 @@ describe('core API: an export imports back whole, whatever the account holds', (
     const key = await createKey(stack.client, token, { applicationId: owner.app.id });
     ok(await stack.client.post('/api/v1/chat', { message: 'Hello from the API', applicationId: owner.app.id }, withKey(key.key)), 200);
 
+    // 6. An assignment to a version deleted since: it names nothing, and is exported as null.
+    ok(await stack.client.put(`/api/model-configs/${precise.body._id}/versions/${cooler.body._id}`, { trafficPercent: 0 }, { token }), 200);
+    const gone = await stack.client.post(`/api/model-configs/${precise.body._id}/versions`, { label: 'Gone', trafficPercent: 100 }, { token });
+    ok(gone, 201);
+    const orphan = await conversation();
+    ok(await say(orphan, 'Soon without my version'), 200);
+    ok(await stack.client.delete(`/api/model-configs/${precise.body._id}/versions/${gone.body._id}`, { token }), 204);
+
     // Every kind of message the platform stores is there.
     const kinds: Array<{ role: string; status: string; empty: boolean; calls: boolean; rated: boolean; cited: boolean; versioned: boolean }> = await db.query(
       `SELECT DISTINCT m.role, m.status, m.content = '' AS empty, m.tool_calls IS NOT NULL AS calls, m.rating IS NOT NULL AS rated,
@@ -171,7 +180,7 @@ describe('core API: an export imports back whole, whatever the account holds', (
          FROM conversations WHERE application_id = $1`,
       [owner.app.id],
     );
-    expect(conversations).toEqual({ archived: 1, api: 1, assigned: 5 });
+    expect(conversations).toEqual({ archived: 1, api: 1, assigned: 6 });
   });
   afterAll(async () => {
     await stack?.close();
@@ -204,7 +213,8 @@ describe('core API: an export imports back whole, whatever the account holds', (
     ]);
     expect(precise.versions[0].counters.requestCount).toBeGreaterThan(0);
     const cooler = precise.versions[0].clientId;
-    expect(app.conversations.map((c: { configVersionClientId: string }) => c.configVersionClientId)).toEqual(app.conversations.map(() => cooler));
+    // In order of creation: five assigned to Cooler, the last one to the version deleted since.
+    expect(app.conversations.map((c: { configVersionClientId: string }) => c.configVersionClientId)).toEqual([cooler, cooler, cooler, cooler, cooler, null]);
     const tool = exported.find((m: { role: string }) => m.role === 'tool');
     expect(tool).toMatchObject({ toolName: 'order_status', toolCallId: expect.any(String), isError: false, content: expect.stringContaining('shipped') });
     expect(exported.find((m: { toolCalls: unknown }) => m.toolCalls)).toMatchObject({ role: 'assistant', toolCalls: [{ id: tool.toolCallId, name: 'order_status', arguments: { order: '123456' } }] });
@@ -222,7 +232,7 @@ describe('core API: an export imports back whole, whatever the account holds', (
     expect(imported.body).toEqual({ results: [{ index: 0, status: 'created', applicationId: expect.any(String) }], created: 1, skipped: 0, failed: 0 });
     const copy = imported.body.results[0].applicationId;
     const original = await storedApplication(stack.infra.dataSource, owner.app.id);
-    expect(original.conversations).toHaveLength(5);
+    expect(original.conversations).toHaveLength(6);
     expect(await storedApplication(stack.infra.dataSource, copy)).toEqual(original);
 
     // The imported account's own export is the same document, ids and times aside.
