@@ -90,9 +90,10 @@ describeInBrowser('console: data export and import', () => {
     await page.getByText('No export requested yet.').waitFor();
   });
 
-  it('imports with a result per record, skips a record imported before, and refuses JSON it cannot read', async () => {
+  it('imports with a result per record, lists the items left out of one, skips a record imported before, and refuses JSON it cannot read', async () => {
     const { page } = tab;
     const user = await userWithApplication(world.stack.client);
+    await world.stack.setPlan(user.user.id, 'pro');
     await signIn(page, world.url, user);
     await tab.goto('/data');
     const json = page.getByLabel('Or paste the JSON');
@@ -102,26 +103,36 @@ describeInBrowser('console: data export and import', () => {
 
     const name = xssPayload('import-name');
     const records = {
+      version: 2,
       applications: [
         { clientId: 'good-1', name },
-        { clientId: 'bad-1', name: 'Broken', modelConfigs: [{ name: 'x', provider: 'provider_zz' }] },
+        { clientId: 'part-1', name: 'Partly broken', modelConfigs: [{ name: 'x', provider: 'provider_zz' }], conversations: [{ title: 'kept', messages: [{ role: 'user', content: 'hi' }] }] },
+        { name: 'No client id' },
       ],
     };
     await json.fill(JSON.stringify(records));
     await page.getByRole('button', { name: 'Import' }).click();
-    await page.getByRole('status').filter({ hasText: '1 created, 0 skipped, 1 failed.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: '2 created, 0 skipped, 1 failed.' }).waitFor();
     const results = page.getByRole('table', { name: 'Import' });
     await results.getByRole('row', { name: /#1/ }).getByText('Created').waitFor();
     expect(await results.getByRole('row', { name: /#1/ }).getByRole('cell', { name }).count()).toBe(1);
-    const failed = results.getByRole('row', { name: /#2/ });
+    const partly = results.getByRole('row', { name: /#2/ });
+    await partly.getByText('Created', { exact: true }).waitFor();
+    expect(await partly.locator('td').last().textContent()).toMatch(/^Created without 1 item:modelConfigs\[0\] provider must be one of/);
+    const failed = results.getByRole('row', { name: /#3/ });
     await failed.getByText('Failed').waitFor();
-    expect(await failed.locator('td').last().textContent()).toMatch(/provider/);
+    expect(await failed.locator('td').last().textContent()).toMatch(/clientId/);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'data-import');
 
     await page.getByRole('button', { name: 'Import' }).click();
-    await page.getByRole('status').filter({ hasText: '0 created, 1 skipped, 1 failed.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: '0 created, 2 skipped, 1 failed.' }).waitFor();
     const apps = await world.stack.client.get('/api/applications', { token: user.token });
     expect(apps.body.filter((a: { name: string }) => a.name === name)).toHaveLength(1);
+
+    // A file of a version this platform does not read yet is refused as a whole, saying so.
+    await json.fill(JSON.stringify({ ...records, version: 3 }));
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByText(/version 3 is newer than this platform reads/).waitFor();
   });
 });

@@ -42,10 +42,14 @@ class CsvTable {
 
 const TABLES = {
   applications: ['application_id', 'name', 'description', 'allowed_origins', 'created_at'],
-  model_configs: ['application_id', 'name', 'provider', 'model_id', 'settings', 'is_default'],
+  model_configs: ['application_id', 'name', 'provider', 'model_id', 'settings', 'is_default', 'control_request_count', 'control_error_count', 'control_avg_latency_ms', 'control_avg_tokens_used'],
+  model_config_versions: ['version_id', 'application_id', 'config_name', 'version', 'label', 'provider', 'model_id', 'settings', 'traffic_percent', 'is_active', 'request_count', 'error_count', 'avg_latency_ms', 'avg_tokens_used', 'created_at'],
   prompt_templates: ['application_id', 'name', 'content', 'is_default'],
-  conversations: ['conversation_id', 'application_id', 'title', 'status', 'source', 'created_at'],
-  messages: ['conversation_id', 'role', 'content', 'status', 'provider', 'model', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'latency_ms', 'rating', 'sources', 'created_at'],
+  conversations: ['conversation_id', 'application_id', 'title', 'status', 'source', 'config_version_id', 'created_at'],
+  messages: [
+    'conversation_id', 'role', 'content', 'status', 'error', 'provider', 'model', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'latency_ms', 'rating', 'sources',
+    'config_version_id', 'tool_calls', 'tool_call_id', 'tool_name', 'is_error', 'created_at',
+  ],
   analytics_conversations: ['conversation_id', 'application_id', 'source', 'messages', 'user_messages', 'assistant_messages', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'first_message_at', 'last_message_at'],
   analytics_days: ['day', 'application_id', 'conversations', 'messages', 'user_messages', 'assistant_messages', 'prompt_tokens', 'completion_tokens', 'total_tokens'],
 } as const;
@@ -66,19 +70,32 @@ export async function writeCsvZipExport(path: string, scratchDir: string, conten
   };
   try {
     const writeConversation = async (c: ExportedConversation) => {
-      await table('conversations').row([c.clientId, c.applicationClientId, c.title, c.status, c.source, c.createdAt]);
+      await table('conversations').row([c.clientId, c.applicationClientId, c.title, c.status, c.source, c.configVersionClientId, c.createdAt]);
       const messages = table('messages');
       for await (const m of c.messages) {
-        await messages.row([c.clientId, m.role, m.content, m.status, m.provider, m.model, m.promptTokens, m.completionTokens, m.totalTokens, m.latencyMs, m.rating, m.sources, m.createdAt]);
+        await messages.row([
+          c.clientId, m.role, m.content, m.status, m.error, m.provider, m.model, m.promptTokens, m.completionTokens, m.totalTokens, m.latencyMs, m.rating, m.sources,
+          m.configVersionClientId, m.toolCalls, m.toolCallId, m.toolName, m.isError, m.createdAt,
+        ]);
       }
     };
     if (content.applications) {
       table('applications');
       table('model_configs');
+      table('model_config_versions');
       table('prompt_templates');
       for await (const app of content.applications) {
         await table('applications').row([app.clientId, app.name, app.description, app.allowedOrigins, app.createdAt]);
-        for (const c of app.modelConfigs) await table('model_configs').row([app.clientId, c.name, c.provider, c.modelId, c.settings, c.isDefault]);
+        for (const c of app.modelConfigs) {
+          const k = c.controlCounters;
+          await table('model_configs').row([app.clientId, c.name, c.provider, c.modelId, c.settings, c.isDefault, k.requestCount, k.errorCount, k.avgLatencyMs, k.avgTokensUsed]);
+          for (const v of c.versions) {
+            const n = v.counters;
+            await table('model_config_versions').row([
+              v.clientId, app.clientId, c.name, v.version, v.label, v.provider, v.modelId, v.settings, v.trafficPercent, v.isActive, n.requestCount, n.errorCount, n.avgLatencyMs, n.avgTokensUsed, v.createdAt,
+            ]);
+          }
+        }
         for (const t of app.promptTemplates) await table('prompt_templates').row([app.clientId, t.name, t.content, t.isDefault]);
         if (app.conversations) {
           table('conversations');

@@ -21,7 +21,15 @@ async function writeArray<T>(out: StreamOutput, items: AsyncIterable<T>, writeIt
 }
 
 async function writeConversation(out: StreamOutput, c: ExportedConversation, withApplication: boolean): Promise<void> {
-  const head = { clientId: c.clientId, ...(withApplication ? { applicationClientId: c.applicationClientId } : {}), title: c.title, status: c.status, source: c.source, createdAt: c.createdAt };
+  const head = {
+    clientId: c.clientId,
+    ...(withApplication ? { applicationClientId: c.applicationClientId } : {}),
+    title: c.title,
+    status: c.status,
+    source: c.source,
+    configVersionClientId: c.configVersionClientId,
+    createdAt: c.createdAt,
+  };
   await out.write(`${json(head).slice(0, -1)},"messages":`);
   await writeArray(out, c.messages, (m) => out.write(`\n${json(m)}`));
   await out.write('}');

@@ -3,10 +3,14 @@ import type {
   ConversationStats,
   DayStats,
   ExportedApplication,
+  ExportedConfigVersion,
   ExportedConversation,
+  ExportedCounters,
   ExportedMessage,
+  ExportedToolCall,
 } from '../../../core/data-export/domain/data-export';
 import type { ExportSource } from '../../../core/data-export/ports/data-export.ports';
+import { toPercent } from '../../../core/model-configs/domain/traffic';
 import { rows } from '../sql';
 
 /** Rows per statement: enough to keep round trips few, small enough that a page never weighs much. */
@@ -28,13 +32,50 @@ interface ConversationRow {
   title: string;
   status: 'active' | 'archived';
   source: 'dashboard' | 'api' | 'widget';
+  config_version_id: string | null;
+  created_at: Date;
+}
+interface CounterColumns {
+  request_count: number;
+  error_count: number;
+  avg_latency_ms: number;
+  avg_tokens_used: number;
+}
+interface ConfigRow {
+  id: string;
+  name: string;
+  provider: string;
+  model_id: string;
+  settings: Record<string, unknown>;
+  is_default: boolean;
+  control_request_count: number;
+  control_error_count: number;
+  control_avg_latency_ms: number;
+  control_avg_tokens_used: number;
+}
+interface VersionRow extends CounterColumns {
+  id: string;
+  config_id: string;
+  version: string;
+  label: string;
+  provider: string;
+  model_id: string;
+  settings: Record<string, unknown>;
+  traffic_share: number;
+  is_active: boolean;
   created_at: Date;
 }
 interface MessageRow {
   seq: string;
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'tool';
   content: string;
   status: 'complete' | 'interrupted' | 'failed';
+  error: string | null;
+  config_version_id: string | null;
+  tool_calls: ExportedToolCall[] | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  is_error: boolean | null;
   provider: string | null;
   model: string | null;
   prompt_tokens: number | null;
@@ -45,6 +86,26 @@ interface MessageRow {
   sources: unknown;
   created_at: Date;
 }
+
+const counters = (r: CounterColumns): ExportedCounters => ({
+  requestCount: r.request_count,
+  errorCount: r.error_count,
+  avgLatencyMs: Number(r.avg_latency_ms),
+  avgTokensUsed: Number(r.avg_tokens_used),
+});
+
+const toExportedVersion = (v: VersionRow): ExportedConfigVersion => ({
+  clientId: v.id,
+  version: v.version,
+  label: v.label,
+  provider: v.provider,
+  modelId: v.model_id,
+  settings: v.settings,
+  trafficPercent: toPercent(v.traffic_share),
+  isActive: v.is_active,
+  counters: counters(v),
+  createdAt: iso(v.created_at)!,
+});
 
 /**
  * An owner's records for an export, read lazily with keyset pages (never OFFSET): the writer pulls
@@ -65,9 +126,18 @@ export class TypeOrmExportSource implements ExportSource {
         [ownerId, after?.at ?? null, after?.id ?? null],
       );
       for (const app of page) {
-        const configs = await rows<{ name: string; provider: string; model_id: string; settings: Record<string, unknown>; is_default: boolean }>(
+        const configs = await rows<ConfigRow>(
           this.db,
-          `SELECT name, provider, model_id, settings, is_default FROM model_configs WHERE application_id = $1 ORDER BY created_at, id`,
+          `SELECT id, name, provider, model_id, settings, is_default,
+                  control_request_count, control_error_count, control_avg_latency_ms, control_avg_tokens_used
+             FROM model_configs WHERE application_id = $1 ORDER BY created_at, id`,
+          [app.id],
+        );
+        const versions = await rows<VersionRow>(
+          this.db,
+          `SELECT id, config_id, version, label, provider, model_id, settings, traffic_share, is_active,
+                  request_count, error_count, avg_latency_ms, avg_tokens_used, created_at
+             FROM model_config_versions WHERE application_id = $1 ORDER BY created_at, id`,
           [app.id],
         );
         const templates = await rows<{ name: string; content: string; is_default: boolean }>(
@@ -81,7 +151,15 @@ export class TypeOrmExportSource implements ExportSource {
           description: app.description,
           allowedOrigins: app.allowed_origins,
           createdAt: iso(app.created_at)!,
-          modelConfigs: configs.map((c) => ({ name: c.name, provider: c.provider, modelId: c.model_id, settings: c.settings, isDefault: c.is_default })),
+          modelConfigs: configs.map((c) => ({
+            name: c.name,
+            provider: c.provider,
+            modelId: c.model_id,
+            settings: c.settings,
+            isDefault: c.is_default,
+            controlCounters: counters({ request_count: c.control_request_count, error_count: c.control_error_count, avg_latency_ms: c.control_avg_latency_ms, avg_tokens_used: c.control_avg_tokens_used }),
+            versions: versions.filter((v) => v.config_id === c.id).map(toExportedVersion),
+          })),
           promptTemplates: templates.map((t) => ({ name: t.name, content: t.content, isDefault: t.is_default })),
           conversations: withConversations ? this.conversationsWhere('c.application_id = $1', app.id) : undefined,
         };
@@ -96,13 +174,18 @@ export class TypeOrmExportSource implements ExportSource {
     return this.conversationsWhere('a.owner_id = $1', ownerId);
   }
 
+  /*
+   * A/B assignments are exported only while their version exists (a deleted version's id names nothing
+   * an import could map); a version of another application is never named.
+   */
   private async *conversationsWhere(condition: string, value: string): AsyncIterable<ExportedConversation> {
     let after: { at: Date; id: string } | null = null;
     for (;;) {
       const page: ConversationRow[] = await rows<ConversationRow>(
         this.db,
-        `SELECT c.id, c.application_id, c.title, c.status, c.source, c.created_at
+        `SELECT c.id, c.application_id, c.title, c.status, c.source, v.id AS config_version_id, c.created_at
            FROM conversations c JOIN applications a ON a.id = c.application_id
+           LEFT JOIN model_config_versions v ON v.id = c.config_version_id AND v.application_id = c.application_id
           WHERE ${condition} AND ($2::timestamptz IS NULL OR (c.created_at, c.id) > ($2::timestamptz, $3::uuid))
           ORDER BY c.created_at, c.id LIMIT ${PAGE}`,
         [value, after?.at ?? null, after?.id ?? null],
@@ -114,8 +197,9 @@ export class TypeOrmExportSource implements ExportSource {
           title: c.title,
           status: c.status,
           source: c.source,
+          configVersionClientId: c.config_version_id,
           createdAt: iso(c.created_at)!,
-          messages: this.messages(c.id),
+          messages: this.messages(c.id, c.application_id),
         };
       }
       if (page.length < PAGE) return;
@@ -124,20 +208,25 @@ export class TypeOrmExportSource implements ExportSource {
     }
   }
 
-  private async *messages(conversationId: string): AsyncIterable<ExportedMessage> {
+  /** Every stored message of the conversation, in order: tool results and empty answers included. */
+  private async *messages(conversationId: string, applicationId: string): AsyncIterable<ExportedMessage> {
     let afterSeq = '0';
     for (;;) {
       const page = await rows<MessageRow>(
         this.db,
-        `SELECT seq, role, content, status, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, rating, sources, created_at
-           FROM messages WHERE conversation_id = $1 AND seq > $2 AND role <> 'tool' ORDER BY seq LIMIT ${PAGE}`,
-        [conversationId, afterSeq],
+        `SELECT m.seq, m.role, m.content, m.status, m.error, m.provider, m.model, m.prompt_tokens, m.completion_tokens, m.total_tokens,
+                m.latency_ms, m.rating, m.sources, v.id AS config_version_id, m.tool_calls, m.tool_call_id, m.tool_name, m.is_error, m.created_at
+           FROM messages m LEFT JOIN model_config_versions v ON v.id = m.config_version_id AND v.application_id = $3
+          WHERE m.conversation_id = $1 AND m.seq > $2 ORDER BY m.seq LIMIT ${PAGE}`,
+        [conversationId, afterSeq, applicationId],
       );
       for (const m of page) {
+        const tool = m.role === 'tool';
         yield {
           role: m.role,
           content: m.content,
           status: m.status,
+          error: m.error,
           provider: m.provider,
           model: m.model,
           promptTokens: m.prompt_tokens,
@@ -146,6 +235,11 @@ export class TypeOrmExportSource implements ExportSource {
           latencyMs: m.latency_ms,
           rating: m.rating,
           sources: m.sources ?? null,
+          configVersionClientId: m.config_version_id,
+          toolCalls: m.tool_calls ?? null,
+          toolCallId: tool ? m.tool_call_id : null,
+          toolName: tool ? m.tool_name : null,
+          isError: tool ? m.is_error === true : null,
           createdAt: iso(m.created_at)!,
         };
       }

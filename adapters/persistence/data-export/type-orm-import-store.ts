@@ -8,8 +8,8 @@ import { joined, one, rows, uniquely, type Sql } from '../sql';
 const MESSAGE_BATCH = 200;
 
 /**
- * Each imported application in one transaction: the application, its configs, templates,
- * conversations and messages, and the client id that makes a re-import skip it. The plan's
+ * Each imported application in one transaction: the application, its configs with their A/B versions,
+ * templates, conversations and messages (every kind, with their version assignments), and the client id that makes a re-import skip it. The plan's
  * application limit is checked under the same per-owner advisory lock creation takes.
  */
 export class TypeOrmImportStore implements ImportStore {
@@ -45,14 +45,32 @@ export class TypeOrmImportStore implements ImportStore {
     // Lists are read in creation order: one microsecond apart from the transaction's start, so the
     // order is the record's whatever the wall clock does meanwhile.
     const at = `now() + ($7::int * interval '1 microsecond')`;
+    // The record's A/B versions by their client ids, for the conversations and messages that name them.
+    const versionIds = new Map<string, string>();
     for (const [i, c] of record.modelConfigs.entries()) {
-      await rows(
+      const k = c.controlCounters;
+      const config = await one<{ id: string }>(
         tx,
-        `INSERT INTO model_configs (application_id, name, provider, model_id, settings, is_default, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, ${at}, ${at})`,
-        [applicationId, c.name, c.provider, c.modelId, JSON.stringify(c.settings), c.isDefault, i],
+        `INSERT INTO model_configs (application_id, name, provider, model_id, settings, is_default, created_at, updated_at,
+                                   control_request_count, control_error_count, control_avg_latency_ms, control_avg_tokens_used)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, ${at}, ${at}, $8, $9, $10, $11) RETURNING id`,
+        [applicationId, c.name, c.provider, c.modelId, JSON.stringify(c.settings), c.isDefault, i, k.requestCount, k.errorCount, k.avgLatencyMs, k.avgTokensUsed],
       );
+      for (const [j, v] of c.versions.entries()) {
+        const created = `coalesce($14::timestamptz, now() + ($13::int * interval '1 microsecond'))`;
+        const version = await one<{ id: string }>(
+          tx,
+          `INSERT INTO model_config_versions (config_id, application_id, version, label, provider, model_id, settings, traffic_share, is_active,
+                                              request_count, error_count, avg_latency_ms, avg_tokens_used, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $15, ${created}, ${created}) RETURNING id`,
+          [config!.id, applicationId, v.version, v.label, v.provider, v.modelId, JSON.stringify(v.settings), v.trafficShare, v.isActive,
+            v.counters.requestCount, v.counters.errorCount, v.counters.avgLatencyMs, j, v.createdAt, v.counters.avgTokensUsed],
+        );
+        if (v.clientId !== null) versionIds.set(v.clientId, version!.id);
+      }
     }
+    // Checked when the record was read: every version named is one of the record's.
+    const versionOf = (clientId: string | null): string | null => (clientId === null ? null : versionIds.get(clientId)!);
     for (const [i, t] of record.promptTemplates.entries()) {
       await rows(
         tx,
@@ -65,9 +83,9 @@ export class TypeOrmImportStore implements ImportStore {
       const createdAt = `coalesce($6::timestamptz, now() + ($7::int * interval '1 microsecond'))`;
       const created = await one<{ id: string }>(
         tx,
-        `INSERT INTO conversations (application_id, title, status, source, message_count, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, ${createdAt}, ${createdAt}) RETURNING id`,
-        [applicationId, conversation.title, conversation.status, conversation.source, conversation.messages.length, conversation.createdAt, i],
+        `INSERT INTO conversations (application_id, title, status, source, message_count, created_at, updated_at, config_version_id)
+         VALUES ($1, $2, $3, $4, $5, ${createdAt}, ${createdAt}, $8) RETURNING id`,
+        [applicationId, conversation.title, conversation.status, conversation.source, conversation.messages.length, conversation.createdAt, i, versionOf(conversation.configVersionClientId)],
       );
       for (let start = 0; start < conversation.messages.length; start += MESSAGE_BATCH) {
         const batch = conversation.messages.slice(start, start + MESSAGE_BATCH);
@@ -88,14 +106,21 @@ export class TypeOrmImportStore implements ImportStore {
             m.rating,
             m.sources === null ? null : JSON.stringify(m.sources),
             m.createdAt,
+            m.error,
+            versionOf(m.configVersionClientId),
+            m.toolCalls === null ? null : JSON.stringify(m.toolCalls),
+            m.toolCallId,
+            m.toolName,
+            m.isError,
           );
           const p = (i: number) => `$${base + i}`;
-          return `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::int, ${p(8)}::int, ${p(9)}::int, ${p(10)}::int, ${p(11)}::smallint, ${p(12)}::jsonb, coalesce(${p(13)}::timestamptz, clock_timestamp()))`;
+          return `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::int, ${p(8)}::int, ${p(9)}::int, ${p(10)}::int, ${p(11)}::smallint, ${p(12)}::jsonb, coalesce(${p(13)}::timestamptz, clock_timestamp()), ${p(14)}, ${p(15)}::uuid, ${p(16)}::jsonb, ${p(17)}, ${p(18)}, ${p(19)}::boolean)`;
         });
         // Listed in order, so their sequence numbers keep the conversation's order.
         await rows(
           tx,
-          `INSERT INTO messages (conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, rating, sources, created_at)
+          `INSERT INTO messages (conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, rating, sources, created_at,
+                                 error, config_version_id, tool_calls, tool_call_id, tool_name, is_error)
            VALUES ${tuples.join(', ')} RETURNING seq`,
           params,
         );

@@ -59,10 +59,26 @@ export const toDataExportView = (e: DataExport, now: Date): DataExportView => ({
  * API keys, provider keys, webhook secrets or billing data. Nested lists are async iterables, read from
  * the store page by page while the file is written, so no export holds all its rows in memory. */
 
+/** A call an assistant message made to a tool: `arguments` as the model wrote them (parsed JSON or text). */
+export interface ExportedToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+/**
+ * One stored message, whatever its kind: a user message, an assistant answer (complete, `interrupted`
+ * with the part kept, possibly empty, or `failed` with its `error`), an assistant message that called
+ * tools (`toolCalls`), or a tool's result (role `tool`, answering `toolCallId`). Version 1 files have
+ * only the fields up to `sources`; the others read as null there.
+ */
 export interface ExportedMessage {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'tool';
+  /** Exactly as stored; may be empty (a stream stopped before its first chunk, a failed answer, a turn of tool calls). */
   content: string;
   status: 'complete' | 'interrupted' | 'failed';
+  /** Why a `failed` answer failed, as the user was told. */
+  error: string | null;
   provider: string | null;
   model: string | null;
   promptTokens: number | null;
@@ -71,6 +87,17 @@ export interface ExportedMessage {
   latencyMs: number | null;
   rating: number | null;
   sources: unknown;
+  /** The A/B version that answered (the `clientId` of a version in this application's model configs). */
+  configVersionClientId: string | null;
+  toolCalls: ExportedToolCall[] | null;
+  /** A `tool` message: the call it answers, the tool's name, whether its content is an error. */
+  toolCallId: string | null;
+  toolName: string | null;
+  isError: boolean | null;
+  /*
+   * Annotations go here once the platform has them (`annotations: [...]` on each message, and
+   * EXPORT_DOCUMENT_VERSION one up): the reader in data-import.ts has the matching place.
+   */
   createdAt: string;
 }
 
@@ -81,8 +108,34 @@ export interface ExportedConversation {
   title: string;
   status: 'active' | 'archived';
   source: 'dashboard' | 'api' | 'widget';
+  /** The A/B version assigned when it started (a version's `clientId`), kept for the conversation's life. */
+  configVersionClientId: string | null;
   createdAt: string;
   messages: AsyncIterable<ExportedMessage>;
+}
+
+/** Running figures of an A/B arm (a version, or the config's own share of the traffic). */
+export interface ExportedCounters {
+  requestCount: number;
+  errorCount: number;
+  avgLatencyMs: number;
+  avgTokensUsed: number;
+}
+
+/** An A/B version of a model config. */
+export interface ExportedConfigVersion {
+  /** The version's id in the exporting account: what conversations and messages name it by. */
+  clientId: string;
+  version: string;
+  label: string;
+  provider: string;
+  modelId: string;
+  settings: Record<string, unknown>;
+  /** 0 to 100, at most two decimals, as the versions endpoint shows it. */
+  trafficPercent: number;
+  isActive: boolean;
+  counters: ExportedCounters;
+  createdAt: string;
 }
 
 export interface ExportedModelConfig {
@@ -91,6 +144,9 @@ export interface ExportedModelConfig {
   modelId: string;
   settings: Record<string, unknown>;
   isDefault: boolean;
+  /** The figures of the traffic the config keeps for itself (the A/B control arm). */
+  controlCounters: ExportedCounters;
+  versions: ExportedConfigVersion[];
 }
 
 export interface ExportedPromptTemplate {
@@ -151,4 +207,8 @@ export interface ExportContent {
 
 /** The document an import takes, and a JSON export of `all` or `applications` is. */
 export const EXPORT_DOCUMENT_FORMAT = 'ai-platform-export';
-export const EXPORT_DOCUMENT_VERSION = 1;
+/**
+ * 2: every kind of stored message (tool calls and results, failed answers with their error, empty
+ * contents), A/B versions with their figures and assignments. Files of version 1 still import.
+ */
+export const EXPORT_DOCUMENT_VERSION = 2;

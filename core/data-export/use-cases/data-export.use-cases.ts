@@ -23,7 +23,7 @@ import {
   type ExportFormat,
   type ExportResources,
 } from '../domain/data-export';
-import { importDocumentSchema, MAX_IMPORT_RECORDS, readImportedApplication } from '../domain/data-import';
+import { importDocumentSchema, MAX_IMPORT_RECORDS, readImportedApplication, type RefusedItem } from '../domain/data-import';
 import type { DataExportRepository, ExportFile, ExportFiles, ExportSource, ImportStore } from '../ports/data-export.ports';
 
 export const BUILD_EXPORT_JOB = 'data-export.build';
@@ -163,7 +163,10 @@ export interface ImportResult {
   status: 'created' | 'skipped' | 'failed';
   /** The application created, or the one an earlier import of the same clientId created. */
   applicationId?: string;
+  /** Why the application was refused as a whole (nothing of it was stored). */
   error?: string;
+  /** Created: the items of the application left out, each with its reason (absent when none was). */
+  refused?: RefusedItem[];
 }
 
 export interface ImportReport {
@@ -177,9 +180,10 @@ export interface ImportReport {
 export type ImportQuotaGuard = (ownerId: string) => Promise<OwnerLimit | null>;
 
 /**
- * Bulk import of applications with their model configs, prompt templates and conversations. Each
- * record is checked and stored on its own, all or nothing, and reported as created, skipped (its
- * `clientId` was imported before: importing again changes nothing) or failed with the reason.
+ * Bulk import of applications with their model configs (and A/B versions), prompt templates and
+ * conversations. Each record is checked and stored on its own, in one transaction, and reported as
+ * created (with the items it left out, each with its reason), skipped (its `clientId` was imported
+ * before: importing again changes nothing) or failed with the reason (nothing of it stored).
  */
 export class ImportDataUseCase {
   constructor(private readonly deps: { store: ImportStore; guard?: ImportQuotaGuard; events?: EventPublisher; unitOfWork?: UnitOfWork }) {}
@@ -200,7 +204,7 @@ export class ImportDataUseCase {
 
   private async importOne(raw: unknown, index: number, actor: Actor): Promise<ImportResult> {
     try {
-      const record = await readImportedApplication(raw);
+      const { application: record, refused } = await readImportedApplication(raw);
       const earlier = await this.deps.store.findImported(actor.userId, record.clientId);
       if (earlier) return { index, status: 'skipped', applicationId: earlier };
       const limit = (await this.deps.guard?.(actor.userId)) ?? null;
@@ -214,7 +218,7 @@ export class ImportDataUseCase {
             await this.deps.events?.publish({ type: 'application.created', ownerId: actor.userId, applicationId: id, data: { applicationId: id, name: record.name } });
             return id;
           });
-          return { index, status: 'created', applicationId };
+          return { index, status: 'created', applicationId, ...(refused.length ? { refused } : {}) };
         } catch (error) {
           if (!(error instanceof ConflictError)) throw error;
           const raced = await this.deps.store.findImported(actor.userId, record.clientId);

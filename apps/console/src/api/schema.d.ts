@@ -3045,7 +3045,7 @@ export interface paths {
         put?: never;
         /**
          * Import applications
-         * @description Imports applications with their model configs, prompt templates and conversations (the JSON export's shape: other top-level fields are ignored). Each record is checked by the rules of its own endpoints and stored in one transaction, all or nothing, and answered in `results` as `created`, `skipped` (its clientId was imported before) or `failed` with the reason; one record failing does not stop the others. Your plan's application limit applies per record. Requests are limited to 1 MB: split larger imports, re-sending a record is harmless. Audited.
+         * @description Imports applications with their model configs (and their A/B versions), prompt templates and conversations with every kind of message (the JSON export's shape, any version up to 2: other top-level fields are ignored). Each application is checked by the rules of its own endpoints and stored in one transaction, and answered in `results` as `created`, `skipped` (its clientId was imported before) or `failed` with the reason (nothing of it stored); one application failing does not stop the others. Inside an application, a bad model config (with its versions), prompt template or conversation (with its messages: one bad message refuses its conversation) is left out and listed in `refused` with its reason, and the rest of the application is created. Your plan's application limit applies per application. Requests are limited to 1 MB: split larger imports, re-sending a record is harmless. Audited.
          */
         post: {
             parameters: {
@@ -3057,6 +3057,16 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * @description As an export writes it; not required.
+                         * @example ai-platform-export
+                         */
+                        format?: string;
+                        /**
+                         * @description The document version an export writes (2; files of version 1 import as they are). A newer version than this platform reads is refused with 400.
+                         * @example 2
+                         */
+                        version?: number;
                         applications: components["schemas"]["ImportedApplication"][];
                     };
                 };
@@ -3076,8 +3086,21 @@ export interface paths {
                                 status: "created" | "skipped" | "failed";
                                 /** Format: uuid */
                                 applicationId?: string;
-                                /** @example modelConfigs[0].provider must be one of provider_a, provider_b, provider_c, provider_d */
+                                /**
+                                 * @description Why the application was refused as a whole (nothing of it was stored).
+                                 * @example modelConfigs[0].provider must be one of provider_a, provider_b, provider_c, provider_d
+                                 */
                                 error?: string;
+                                /** @description On a created application: the items left out of it, each with its reason (absent when none was). */
+                                refused?: {
+                                    /**
+                                     * @description The place of the item in the record: `modelConfigs[i]` (with its versions), `promptTemplates[i]` or `conversations[i]` (with its messages).
+                                     * @example conversations[3]
+                                     */
+                                    item: string;
+                                    /** @example messages[1].role: role must be user, assistant or tool */
+                                    error: string;
+                                }[];
                             }[];
                             /** @example 2 */
                             created?: number;
@@ -16013,14 +16036,76 @@ export interface components {
                 modelId?: string;
                 /** @description As for model configs; missing settings take their defaults. */
                 settings?: Record<string, never>;
-                /** @description At most one; without one, the first config is the default. */
+                /** @description At most one: a later config claiming it too is refused (listed in `refused`); without one, the first config is the default. */
                 isDefault?: boolean;
+                /** @description The figures of the traffic the config keeps for itself (the A/B control arm); zero when absent. */
+                controlCounters?: {
+                    /** @example 120 */
+                    requestCount?: number;
+                    /**
+                     * @description At most requestCount.
+                     * @example 3
+                     */
+                    errorCount?: number;
+                    /** @example 840.5 */
+                    avgLatencyMs?: number;
+                    /** @example 412.25 */
+                    avgTokensUsed?: number;
+                };
+                /** @description A/B versions. Labels are unique per config (in any case); active versions take at most 100% of the traffic together. */
+                versions?: {
+                    /**
+                     * @description The version's id in the exporting account: what conversations and messages name it by (`configVersionClientId`). Unique within the application.
+                     * @example 5d0c6a43-1f0e-4d55-9f7b-2d3c4b5a6978
+                     */
+                    clientId?: string;
+                    /** @example v1 */
+                    version?: string;
+                    /** @example Cooler */
+                    label: string;
+                    /**
+                     * @description The config's when absent.
+                     * @enum {string}
+                     */
+                    provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                    /**
+                     * @description The config's when absent.
+                     * @example gpt-4o
+                     */
+                    modelId?: string;
+                    /** @description As for versions; missing settings take their defaults. */
+                    settings?: Record<string, never>;
+                    /** @example 25 */
+                    trafficPercent?: number;
+                    /** @default true */
+                    isActive: boolean;
+                    /** @description The version's figures; zero when absent. */
+                    counters?: {
+                        /** @example 120 */
+                        requestCount?: number;
+                        /**
+                         * @description At most requestCount.
+                         * @example 3
+                         */
+                        errorCount?: number;
+                        /** @example 840.5 */
+                        avgLatencyMs?: number;
+                        /** @example 412.25 */
+                        avgTokensUsed?: number;
+                    };
+                    /**
+                     * Format: date-time
+                     * @example 2026-01-02T03:04:05.000Z
+                     */
+                    createdAt?: string;
+                }[];
             }[];
             promptTemplates?: {
                 /** @example Greeting */
                 name: string;
                 /** @example Hello {{name}}! */
                 content: string;
+                /** @description At most one: a later template claiming it too is refused (listed in `refused`). */
                 isDefault?: boolean;
             }[];
             conversations?: {
@@ -16038,18 +16123,34 @@ export interface components {
                  * @enum {string}
                  */
                 source: "dashboard" | "api" | "widget";
+                /**
+                 * @description The A/B version assigned when the conversation started: the clientId of a version in this application's model configs.
+                 * @example 5d0c6a43-1f0e-4d55-9f7b-2d3c4b5a6978
+                 */
+                configVersionClientId?: string | null;
                 /** Format: date-time */
                 createdAt?: string;
                 messages?: {
-                    /** @enum {string} */
-                    role: "user" | "assistant";
-                    /** @example How do I reset my password? */
+                    /**
+                     * @description `tool`: the result of a tool call, answering `toolCallId` of an earlier assistant message.
+                     * @enum {string}
+                     */
+                    role: "user" | "assistant" | "tool";
+                    /**
+                     * @description Exactly as stored; may be empty (an interrupted or failed answer, a turn of tool calls). A user message is at most 100,000 characters.
+                     * @example How do I reset my password?
+                     */
                     content: string;
                     /**
                      * @default complete
                      * @enum {string}
                      */
                     status: "complete" | "interrupted" | "failed";
+                    /**
+                     * @description Why an interrupted or failed answer ended; assistant messages only.
+                     * @example provider_a (OpenAI) is unavailable right now
+                     */
+                    error?: string | null;
                     /** @example provider_a */
                     provider?: string | null;
                     /** @example gpt-4o-mini */
@@ -16058,9 +16159,36 @@ export interface components {
                     completionTokens?: number | null;
                     totalTokens?: number | null;
                     latencyMs?: number | null;
+                    /** @description Assistant answers that did not fail only. */
                     rating?: number | null;
-                    /** @description The knowledge sources the answer cited, as exported. */
+                    /** @description The knowledge sources the answer cited, as exported (a list; document ids name documents of the exporting account). */
                     sources?: unknown;
+                    /**
+                     * @description The A/B version that answered (a version's clientId in this application).
+                     * @example 5d0c6a43-1f0e-4d55-9f7b-2d3c4b5a6978
+                     */
+                    configVersionClientId?: string | null;
+                    /** @description The tools an assistant message called, in order. */
+                    toolCalls?: {
+                        /** @example call_1 */
+                        id: string;
+                        /** @example order_status */
+                        name: string;
+                        /** @description As the model wrote them: parsed JSON, or the text. */
+                        arguments?: unknown;
+                    }[] | null;
+                    /**
+                     * @description A tool message: the call it answers (required there, absent elsewhere).
+                     * @example call_1
+                     */
+                    toolCallId?: string | null;
+                    /**
+                     * @description A tool message: its tool (required there, absent elsewhere).
+                     * @example order_status
+                     */
+                    toolName?: string | null;
+                    /** @description A tool message: whether its content is an error. */
+                    isError?: boolean | null;
                     /** Format: date-time */
                     createdAt?: string;
                 }[];

@@ -68,7 +68,7 @@ describe('core API: data export and import', () => {
     const text = file.bytes.toString('utf8');
     expectNoSecrets(text);
     const doc = JSON.parse(text);
-    expect(doc).toMatchObject({ format: 'ai-platform-export', version: 1, resources: 'all' });
+    expect(doc).toMatchObject({ format: 'ai-platform-export', version: 2, resources: 'all' });
     expect(doc.applications).toHaveLength(1);
     const app = doc.applications[0];
     expect(app).toMatchObject({
@@ -114,11 +114,13 @@ describe('core API: data export and import', () => {
     expect(file.contentType).toBe('application/zip');
     const tables = await unzip(file.bytes);
     expect([...tables.keys()].sort()).toEqual(
-      ['analytics_conversations.csv', 'analytics_days.csv', 'applications.csv', 'conversations.csv', 'messages.csv', 'model_configs.csv', 'prompt_templates.csv'].sort(),
+      ['analytics_conversations.csv', 'analytics_days.csv', 'applications.csv', 'conversations.csv', 'messages.csv', 'model_config_versions.csv', 'model_configs.csv', 'prompt_templates.csv'].sort(),
     );
     for (const text of tables.values()) expectNoSecrets(text);
     const messages = tables.get('messages.csv')!.trim().split('\r\n');
-    expect(messages[0]).toBe('conversation_id,role,content,status,provider,model,prompt_tokens,completion_tokens,total_tokens,latency_ms,rating,sources,created_at');
+    expect(messages[0]).toBe(
+      'conversation_id,role,content,status,error,provider,model,prompt_tokens,completion_tokens,total_tokens,latency_ms,rating,sources,config_version_id,tool_calls,tool_call_id,tool_name,is_error,created_at',
+    );
     expect(messages).toHaveLength(1 + 6);
     // A formula-looking cell is kept as text; commas are quoted.
     expect(tables.get('messages.csv')).toContain(",user,'=SUM(A1:A2) is a formula,");
@@ -279,7 +281,7 @@ describe('core API: data export and import', () => {
     expect(events).toEqual([{ application_id: newAppId, data: { applicationId: newAppId, name: 'Exported Bot' } }]);
   });
 
-  it('reports each record on its own: bad records fail with a reason and store nothing, the others are created', async () => {
+  it('reports each record on its own: a bad application fails with a reason and stores nothing; a bad item is refused alone, listed with its reason', async () => {
     const user = await registerUser(stack.client);
     await stack.setPlan(user.user.id, 'pro');
     const good = (clientId: string, name: string) => ({
@@ -293,8 +295,8 @@ describe('core API: data export and import', () => {
       {
         applications: [
           good('a-1', 'First'),
-          { ...good('a-2', 'Bad provider'), modelConfigs: [{ name: 'X', provider: 'provider_z', modelId: 'x' }] },
-          { ...good('a-3', 'Bad message'), conversations: [{ title: 'T', messages: [{ role: 'user', content: 'ok' }, { role: 'system', content: 'no' }] }] },
+          { ...good('a-2', 'Bad provider'), modelConfigs: [{ name: 'X', provider: 'provider_z', modelId: 'x' }, { name: 'Y', provider: 'provider_a', modelId: 'gpt-4o' }] },
+          { ...good('a-3', 'Bad message'), conversations: [{ title: 'T', messages: [{ role: 'user', content: 'ok' }, { role: 'system', content: 'no' }] }, ...good('', '').conversations] },
           { name: 'No client id' },
           'not an object',
           { ...good('a-6', 'Two defaults'), promptTemplates: [{ name: 'a', content: 'x', isDefault: true }, { name: 'b', content: 'y', isDefault: true }] },
@@ -304,27 +306,37 @@ describe('core API: data export and import', () => {
       { token: user.access_token },
     );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ created: 2, skipped: 0, failed: 5 });
+    expect(res.body).toMatchObject({ created: 5, skipped: 0, failed: 2 });
     expect(res.body.results.map((r: { index: number; status: string }) => [r.index, r.status])).toEqual([
       [0, 'created'],
-      [1, 'failed'],
-      [2, 'failed'],
+      [1, 'created'],
+      [2, 'created'],
       [3, 'failed'],
       [4, 'failed'],
-      [5, 'failed'],
+      [5, 'created'],
       [6, 'created'],
     ]);
-    expect(res.body.results[1].error).toContain('modelConfigs[0].provider');
-    expect(res.body.results[2].error).toContain('role');
+    expect(res.body.results[0].refused).toBeUndefined();
+    expect(res.body.results[1].refused).toEqual([{ item: 'modelConfigs[0]', error: expect.stringContaining('provider must be one of') }]);
+    expect(res.body.results[2].refused).toEqual([{ item: 'conversations[0]', error: 'messages[1].role: role must be user, assistant or tool' }]);
     expect(res.body.results[3].error).toContain('clientId');
-    expect(res.body.results[5].error).toContain('default');
+    expect(res.body.results[4].error).toBe('an application must be an object');
+    expect(res.body.results[5].refused).toEqual([{ item: 'promptTemplates[1]', error: 'isDefault: promptTemplates[0] is already the default (an application has one at most)' }]);
     const apps = await stack.infra.dataSource.query(`SELECT name FROM applications WHERE owner_id = $1 ORDER BY name`, [user.user.id]);
-    expect(apps.map((a: { name: string }) => a.name)).toEqual(['First', 'Last']);
+    expect(apps.map((a: { name: string }) => a.name)).toEqual(['Bad message', 'Bad provider', 'First', 'Last', 'Two defaults']);
+    const configs = await stack.infra.dataSource.query(`SELECT c.name FROM model_configs c WHERE c.application_id = $1`, [res.body.results[1].applicationId]);
+    expect(configs).toEqual([{ name: 'Y' }]);
+    // The refused conversation is not there at all; the application's other one is, whole.
+    const conversations = await stack.infra.dataSource.query(
+      `SELECT c.title, count(m.id)::int AS n FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id WHERE c.application_id = $1 GROUP BY c.id, c.title`,
+      [res.body.results[2].applicationId],
+    );
+    expect(conversations).toEqual([{ title: 'Hi', n: 2 }]);
     const messages = await stack.infra.dataSource.query(
       `SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id JOIN applications a ON a.id = c.application_id WHERE a.owner_id = $1`,
       [user.user.id],
     );
-    expect(messages[0].n).toBe(4);
+    expect(messages[0].n).toBe(10);
   });
 
   it('imports one client id once even when two imports race: the loser stores nothing and reports it skipped', async () => {

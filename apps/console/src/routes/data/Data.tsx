@@ -5,7 +5,7 @@ import { TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { formatDateTime } from '../../lib/format';
-import { downloadExport, inProgress, PAGE_SIZE, useExports, useImport, useRequestExport, type DataExport, type ExportRequest, type ImportedApplication } from './queries';
+import { downloadExport, inProgress, PAGE_SIZE, useExports, useImport, useRequestExport, type DataExport, type ExportRequest, type ImportBody, type ImportedApplication, type ImportResult } from './queries';
 import { s } from './strings';
 
 const MAX_IMPORT_BYTES = 1024 * 1024;
@@ -160,17 +160,38 @@ function Exports() {
   );
 }
 
-/** Reads the pasted or chosen JSON: the applications to send, or why not. */
-function parseImport(text: string): { applications: ImportedApplication[] } | { problem: string } {
+/** Reads the pasted or chosen JSON: the applications to send (with the document's version, which the server checks), or why not. */
+function parseImport(text: string): ImportBody | { problem: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     return { problem: s.jsonInvalid((error as Error).message) };
   }
-  const apps = (parsed as { applications?: unknown } | null)?.applications;
+  const doc = parsed as { applications?: unknown; version?: unknown } | null;
+  const apps = doc?.applications;
   if (!Array.isArray(apps) || !apps.length) return { problem: s.noApplications };
-  return { applications: apps as ImportedApplication[] };
+  return { applications: apps as ImportedApplication[], ...(doc?.version !== undefined ? { version: doc.version as number } : {}) };
+}
+
+/** What a result's last cell says: why it failed, or what was left out of it, or the application it names. */
+function ResultDetail({ result }: { result: ImportResult }) {
+  if (result.error) return <>{result.error}</>;
+  if (result.refused?.length) {
+    return (
+      <div className="dt-refused">
+        <span>{s.refusedItems(result.refused.length)}</span>
+        <ul>
+          {result.refused.map((r) => (
+            <li key={r.item}>
+              <code>{r.item}</code> {r.error}
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  return <>{result.applicationId ?? ''}</>;
 }
 
 function Import() {
@@ -236,7 +257,7 @@ function Import() {
               { header: s.resultColumns.record, rowHeader: true, cell: (r) => s.record(r.index) },
               { header: s.resultColumns.name, cell: (r) => String(sent[r.index]?.name ?? '') },
               { header: s.resultColumns.status, cell: (r) => <span className={`dt-status dt-status--${r.status}`}>{s.resultStatus[r.status] ?? r.status}</span> },
-              { header: s.resultColumns.detail, cell: (r) => r.error ?? r.applicationId ?? '' },
+              { header: s.resultColumns.detail, cell: (r) => <ResultDetail result={r} /> },
             ]}
           />
         </>

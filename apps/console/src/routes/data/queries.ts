@@ -5,6 +5,9 @@ import { toApiError } from '../../lib/errors';
 
 export type DataExport = components['schemas']['DataExport'];
 export type ImportedApplication = components['schemas']['ImportedApplication'];
+export type ImportBody = { applications: ImportedApplication[]; version?: number };
+export type ImportResult = NonNullable<NonNullable<Awaited<ReturnType<typeof importData>>['results']>[number]>;
+const importData = (body: ImportBody) => data(api.POST('/api/data-import', { body }));
 export type ExportRequest = { resources: 'all' | 'applications' | 'conversations' | 'analytics'; format: 'json' | 'csv' };
 export interface ExportPage {
   items: DataExport[];
@@ -62,7 +65,7 @@ export async function downloadExport(e: DataExport): Promise<void> {
 export function useImport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { applications: ImportedApplication[] }) => data(api.POST('/api/data-import', { body })),
+    mutationFn: importData,
     onSuccess: () => client.invalidateQueries({ queryKey: ['applications'] }),
   });
 }

@@ -21,7 +21,8 @@ export const s = {
   downloadLabel: (what: string) => `Download the ${what} export`,
   bytes: (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`),
   importTitle: 'Import',
-  importBody: 'Applications with their model configs, prompt templates and conversations, in the shape of a JSON export. A record imported before (same clientId) is skipped; one failing record does not stop the others.',
+  importBody:
+    'Applications with their model configs, prompt templates and conversations, in the shape of a JSON export. A record imported before (same clientId) is skipped; one failing record does not stop the others. A bad config, template or conversation is left out of its application and listed with the reason.',
   file: 'Choose a JSON file',
   json: 'Or paste the JSON',
   jsonHint: '{ "applications": [ { "clientId": "…", "name": "…" } ] }, at most 1 MB.',
@@ -34,4 +35,5 @@ export const s = {
   resultStatus: { created: 'Created', skipped: 'Skipped', failed: 'Failed' } as Record<string, string>,
   openApplication: 'Open application',
   record: (i: number) => `#${i + 1}`,
+  refusedItems: (n: number) => (n === 1 ? 'Created without 1 item:' : `Created without ${n} items:`),
 } as const;
