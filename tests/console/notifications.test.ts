@@ -1,4 +1,4 @@
-import { NOTIFICATION_TOKENS } from '../../apps/core-api/modules/notifications.module';
+import { NOTIFICATION_TOKENS } from '../../apps/core-api/modules/notifications.tokens';
 import { resolve } from '../../apps/shared/tokens';
 import { describeInBrowser } from '../browser/support/browser';
 import { registerUser } from '../support/test-stack';

@@ -1,0 +1,6 @@
+import type { AuditLog } from '../../../core/audit/ports/audit-log.port';
+import { token } from '../../shared/tokens';
+
+export const AUDIT_TOKENS = {
+  AuditLog: token<AuditLog>('AuditLog'),
+} as const;
