@@ -11,7 +11,7 @@ import { createInfrastructure } from '../apps/shared/infrastructure';
 import { resolve } from '../apps/shared/tokens';
 import { createLogger } from '../adapters/logging/logger';
 import { BuildExportUseCase, RequestExportUseCase } from '../core/data-export/use-cases/data-export.use-cases';
-import { DATA_EXPORT_TOKENS } from '../apps/core-api/modules/data-export.module';
+import { DATA_EXPORT_TOKENS } from '../apps/core-api/modules/data-export.tokens';
 
 /**
  * `npm run bench:export`: the memory an export takes, at 10,000 and 100,000 messages.

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { PLUGIN_TOKENS } from '../apps/core-api/modules/plugins.module';
+import { PLUGIN_TOKENS } from '../apps/core-api/modules/plugins.tokens';
 import { resolve } from '../apps/shared/tokens';
 import { PluginChatPolicy } from '../core/plugins/use-cases/plugin-chat.policy';
 import type { ChatTurn } from '../core/conversations/ports/chat-policy.port';

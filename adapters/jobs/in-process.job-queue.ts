@@ -102,6 +102,12 @@ export class InProcessJobQueue implements JobQueue {
   private retryLater(kind: Kind, entry: Entry): void {
     const delay = kind.options.backoffMs * 2 ** (entry.attempt - 1);
     const next = { ...entry, attempt: entry.attempt + 1 };
+    if (!this.running) {
+      // A job that failed while the queue stops: its retry waits for the next start, as those stop() took off their
+      // timers do. A timer set now would outlive the stop and hold the process open for the whole backoff.
+      kind.waiting.unshift(next);
+      return;
+    }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       kind.waiting.push(next);

@@ -8,7 +8,7 @@ import type { Actor } from '../../core/shared/actor';
 import { ConflictError } from '../../core/shared/errors';
 import { PRESETS } from '../../core/themes/domain/presets';
 import { TOKENS, resolve } from '../shared/tokens';
-import { MARKETPLACE_TOKENS } from './modules/marketplace.module';
+import { MARKETPLACE_TOKENS } from './modules/marketplace.tokens';
 
 /** Who the seeded items are by: the platform itself, acting as an administrator to publish them. */
 export const SEED_AUTHOR: Actor = { userId: '00000000-0000-4000-8000-0000000005ed', role: 'admin' };

@@ -3,7 +3,7 @@ import type { LlmProviderRegistry } from '../../core/ai/ports/llm-provider.port'
 import type { Mailer } from '../../core/auth/ports/mailer.port';
 import type { PaymentGateway } from '../../core/billing/ports/payment-gateway.port';
 import type { Clock } from '../../core/shared/clock.port';
-import { BILLING_TOKENS } from '../core-api/modules/billing.module';
+import { BILLING_TOKENS } from '../core-api/modules/billing.tokens';
 import type { AppModule } from '../shared/app-module';
 import { CHAT_TOKENS } from '../shared/modules/chat-engine.tokens';
 import { TOKENS, type Token } from '../shared/tokens';

@@ -42,7 +42,7 @@ export function resolve<T>(container: Container, key: Key<T>): T {
   return container.get<T>(key) as T;
 }
 
-/** Service identifiers shared by every app's container. Areas declare their own beside their module. */
+/** Service identifiers shared by every app's container. Areas declare their own in `<area>.tokens.ts` beside their module. */
 export const TOKENS = {
   Config: token<AppConfig>('Config'),
   Logger: token<Logger>('Logger'),

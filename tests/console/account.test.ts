@@ -1,4 +1,4 @@
-import { IDENTITY_TOKENS } from '../../apps/core-api/modules/identities.module';
+import { IDENTITY_TOKENS } from '../../apps/core-api/modules/identities.tokens';
 import { resolve } from '../../apps/shared/tokens';
 import { describeInBrowser } from '../browser/support/browser';
 import { FakeOAuthProviders } from '../support/fake-oauth-providers';

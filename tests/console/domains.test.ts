@@ -1,4 +1,4 @@
-import { DOMAIN_TOKENS } from '../../apps/core-api/modules/custom-domains.module';
+import { DOMAIN_TOKENS } from '../../apps/core-api/modules/custom-domains.tokens';
 import { resolve } from '../../apps/shared/tokens';
 import { describeInBrowser } from '../browser/support/browser';
 import { LocalDns } from '../support/local-dns';

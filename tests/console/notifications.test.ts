@@ -1,12 +1,8 @@
-import { NOTIFICATION_TOKENS } from '../../apps/core-api/modules/notifications.module';
+import { NOTIFICATION_TOKENS } from '../../apps/core-api/modules/notifications.tokens';
 import { resolve } from '../../apps/shared/tokens';
 import { describeInBrowser } from '../browser/support/browser';
 import { registerUser } from '../support/test-stack';
 import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
-
-// Timing-sensitive on a loaded two-core CI machine (a faked page clock / ticks racing a deactivation): retried, each
-// failure still printed. Seen failing once in a fresh-clone .ci/run and passing in every other run.
-jest.retryTimes(2, { logErrorsBeforeRetry: true });
 
 /** Notifications in Chromium: the shell's bell (polled, paused while hidden), the list, mark read, mark all read. */
 describeInBrowser('console: notifications', () => {
@@ -33,6 +29,26 @@ describeInBrowser('console: notifications', () => {
     await page.getByRole('heading', { name: 'No notifications' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'notifications-empty');
+  });
+
+  it('names no count on the bell until the count has arrived', async () => {
+    const { page } = tab;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/notifications/unread-count', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      const user = await registerUser(world.stack.client);
+      await signIn(page, world.url, user);
+      const bell = page.locator('a.ap-bell');
+      await bell.waitFor();
+      expect(await bell.getAttribute('aria-label')).toBe('Notifications');
+    } finally {
+      release();
+    }
+    await page.getByRole('link', { name: 'Notifications, none unread' }).waitFor();
   });
 
   it('lists notifications as text (an <img onerror> title and body never run), marks one read, then all, and the bell follows', async () => {
@@ -75,33 +91,46 @@ describeInBrowser('console: notifications', () => {
 
   it('polls the unread count every 30 s, and not while the tab is hidden', async () => {
     const { page } = tab;
+    // Counted as the browser sends each request (the route holds it until counted), so a poll is counted before its
+    // answer can show on the bell.
+    let polls = 0;
+    await page.route('**/api/notifications/unread-count', (route) => {
+      polls += 1;
+      return route.continue();
+    });
     await page.clock.install();
     const user = await registerUser(world.stack.client);
     await signIn(page, world.url, user);
+    // The first count has arrived: the bell names no count before. Were it still on its way, the 30 s poll below would
+    // join it instead of asking again, and its answer could predate the notification.
     await page.getByRole('link', { name: 'Notifications, none unread' }).waitFor();
-    const polls = () => tab.requestUrls.filter((url) => url.endsWith('/api/notifications/unread-count')).length;
+    const first = polls;
 
     await notify(user.user.id, 'Webhook disabled');
     await page.clock.runFor(31_000);
     await page.getByRole('link', { name: 'Notifications, 1 unread' }).waitFor();
+    expect(polls).toBeGreaterThan(first);
 
-    // Hidden: the interval skips its fetches.
+    // Hidden: the interval skips its fetches. The event bubbles as the browser's own does: TanStack Query listens on
+    // `window`, and a non-bubbling one never reached it (the "counted at once" below then waited for the next 30 s
+    // poll in real time, against the locator's 30 s timeout: the flake).
     await page.evaluate(() => {
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-      document.dispatchEvent(new Event('visibilitychange'));
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
-    const before = polls();
+    const before = polls;
     await notify(user.user.id, 'New sign-in');
     await page.clock.runFor(95_000);
-    expect(polls()).toBe(before);
+    expect(polls).toBe(before);
     expect(await page.getByRole('link', { name: 'Notifications, 1 unread' }).count()).toBe(1);
 
-    // Visible again: counted at once.
+    // Visible again: counted at once, not at the next poll (up to 30 s away: a third of that is plenty for one request).
     await page.evaluate(() => {
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
-      document.dispatchEvent(new Event('visibilitychange'));
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
-    await page.getByRole('link', { name: 'Notifications, 2 unread' }).waitFor();
+    await page.getByRole('link', { name: 'Notifications, 2 unread' }).waitFor({ timeout: 10_000 });
+    expect(polls).toBeGreaterThan(before);
   });
 
   it('shows the error state with a retry when the list cannot load', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SSO_TOKENS } from '../../apps/core-api/modules/sso.module';
+import { SSO_TOKENS } from '../../apps/core-api/modules/sso.tokens';
 import { resolve } from '../../apps/shared/tokens';
 import type { TestStack } from './test-stack';
 

@@ -1,5 +1,5 @@
 import type { TeamRepository } from '../../../core/teams/ports/team-repository.port';
-import { TEAM_TOKENS } from './teams.module';
+import { TEAM_TOKENS } from './teams.tokens';
 import type { Container } from 'inversify';
 import type { Context, Next } from 'koa';
 import { join } from 'node:path';
@@ -25,8 +25,8 @@ import { GetCurrentUserUseCase } from '../../../core/users/use-cases/get-current
 import { UpdateProfileUseCase } from '../../../core/users/use-cases/update-profile.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOKENS, resolve } from '../../shared/tokens';
-import { BRANDING_TOKENS } from './branding.module';
-import { IDENTITY_TOKENS } from './identities.module';
+import { BRANDING_TOKENS } from './branding.tokens';
+import { IDENTITY_TOKENS } from './identities.tokens';
 import { listOAuthProviders } from '../../../core/auth/use-cases/oauth-login.use-case';
 import { storedFilesCleanup } from './stored-files';
 import { CachedUserRepository } from '../../../adapters/cache/cached-repositories';

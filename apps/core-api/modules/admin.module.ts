@@ -1,14 +1,10 @@
 import type { Container } from 'inversify';
 import { adminUsersRouter } from '../../../adapters/http/admin/admin-users.router';
 import { TypeOrmUserDirectory } from '../../../adapters/persistence/admin/type-orm-user-directory';
-import type { UserDirectory } from '../../../core/admin/ports/user-directory.port';
 import { ChangeUserRoleUseCase, ListUsersUseCase, SetUserDisabledUseCase, type AdminUsersDeps } from '../../../core/admin/use-cases/admin-users.use-cases';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const ADMIN_TOKENS = {
-  UserDirectory: token<UserDirectory>('UserDirectory'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { ADMIN_TOKENS } from './admin.tokens';
 
 /** The admin console's accounts: list, role change, disable (admin only, audited by the audit middleware). */
 export const adminModule: AppModule = {

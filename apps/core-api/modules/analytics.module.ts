@@ -6,34 +6,17 @@ import { PlatformMetrics } from '../../../adapters/metrics/prom-client.metrics';
 import { TypeOrmAnalyticsStore } from '../../../adapters/persistence/analytics/type-orm-analytics.store';
 import { eventOutboxBacklog } from '../../../adapters/persistence/analytics/outbox-backlog';
 import { queueDepths } from '../../../adapters/health/system-components';
-import type { AnalyticsStore } from '../../../core/analytics/ports/analytics-store.port';
 import { AnalyticsRecorder } from '../../../core/analytics/use-cases/analytics-recorder';
 import { AnalyticsChatPolicy } from '../../../core/analytics/use-cases/analytics.policy';
 import { GetAnalyticsUseCase } from '../../../core/analytics/use-cases/get-analytics.use-case';
 import { RecordWidgetLoadUseCase } from '../../../core/analytics/use-cases/record-widget-load.use-case';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
 import { ProviderReachability } from '../../../core/health/domain/provider-reachability';
-import type { JobQueue } from '../../../core/shared/job-queue.port';
 import { provide, type AppModule } from '../../shared/app-module';
-import { TOKENS, resolve, token, type Key } from '../../shared/tokens';
-import type { ChatPolicyFactory } from './conversations.module';
-import { EVENTS_INTERNAL_TOKENS } from './events.module';
-import { KNOWLEDGE_TOKENS } from './knowledge.module';
-import { WEBHOOK_TOKENS } from './webhooks.module';
-
-export const ANALYTICS_TOKENS = {
-  Store: token<AnalyticsStore>('AnalyticsStore'),
-  Recorder: token<AnalyticsRecorder>('AnalyticsRecorder'),
-  Metrics: token<PlatformMetrics>('PlatformMetrics'),
-  /** What the last chat turns of this process say about each provider (system health). */
-  ProviderReachability: token<ProviderReachability>('ProviderReachability'),
-} as const;
-
-/** The job queues of the core API's areas, those bound in this container. */
-export function boundJobQueues(c: Container): JobQueue[] {
-  const keys: Array<Key<JobQueue>> = [KNOWLEDGE_TOKENS.JobQueue, EVENTS_INTERNAL_TOKENS.JobQueue, WEBHOOK_TOKENS.JobQueue];
-  return keys.filter((k) => c.isBound(k)).map((k) => resolve(c, k));
-}
+import { TOKENS, resolve } from '../../shared/tokens';
+import type { ChatPolicyFactory } from './conversations.tokens';
+import { ANALYTICS_TOKENS } from './analytics.tokens';
+import { boundJobQueues } from './job-queues';
 
 /** Runs last among the chat policies: it counts the turns every other policy admitted. */
 export const analyticsPolicy: ChatPolicyFactory = (c) => resolve(c, AnalyticsChatPolicy);

@@ -1,4 +1,3 @@
-import type { ApiKeyRepository } from '../../../core/api-keys/ports/api-key-repository.port';
 import type { Container } from 'inversify';
 import { apiKeysRouter } from '../../../adapters/http/api-keys/api-keys.router';
 import { TypeOrmApiKeyRepository } from '../../../adapters/persistence/api-keys/type-orm-api-key.repository';
@@ -12,12 +11,8 @@ import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS } from '../../shared/modules/guard.tokens';
 import { eventDeps } from '../../shared/modules/event.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const API_KEY_TOKENS = {
-  /** The store of API keys (the billing area counts a user's active keys through it). */
-  ApiKeyRepository: token<ApiKeyRepository>('ApiKeyRepository'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { API_KEY_TOKENS } from './api-keys.tokens';
 
 /** How often request counts and last-use times counted in memory are written to the database. */
 export const USAGE_FLUSH_INTERVAL_MS = 10_000;

@@ -17,7 +17,7 @@ import { storedFilesCleanup } from './stored-files';
 import { ApplicationThemes } from '../../../core/themes/use-cases/application-themes';
 import { ThemeCatalog } from '../../../core/themes/use-cases/theme-catalog';
 import { CachedApplicationRepository } from '../../../adapters/cache/cached-repositories';
-import { TEAM_TOKENS } from './teams.module';
+import { TEAM_TOKENS } from './teams.tokens';
 
 
 /** Applications (SPEC 4.2). */

@@ -1,20 +1,15 @@
-import { TEAM_TOKENS } from './teams.module';
+import { TEAM_TOKENS } from './teams.tokens';
 import type { Container } from 'inversify';
 import { auditMiddleware } from '../../../adapters/http/audit/audit.middleware';
 import { auditRouter } from '../../../adapters/http/audit/audit.router';
 import { TypeOrmAuditLog } from '../../../adapters/persistence/audit/type-orm-audit-log';
 import { TypeOrmAuditSubjects } from '../../../adapters/persistence/audit/type-orm-audit-subjects';
-import type { AuditLog, AuditSubjects } from '../../../core/audit/ports/audit-log.port';
 import { ListAuditRecordsUseCase } from '../../../core/audit/use-cases/list-audit-records.use-case';
 import { RecordAuditUseCase } from '../../../core/audit/use-cases/record-audit.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import { NOTIFICATION_TOKENS } from './notifications.module';
-
-export const AUDIT_TOKENS = {
-  AuditLog: token<AuditLog>('AuditLog'),
-  AuditSubjects: token<AuditSubjects>('AuditSubjects'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { NOTIFICATION_TOKENS } from './notifications.tokens';
+import { AUDIT_TOKENS } from './audit.tokens';
 
 /** The audit log (SPEC 4.12; EVENTS.md): written for every audited request, read through GET /api/audit. */
 export const auditModule: AppModule = {

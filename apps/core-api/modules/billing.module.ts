@@ -1,7 +1,4 @@
 import { TeamTurnKeys } from '../../../core/teams/use-cases/team-provider-keys.use-cases';
-import type { SubscriptionRepository } from '../../../core/billing/ports/subscription-repository.port';
-import type { UsageLedger } from '../../../core/billing/ports/usage-ledger.port';
-import type { OwnedResources } from '../../../core/billing/ports/owned-resources.port';
 import { PlanCatalog } from '../../../core/billing/domain/plans';
 import type { Container } from 'inversify';
 import { adminBillingRouter } from '../../../adapters/http/admin/admin-billing.router';
@@ -18,16 +15,15 @@ import { ListPlansUseCase } from '../../../core/billing/use-cases/list-plans.use
 import { PlanLimitGuards } from '../../../core/billing/use-cases/plan-limit-guards';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import type { ChatPolicyFactory } from './conversations.module';
-import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
+import { TOKENS, resolve } from '../../shared/tokens';
+import type { ChatPolicyFactory } from './conversations.tokens';
+import { PROVIDER_KEY_TOKENS } from './provider-keys.tokens';
 import { CachedSubscriptionRepository } from '../../../adapters/cache/cached-repositories';
 import { Cron } from 'croner';
 import { StripePaymentGateway } from '../../../adapters/payments/stripe.payment-gateway';
 import { unconfiguredPaymentGateway } from '../../../adapters/payments/unconfigured.payment-gateway';
 import { TypeOrmBillingAccounts } from '../../../adapters/persistence/billing/type-orm-billing-accounts';
-import type { BillingAccountRepository } from '../../../core/billing/ports/billing-account-repository.port';
-import { noMarketplaceLicenses, type MarketplaceLicenses } from '../../../core/billing/ports/marketplace-licenses.port';
+import { noMarketplaceLicenses } from '../../../core/billing/ports/marketplace-licenses.port';
 import type { PaymentGateway } from '../../../core/billing/ports/payment-gateway.port';
 import { GetSubscriptionUseCase } from '../../../core/billing/use-cases/get-subscription.use-case';
 import { HandlePaymentWebhookUseCase } from '../../../core/billing/use-cases/handle-payment-webhook.use-case';
@@ -37,24 +33,7 @@ import { OpenPortalUseCase } from '../../../core/billing/use-cases/open-portal.u
 import { ReportOverageUseCase } from '../../../core/billing/use-cases/report-overage.use-case';
 import { SubscribeUseCase } from '../../../core/billing/use-cases/subscribe.use-case';
 import type { AppConfig } from '../../shared/config';
-
-export const BILLING_TOKENS = {
-  SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
-  UsageLedger: token<UsageLedger>('UsageLedger'),
-  /** The same ledger, with the lease on this process's reservations (renewed and swept in `start`). */
-  LeasedUsageLedger: token<TypeOrmUsageLedger>('LeasedUsageLedger'),
-  OwnedResources: token<OwnedResources>('OwnedResources'),
-  /** The plans on offer: the defaults, or PLANS_FILE's (read and validated with the configuration). */
-  Plans: token<PlanCatalog>('PlanCatalog'),
-  /** Stripe when STRIPE_SECRET_KEY is set; otherwise a gateway whose every call answers 503. */
-  PaymentGateway: token<PaymentGateway>('PaymentGateway'),
-  BillingAccounts: token<BillingAccountRepository>('BillingAccountRepository'),
-  /**
-   * Paid marketplace items: prices and license issuing. Bound to a null adapter (nothing for sale) until the
-   * marketplace client is composed in; rebind this token to it.
-   */
-  MarketplaceLicenses: token<MarketplaceLicenses>('MarketplaceLicenses'),
-} as const;
+import { BILLING_TOKENS } from './billing.tokens';
 
 /** The Stripe gateway of the configuration, or the unconfigured one. */
 function paymentGateway(config: AppConfig): PaymentGateway {

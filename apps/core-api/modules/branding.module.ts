@@ -3,24 +3,15 @@ import { CssTreeStylesheetSanitizer } from '../../../adapters/css/css-tree.style
 import { brandingRouter } from '../../../adapters/http/branding/branding.router';
 import { TypeOrmBrandingRepository } from '../../../adapters/persistence/branding/type-orm-branding.repository';
 import { SubscriptionPlanFeatures } from '../../../core/billing/use-cases/plan-features';
-import type { BrandingRepository } from '../../../core/branding/ports/branding-repository.port';
-import type { PlanFeatures } from '../../../core/branding/ports/plan-features.port';
-import type { MailBranding } from '../../../core/auth/ports/mail-branding.port';
 import { ApplicationMailBranding } from '../../../core/branding/use-cases/application-mail-branding';
 import { BrandingPresentation } from '../../../core/branding/use-cases/branding-presentation';
 import { GetBrandingUseCase } from '../../../core/branding/use-cases/get-branding.use-case';
 import { UpdateBrandingUseCase } from '../../../core/branding/use-cases/update-branding.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import { BILLING_TOKENS } from './billing.module';
-import { THEME_TOKENS } from './themes.module';
-
-export const BRANDING_TOKENS = {
-  BrandingRepository: token<BrandingRepository>('BrandingRepository'),
-  PlanFeatures: token<PlanFeatures>('PlanFeatures'),
-  /** Read by the accounts module when bound: e-mail branding for the mails it sends. */
-  MailBranding: token<MailBranding>('MailBranding'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { BILLING_TOKENS } from './billing.tokens';
+import { THEME_TOKENS } from './themes.tokens';
+import { BRANDING_TOKENS } from './branding.tokens';
 
 /**
  * Branding (SPEC 2.11; EXTENSIONS.md "Branding"): per-application colours, fonts, widget settings,

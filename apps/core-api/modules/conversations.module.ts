@@ -2,7 +2,6 @@ import type { Container } from 'inversify';
 import { conversationsRouter } from '../../../adapters/http/conversations/conversations.router';
 import { providersRouter } from '../../../adapters/http/conversations/providers.router';
 import { ListProvidersUseCase } from '../../../core/conversations/use-cases/list-providers.use-case';
-import type { ChatPolicy } from '../../../core/conversations/ports/chat-policy.port';
 import { ArchiveConversationUseCase } from '../../../core/conversations/use-cases/archive-conversation.use-case';
 import { CreateConversationUseCase } from '../../../core/conversations/use-cases/create-conversation.use-case';
 import { GetConversationUseCase } from '../../../core/conversations/use-cases/get-conversation.use-case';
@@ -11,13 +10,11 @@ import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-t
 import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
 import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOOL_TOKENS } from './tools.module';
+import { TOOL_TOKENS } from './tools.tokens';
+import type { ChatPolicyFactory } from './conversations.tokens';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
-
-/** Policy factories contributed by other areas (model configs, keys and quota, knowledge), in run order. */
-export type ChatPolicyFactory = (c: Container) => ChatPolicy;
 
 /** Conversations of the core API (SPEC 4.3), through the chat engine port. */
 export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModule {

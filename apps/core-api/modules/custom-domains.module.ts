@@ -6,15 +6,10 @@ import { customDomainHost } from '../../../adapters/http/domains/custom-domain-h
 import { customDomainsRouter } from '../../../adapters/http/domains/custom-domains.router';
 import { TypeOrmCustomDomainRepository } from '../../../adapters/persistence/domains/type-orm-custom-domain.repository';
 import { TypeOrmRunClaims } from '../../../adapters/persistence/domains/type-orm-run-claims';
-import type { CustomDomainRepository } from '../../../core/domains/ports/custom-domain-repository.port';
-import type { DnsResolver } from '../../../core/domains/ports/dns-resolver.port';
-import type { RunClaims } from '../../../core/domains/ports/run-claims.port';
-import type { TlsProbe } from '../../../core/domains/ports/tls-probe.port';
 import { ActivateCustomDomainUseCase } from '../../../core/domains/use-cases/activate-custom-domain.use-case';
 import { CheckTlsAllowedUseCase } from '../../../core/domains/use-cases/check-tls-allowed.use-case';
 import { CreateCustomDomainUseCase } from '../../../core/domains/use-cases/create-custom-domain.use-case';
 import { DeleteCustomDomainUseCase } from '../../../core/domains/use-cases/delete-custom-domain.use-case';
-import type { DomainPolicy } from '../../../core/domains/use-cases/domain-policy';
 import { GetCustomDomainUseCase } from '../../../core/domains/use-cases/get-custom-domain.use-case';
 import { ListCustomDomainsUseCase } from '../../../core/domains/use-cases/list-custom-domains.use-case';
 import { RefreshSslExpiryUseCase } from '../../../core/domains/use-cases/refresh-ssl-expiry.use-case';
@@ -24,15 +19,8 @@ import { VerifyCustomDomainUseCase } from '../../../core/domains/use-cases/verif
 import { GetHostedApplicationUseCase } from '../../../core/public-api/use-cases/get-hosted-application.use-case';
 import type { AppConfig } from '../../shared/config';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const DOMAIN_TOKENS = {
-  CustomDomainRepository: token<CustomDomainRepository>('CustomDomainRepository'),
-  DnsResolver: token<DnsResolver>('DnsResolver'),
-  TlsProbe: token<TlsProbe>('TlsProbe'),
-  RunClaims: token<RunClaims>('RunClaims'),
-  Policy: token<DomainPolicy>('DomainPolicy'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { DOMAIN_TOKENS } from './custom-domains.tokens';
 
 /** The platform's own host names: PUBLIC_BASE_URL's (or localhost), never claimable, never routed as custom. */
 export function platformHosts(config: AppConfig): string[] {

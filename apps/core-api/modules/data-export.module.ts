@@ -5,7 +5,6 @@ import { dataExportRouter } from '../../../adapters/http/data-export/data-export
 import { TypeOrmDataExportRepository } from '../../../adapters/persistence/data-export/type-orm-data-export.repository';
 import { TypeOrmExportSource } from '../../../adapters/persistence/data-export/type-orm-export-source';
 import { TypeOrmImportStore } from '../../../adapters/persistence/data-export/type-orm-import-store';
-import type { DataExportRepository, ExportFiles, ExportSource, ImportStore } from '../../../core/data-export/ports/data-export.ports';
 import {
   BUILD_EXPORT_JOB,
   BuildExportUseCase,
@@ -18,20 +17,12 @@ import {
   type BuildExportJob,
   type DataExportDeps,
 } from '../../../core/data-export/use-cases/data-export.use-cases';
-import type { JobQueue } from '../../../core/shared/job-queue.port';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { eventDeps } from '../../shared/modules/event.tokens';
 import { GUARD_TOKENS } from '../../shared/modules/guard.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { ownJobQueue } from './job-queues';
-
-export const DATA_EXPORT_TOKENS = {
-  Repository: token<DataExportRepository>('DataExportRepository'),
-  Source: token<ExportSource>('ExportSource'),
-  Files: token<ExportFiles>('ExportFiles'),
-  ImportStore: token<ImportStore>('ImportStore'),
-  JobQueue: token<JobQueue>('DataExportJobQueue'),
-} as const;
+import { DATA_EXPORT_TOKENS } from './data-export.tokens';
 
 export interface DataExportModuleOptions {
   /** BullMQ key prefix of the export jobs (tests give each stack its own). */

@@ -3,16 +3,11 @@ import { SqlEventOutbox, SqlEventPublisher } from '../../../adapters/persistence
 import { SqlUnitOfWork } from '../../../adapters/persistence/events/sql-unit-of-work';
 import type { EventSubscriber } from '../../../core/events/ports/event-subscriber.port';
 import { DISPATCH_EVENTS_JOB, DispatchEventsUseCase } from '../../../core/events/use-cases/dispatch-events.use-case';
-import type { JobQueue } from '../../../core/shared/job-queue.port';
 import { provide, type AppModule } from '../../shared/app-module';
 import { EVENT_TOKENS } from '../../shared/modules/event.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { ownJobQueue } from './job-queues';
-
-export const EVENTS_INTERNAL_TOKENS = {
-  JobQueue: token<JobQueue>('EventsJobQueue'),
-  Outbox: token<SqlEventOutbox>('EventOutbox'),
-} as const;
+import { EVENTS_INTERNAL_TOKENS } from './events.tokens';
 
 export interface EventsModuleOptions {
   /** BullMQ key prefix (tests give each run its own). */

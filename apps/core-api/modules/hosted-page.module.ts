@@ -2,18 +2,14 @@ import type { Container } from 'inversify';
 import { HmacConversationTokens } from '../../../adapters/crypto/hmac.conversation-tokens';
 import { hostedPageRouter } from '../../../adapters/http/hosted-page/hosted-page.router';
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
-import type { ConversationTokens } from '../../../core/public-api/ports/conversation-tokens.port';
 import { GetHostedApplicationUseCase } from '../../../core/public-api/use-cases/get-hosted-application.use-case';
 import { GetHostedConversationUseCase } from '../../../core/public-api/use-cases/get-hosted-conversation.use-case';
 import { PresentApplication } from '../../../core/public-api/use-cases/present-application';
 import { StreamHostedMessageUseCase } from '../../../core/public-api/use-cases/stream-hosted-message.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const HOSTED_PAGE_TOKENS = {
-  ConversationTokens: token<ConversationTokens>('ConversationTokens'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { HOSTED_PAGE_TOKENS } from './hosted-page.tokens';
 
 /**
  * The hosted chat page (`GET /chat/:slug`, EXTENSIONS.md) and its keyless same-origin chat API. Needs the

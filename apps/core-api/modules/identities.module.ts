@@ -4,23 +4,13 @@ import { GitHubOAuthProvider } from '../../../adapters/identity/github.oauth-pro
 import { GoogleOAuthProvider } from '../../../adapters/identity/google.oauth-provider';
 import { TypeOrmIdentityRepository, TypeOrmLoginFlowStore } from '../../../adapters/persistence/auth/type-orm-identity.repository';
 import type { OAuthProviderId } from '../../../core/auth/domain/external-identity';
-import type { IdentityRepository } from '../../../core/auth/ports/identity-repository.port';
-import type { LoginFlowStore } from '../../../core/auth/ports/login-flow-store.port';
 import type { OAuthProvider } from '../../../core/auth/ports/oauth-provider.port';
 import { ExchangeLoginCodeUseCase } from '../../../core/auth/use-cases/exchange-login-code.use-case';
 import { IdentitiesUseCase } from '../../../core/auth/use-cases/identities.use-case';
 import { OAuthLoginUseCase } from '../../../core/auth/use-cases/oauth-login.use-case';
-import type { SsoEnforcement } from '../../../core/sso/ports/sso-enforcement.port';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const IDENTITY_TOKENS = {
-  IdentityRepository: token<IdentityRepository>('IdentityRepository'),
-  LoginFlowStore: token<LoginFlowStore>('LoginFlowStore'),
-  OAuthProviders: token<ReadonlyMap<OAuthProviderId, OAuthProvider>>('OAuthProviders'),
-  /** Bound by the SSO module: which team requires a user to sign in through SSO. */
-  SsoEnforcement: token<SsoEnforcement>('SsoEnforcement'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { IDENTITY_TOKENS } from './identities.tokens';
 
 /**
  * Sign-in with GitHub and Google (each when configured), the one-time code exchange that finishes every

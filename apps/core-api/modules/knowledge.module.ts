@@ -1,4 +1,3 @@
-import type { DocumentReadyListener } from '../../../core/knowledge/ports/document-ready-listener.port';
 import type { Container } from 'inversify';
 import { LibraryDocumentParser } from '../../../adapters/documents/library.document-parser';
 import { LocalHashingEmbedder } from '../../../adapters/embedders/local-hashing.embedder';
@@ -15,8 +14,6 @@ import type { EmbeddingProvider } from '../../../core/knowledge/domain/knowledge
 import type { EmbedderRegistry } from '../../../core/knowledge/ports/embedder-registry.port';
 import type { Embedder } from '../../../core/knowledge/ports/embedder.port';
 import type { EmbeddingKeySource } from '../../../core/knowledge/ports/embedding-key-source.port';
-import type { DocumentParser } from '../../../core/knowledge/ports/document-parser.port';
-import type { KnowledgeDocumentRepository } from '../../../core/knowledge/ports/knowledge-document-repository.port';
 import { DeleteDocumentUseCase } from '../../../core/knowledge/use-cases/delete-document.use-case';
 import { GetDocumentUseCase } from '../../../core/knowledge/use-cases/get-document.use-case';
 import { KnowledgeRetrievalPolicy } from '../../../core/knowledge/use-cases/knowledge-retrieval.policy';
@@ -32,25 +29,14 @@ import { ValidationError } from '../../../core/shared/errors';
 import type { JobQueue } from '../../../core/shared/job-queue.port';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import type { AppConfig } from '../../shared/config';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import { BILLING_TOKENS } from './billing.module';
-import type { ChatPolicyFactory } from './conversations.module';
-import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
-import { bindFileStore, UPLOAD_TOKENS } from './uploads.module';
+import { TOKENS, resolve } from '../../shared/tokens';
+import { BILLING_TOKENS } from './billing.tokens';
+import type { ChatPolicyFactory } from './conversations.tokens';
+import { PROVIDER_KEY_TOKENS } from './provider-keys.tokens';
+import { bindFileStore } from './file-store';
+import { UPLOAD_TOKENS } from './uploads.tokens';
 import { CachedKnowledgeDocumentRepository } from '../../../adapters/cache/cached-repositories';
-
-export const KNOWLEDGE_TOKENS = {
-  DocumentRepository: token<KnowledgeDocumentRepository>('KnowledgeDocumentRepository'),
-  VectorIndex: token<DeferredVectorIndex>('VectorIndex'),
-  EmbedderRegistry: token<EmbedderRegistry>('EmbedderRegistry'),
-  EmbeddingKeySource: token<EmbeddingKeySource>('EmbeddingKeySource'),
-  /** Reads the text of JSON, CSV, HTML and XML documents (kept libraries; XML DOCTYPEs refused). */
-  DocumentParser: token<DocumentParser>('DocumentParser'),
-  /** The process's background job queue: in-process, or BullMQ when REDIS_URL is set. */
-  JobQueue: token<JobQueue>('JobQueue'),
-  /** Multi-binding: areas told when a document becomes ready (the plugins' `knowledge:documentReady`). */
-  DocumentReadyListener: token<DocumentReadyListener>('DocumentReadyListener'),
-} as const;
+import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
 
 /** The "knowledge" chat policy, for `conversationsModule([...])`; it must run last. */
 export const knowledgeRetrievalPolicy: ChatPolicyFactory = (c) => resolve(c, KnowledgeRetrievalPolicy);

@@ -7,8 +7,6 @@ import { SsrfSafePackageDownloader } from '../../../adapters/clients/ssrf-safe.p
 import { adminMarketplaceRouter, marketplaceRouters } from '../../../adapters/http/marketplace/core-marketplace.router';
 import { TypeOrmRunClaims } from '../../../adapters/persistence/domains/type-orm-run-claims';
 import { TypeOrmMarketplaceInstallationRepository } from '../../../adapters/persistence/marketplace/type-orm-marketplace-installation.repository';
-import type { MarketplaceCatalog } from '../../../core/marketplace/ports/marketplace-catalog.port';
-import type { PackageDownloader } from '../../../core/marketplace/ports/package-downloader.port';
 import { ForwardMarketplaceRequestUseCase } from '../../../core/marketplace/use-cases/forward-marketplace-request.use-case';
 import { InstallFromMarketplaceUseCase } from '../../../core/marketplace/use-cases/install-from-marketplace.use-case';
 import { InstallMarketplaceThemeUseCase } from '../../../core/marketplace/use-cases/install-marketplace-theme.use-case';
@@ -25,19 +23,11 @@ import { DeactivatePluginUseCase } from '../../../core/plugins/use-cases/deactiv
 import { InstallPluginUseCase } from '../../../core/plugins/use-cases/install-plugin.use-case';
 import { CreateThemeUseCase } from '../../../core/themes/use-cases/create-theme.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { PLATFORM_VERSION } from '../../shared/version';
-import { BILLING_TOKENS } from './billing.module';
-import { PLUGIN_TOKENS } from './plugins.module';
-
-export const MARKETPLACE_TOKENS = {
-  Catalog: token<MarketplaceCatalog>('MarketplaceCatalog'),
-  Downloader: token<PackageDownloader>('MarketplacePackageDownloader'),
-  Installations: token<TypeOrmMarketplaceInstallationRepository>('MarketplaceInstallationRepository'),
-  Licenses: token<PaidLicenses>('MarketplacePaidLicenses'),
-  /** The platform version compatibility bounds are checked against (package.json's; tests may bind another). */
-  PlatformVersion: token<string>('MarketplacePlatformVersion'),
-} as const;
+import { BILLING_TOKENS } from './billing.tokens';
+import { PLUGIN_TOKENS } from './plugins.tokens';
+import { MARKETPLACE_TOKENS } from './marketplace.tokens';
 
 export interface MarketplaceModuleOptions {
   /** How often activated paid installations are re-validated (default 15 minutes). */

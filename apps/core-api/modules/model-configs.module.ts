@@ -1,6 +1,3 @@
-import type { ModelConfigRepository } from '../../../core/model-configs/ports/model-config-repository.port';
-import type { ConfigVersionRepository } from '../../../core/model-configs/ports/config-version-repository.port';
-import type { MessageRatingRepository } from '../../../core/model-configs/ports/message-rating-repository.port';
 import type { Container } from 'inversify';
 import { messageRatingRouter } from '../../../adapters/http/model-configs/message-rating.router';
 import { modelConfigsRouter } from '../../../adapters/http/model-configs/model-configs.router';
@@ -22,16 +19,11 @@ import { UpdateConfigVersionUseCase } from '../../../core/model-configs/use-case
 import { UpdateModelConfigUseCase } from '../../../core/model-configs/use-cases/update-model-config.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import type { ChatPolicyFactory } from './conversations.module';
-import { PROMPT_TOKENS } from './prompts.module';
+import { TOKENS, resolve } from '../../shared/tokens';
+import type { ChatPolicyFactory } from './conversations.tokens';
+import { PROMPT_TOKENS } from './prompts.tokens';
 import { CachedConfigVersionRepository, CachedModelConfigRepository } from '../../../adapters/cache/cached-repositories';
-
-export const MODEL_CONFIG_TOKENS = {
-  ModelConfigRepository: token<ModelConfigRepository>('ModelConfigRepository'),
-  ConfigVersionRepository: token<ConfigVersionRepository>('ConfigVersionRepository'),
-  MessageRatingRepository: token<MessageRatingRepository>('MessageRatingRepository'),
-} as const;
+import { MODEL_CONFIG_TOKENS } from './model-configs.tokens';
 
 /** Chooses model, settings and system prompt of every turn and keeps A/B metrics; runs first. */
 export const modelConfigPolicy: ChatPolicyFactory = (c) => resolve(c, ModelConfigPolicy);

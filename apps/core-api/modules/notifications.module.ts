@@ -1,7 +1,6 @@
 import type { Container } from 'inversify';
 import { notificationsRouter } from '../../../adapters/http/notifications/notifications.router';
 import { TypeOrmNotificationRepository } from '../../../adapters/persistence/notifications/type-orm-notification.repository';
-import type { NotificationRepository } from '../../../core/notifications/ports/notification-repository.port';
 import { CountUnreadNotificationsUseCase } from '../../../core/notifications/use-cases/count-unread-notifications.use-case';
 import { ListNotificationsUseCase } from '../../../core/notifications/use-cases/list-notifications.use-case';
 import { NotificationsFromEvents } from '../../../core/notifications/use-cases/notifications-from-events.subscriber';
@@ -11,13 +10,8 @@ import { ReadAllNotificationsUseCase } from '../../../core/notifications/use-cas
 import { ReadNotificationUseCase } from '../../../core/notifications/use-cases/read-notification.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { EVENT_TOKENS } from '../../shared/modules/event.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const NOTIFICATION_TOKENS = {
-  Repository: token<NotificationRepository>('NotificationRepository'),
-  /** Creates notifications for other areas (webhooks disabled, new login address). */
-  Notify: token<Notify>('Notify'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { NOTIFICATION_TOKENS } from './notifications.tokens';
 
 /** How often read notifications past 90 days are pruned. */
 const PRUNE_INTERVAL_MS = 6 * 3_600_000;

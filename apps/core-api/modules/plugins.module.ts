@@ -13,13 +13,7 @@ import { YauzlPluginPackageReader } from '../../../adapters/plugins/yauzl.plugin
 import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-checker';
 import { shorthandPeriodMs } from '../../../core/plugins/domain/definition';
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
-import type { InstallationRepository } from '../../../core/plugins/ports/installation-repository.port';
-import type { PluginHttp } from '../../../core/plugins/ports/plugin-http.port';
-import type { PluginKvStore } from '../../../core/plugins/ports/plugin-kv-store.port';
-import type { PluginRepository } from '../../../core/plugins/ports/plugin-repository.port';
-import type { PluginSandbox } from '../../../core/plugins/ports/plugin-sandbox.port';
-import type { PluginScheduler } from '../../../core/plugins/ports/plugin-scheduler.port';
-import { ActivatePluginUseCase, type ActivationGate } from '../../../core/plugins/use-cases/activate-plugin.use-case';
+import { ActivatePluginUseCase } from '../../../core/plugins/use-cases/activate-plugin.use-case';
 import { CallPluginEndpointUseCase } from '../../../core/plugins/use-cases/call-plugin-endpoint.use-case';
 import { CreatePluginUseCase } from '../../../core/plugins/use-cases/create-plugin.use-case';
 import { DeactivatePluginUseCase } from '../../../core/plugins/use-cases/deactivate-plugin.use-case';
@@ -30,34 +24,18 @@ import { ListAdminPagesUseCase } from '../../../core/plugins/use-cases/list-admi
 import { GetInstallationUseCase, ListInstallationsUseCase } from '../../../core/plugins/use-cases/list-installations.use-case';
 import { ListPluginsUseCase } from '../../../core/plugins/use-cases/list-plugins.use-case';
 import { PluginChatPolicy } from '../../../core/plugins/use-cases/plugin-chat.policy';
-import { PluginRuntime, type PluginLifecycleListener } from '../../../core/plugins/use-cases/plugin-runtime';
+import { PluginRuntime } from '../../../core/plugins/use-cases/plugin-runtime';
 import { PublishPluginUseCase } from '../../../core/plugins/use-cases/publish-plugin.use-case';
 import { RunPluginCronUseCase } from '../../../core/plugins/use-cases/run-plugin-cron.use-case';
 import { UpdatePluginSettingsUseCase } from '../../../core/plugins/use-cases/update-plugin-settings.use-case';
 import { UninstallPluginUseCase } from '../../../core/plugins/use-cases/uninstall-plugin.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import type { MarketplaceInstaller } from '../../../adapters/http/plugins/plugin-installations.router';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
-import { KNOWLEDGE_TOKENS } from './knowledge.module';
+import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
 import { PluginEventSubscriber, PluginLifecyclePublisher } from '../../../core/plugins/use-cases/plugin-domain-events';
-import type { ChatPolicyFactory } from './conversations.module';
-
-export const PLUGIN_TOKENS = {
-  PluginRepository: token<PluginRepository>('PluginRepository'),
-  InstallationRepository: token<InstallationRepository>('PluginInstallationRepository'),
-  KvStore: token<PluginKvStore>('PluginKvStore'),
-  Sandbox: token<PluginSandbox>('PluginSandbox'),
-  Http: token<PluginHttp>('PluginHttp'),
-  Scheduler: token<PluginScheduler>('PluginScheduler'),
-  /** Told about state changes; the events area binds one to publish plugin.activated / plugin.deactivated. */
-  LifecycleListener: token<PluginLifecycleListener>('PluginLifecycleListener'),
-  Runtime: token<PluginRuntime>('PluginRuntime'),
-  /** Asked before activation; the marketplace area binds one that checks paid plugins' licenses. */
-  ActivationGate: token<ActivationGate>('PluginActivationGate'),
-  /** Installs `{ marketplacePluginId, version? }` bodies of the install route; bound by the marketplace area. */
-  MarketplaceInstaller: token<MarketplaceInstaller>('PluginMarketplaceInstaller'),
-} as const;
+import type { ChatPolicyFactory } from './conversations.tokens';
+import { PLUGIN_TOKENS } from './plugins.tokens';
 
 /** The "plugins" chat policy, for `conversationsModule([...])`: after model, key and quota, before retrieval (so a redacting filter reaches the embedder too). */
 export const pluginChatPolicy: ChatPolicyFactory = (c) => resolve(c, PluginChatPolicy);

@@ -1,4 +1,3 @@
-import type { PromptTemplateRepository } from '../../../core/prompts/ports/prompt-template-repository.port';
 import type { Container } from 'inversify';
 import { promptsRouter } from '../../../adapters/http/prompts/prompts.router';
 import { TypeOrmPromptTemplateRepository } from '../../../adapters/persistence/prompts/type-orm-prompt-template.repository';
@@ -10,12 +9,9 @@ import { RenderPromptUseCase } from '../../../core/prompts/use-cases/render-prom
 import { SetDefaultPromptTemplateUseCase } from '../../../core/prompts/use-cases/set-default-prompt-template.use-case';
 import { UpdatePromptTemplateUseCase } from '../../../core/prompts/use-cases/update-prompt-template.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { CachedPromptTemplateRepository } from '../../../adapters/cache/cached-repositories';
-
-export const PROMPT_TOKENS = {
-  PromptTemplateRepository: token<PromptTemplateRepository>('PromptTemplateRepository'),
-} as const;
+import { PROMPT_TOKENS } from './prompts.tokens';
 
 /** Prompt templates (SPEC 4.7); the default template is read by the model-config chat policy. */
 export const promptsModule: AppModule = {

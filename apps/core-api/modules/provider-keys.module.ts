@@ -1,4 +1,3 @@
-import type { ProviderKeyRepository } from '../../../core/provider-keys/ports/provider-key-repository.port';
 import type { Container } from 'inversify';
 import { providerKeysRouter } from '../../../adapters/http/provider-keys/provider-keys.router';
 import { TypeOrmProviderKeyRepository } from '../../../adapters/persistence/provider-keys/type-orm-provider-key.repository';
@@ -8,12 +7,9 @@ import { SaveProviderKeyUseCase } from '../../../core/provider-keys/use-cases/sa
 import { ValidateProviderKeyUseCase } from '../../../core/provider-keys/use-cases/validate-provider-key.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { CachedProviderKeyRepository } from '../../../adapters/cache/cached-repositories';
-
-export const PROVIDER_KEY_TOKENS = {
-  ProviderKeyRepository: token<ProviderKeyRepository>('ProviderKeyRepository'),
-} as const;
+import { PROVIDER_KEY_TOKENS } from './provider-keys.tokens';
 
 /** Users' own provider keys (SPEC 2.5, 4.6), sealed with the SecretBox; validated through the provider registry. */
 export const providerKeysModule: AppModule = {

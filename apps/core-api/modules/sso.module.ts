@@ -6,21 +6,13 @@ import { guardedFetch } from '../../../adapters/identity/guarded-fetch';
 import { NodeSamlClient } from '../../../adapters/identity/node-saml.saml-client';
 import { OpenIdOidcClient } from '../../../adapters/identity/openid.oidc-client';
 import { TypeOrmSsoConfigRepository } from '../../../adapters/persistence/sso/type-orm-sso-config.repository';
-import type { SsoConfigRepository } from '../../../core/sso/ports/sso-config-repository.port';
-import type { OidcClient, SamlClient } from '../../../core/sso/ports/sso-protocols.port';
-import { ManageSsoConfigUseCase, type SsoTeams } from '../../../core/sso/use-cases/manage-sso-config.use-case';
+import { ManageSsoConfigUseCase } from '../../../core/sso/use-cases/manage-sso-config.use-case';
 import { SsoLoginUseCase } from '../../../core/sso/use-cases/sso-login.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import { IDENTITY_TOKENS } from './identities.module';
-import { TEAM_TOKENS } from './teams.module';
-
-export const SSO_TOKENS = {
-  Configs: token<SsoConfigRepository>('SsoConfigRepository'),
-  Teams: token<SsoTeams>('SsoTeams'),
-  OidcClient: token<OidcClient>('SsoOidcClient'),
-  SamlClient: token<SamlClient>('SsoSamlClient'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { IDENTITY_TOKENS } from './identities.tokens';
+import { TEAM_TOKENS } from './teams.tokens';
+import { SSO_TOKENS } from './sso.tokens';
 
 /**
  * Single sign-on per team (OIDC and SAML): the connection's settings, the sign-in with provisioning, and the

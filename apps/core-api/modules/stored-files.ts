@@ -3,8 +3,8 @@ import type { Logger } from '../../../adapters/logging/logger';
 import { StoredFilesCleanup } from '../../../core/uploads/use-cases/stored-files-cleanup';
 import type { Getter } from '../../shared/app-module';
 import { TOKENS } from '../../shared/tokens';
-import { KNOWLEDGE_TOKENS } from './knowledge.module';
-import { UPLOAD_TOKENS } from './uploads.module';
+import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
+import { UPLOAD_TOKENS } from './uploads.tokens';
 
 /**
  * The removal of an account's or application's stored files, for the areas of the app that keep files

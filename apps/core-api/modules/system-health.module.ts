@@ -12,7 +12,8 @@ import { eventOutboxBacklog } from '../../../adapters/persistence/analytics/outb
 import { GetSystemHealthUseCase } from '../../../core/health/use-cases/get-system-health.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
 import { TOKENS, resolve } from '../../shared/tokens';
-import { ANALYTICS_TOKENS, boundJobQueues } from './analytics.module';
+import { boundJobQueues } from './job-queues';
+import { ANALYTICS_TOKENS } from './analytics.tokens';
 
 /**
  * `GET /api/system-health` (admins): database, Redis, the AI service, the marketplace, the job queues,

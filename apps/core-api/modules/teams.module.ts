@@ -1,7 +1,6 @@
 import type { Container } from 'inversify';
 import { teamsRouter } from '../../../adapters/http/teams/teams.router';
 import { TypeOrmTeamProviderKeyRepository, TypeOrmTeamRepository } from '../../../adapters/persistence/teams/type-orm-team.repository';
-import type { TeamProviderKeyRepository, TeamRepository } from '../../../core/teams/ports/team-repository.port';
 import { AcceptInvitationUseCase, InviteMemberUseCase, ListInvitationsUseCase, ResendInvitationUseCase, RevokeInvitationUseCase } from '../../../core/teams/use-cases/invitations.use-cases';
 import { ChangeMemberRoleUseCase, ListTeamMembersUseCase, RemoveMemberUseCase, TransferTeamOwnershipUseCase } from '../../../core/teams/use-cases/members.use-cases';
 import {
@@ -13,12 +12,8 @@ import {
 import { CreateTeamUseCase, DeleteTeamUseCase, GetTeamUseCase, ListTeamsUseCase, UpdateTeamUseCase } from '../../../core/teams/use-cases/teams.use-cases';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { eventDeps } from '../../shared/modules/event.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const TEAM_TOKENS = {
-  TeamRepository: token<TeamRepository>('TeamRepository'),
-  TeamProviderKeyRepository: token<TeamProviderKeyRepository>('TeamProviderKeyRepository'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { TEAM_TOKENS } from './teams.tokens';
 
 /** Teams: members and roles, invitations, ownership, the team's provider keys (docs/teams.md). */
 export const teamsModule: AppModule = {

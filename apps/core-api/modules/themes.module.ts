@@ -1,21 +1,15 @@
 import type { Container } from 'inversify';
 import { themesRouter } from '../../../adapters/http/themes/themes.router';
 import { TypeOrmThemeRepository } from '../../../adapters/persistence/themes/type-orm-theme.repository';
-import type { ThemeRepository } from '../../../core/themes/ports/theme-repository.port';
-import { ApplicationThemes, type ThemeLayer } from '../../../core/themes/use-cases/application-themes';
+import { ApplicationThemes } from '../../../core/themes/use-cases/application-themes';
 import { CreateThemeUseCase } from '../../../core/themes/use-cases/create-theme.use-case';
 import { GetApplicationThemeCssUseCase } from '../../../core/themes/use-cases/get-application-theme-css.use-case';
 import { GetThemeUseCase } from '../../../core/themes/use-cases/get-theme.use-case';
 import { ListThemesUseCase } from '../../../core/themes/use-cases/list-themes.use-case';
 import { ThemeCatalog } from '../../../core/themes/use-cases/theme-catalog';
 import { provide, type AppModule } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const THEME_TOKENS = {
-  ThemeRepository: token<ThemeRepository>('ThemeRepository'),
-  /** Bound by the branding area when present: branding applied over every application's theme. */
-  ThemeLayer: token<ThemeLayer>('ThemeLayer'),
-} as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { THEME_TOKENS } from './themes.tokens';
 
 /**
  * Themes (SPEC 4.2, 4.8; EXTENSIONS.md "Themes"): presets, users' themes, and each application's

@@ -8,10 +8,8 @@ import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-ch
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
 import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import { SendPublicMessageUseCase } from '../../../core/public-api/use-cases/send-public-message.use-case';
-import type { JsonSchemaChecker } from '../../../core/tools/ports/json-schema.port';
 import { ApplicationMcpUseCase } from '../../../core/tools/use-cases/application-mcp.use-case';
 import { RunWorkflowByApiUseCase } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
-import type { ToolRepository } from '../../../core/tools/ports/tool-repository.port';
 import { GetAgentSettingsUseCase, UpdateAgentSettingsUseCase } from '../../../core/tools/use-cases/agent-settings.use-cases';
 import { CreateToolUseCase, DeleteToolUseCase, GetToolUseCase, ListToolsUseCase, UpdateToolUseCase } from '../../../core/tools/use-cases/manage-tools.use-cases';
 import type { ToolDeps } from '../../../core/tools/use-cases/tool-deps';
@@ -22,8 +20,8 @@ import { SearchKnowledgeToolRunner } from '../../../core/tools/use-cases/search-
 import { KeyedToolRunners } from '../../../core/tools/use-cases/tool-runners';
 import { TurnToolsLoader } from '../../../core/tools/use-cases/turn-tools';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import { WORKFLOW_TOKENS } from './workflows.module';
+import { TOKENS, resolve } from '../../shared/tokens';
+import { WORKFLOW_TOKENS } from './workflows.tokens';
 import { PLATFORM_VERSION } from '../../shared/version';
 import { mcpServersRouter } from '../../../adapters/http/tools/mcp-servers.router';
 import { SqlMcpServerRepository } from '../../../adapters/persistence/tools/sql-mcp-server.repository';
@@ -31,9 +29,6 @@ import { SdkMcpClient } from '../../../adapters/tools/sdk.mcp-client';
 import { ssrfSafeFetch } from '../../../adapters/tools/ssrf-safe.fetch';
 import { SsrfSafeWebhookSender } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
 import { PluginTools } from '../../../core/plugins/use-cases/plugin-tools';
-import type { McpClient } from '../../../core/tools/ports/mcp-client.port';
-import type { McpServerRepository } from '../../../core/tools/ports/mcp-server-repository.port';
-import type { ToolRunnerRegistry } from '../../../core/tools/ports/tool-runner.port';
 import { ApplicationToolset, ListAvailableToolsUseCase } from '../../../core/tools/use-cases/application-toolset';
 import {
   CreateMcpServerUseCase,
@@ -47,20 +42,8 @@ import {
 import { McpTools } from '../../../core/tools/use-cases/mcp-tools';
 import { RunWorkflowToolRunner } from '../../../core/workflows/use-cases/run-workflow.tool-runner';
 import { StartRuns } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
-import { PLUGIN_TOKENS } from './plugins.module';
-
-export const TOOL_TOKENS = {
-  Repository: token<ToolRepository>('ToolRepository'),
-  Schemas: token<JsonSchemaChecker>('ToolJsonSchemas'),
-  McpServers: token<McpServerRepository>('McpServerRepository'),
-  McpClient: token<McpClient>('McpClient'),
-  /** Every tool of an application from every source: the turn loop's `tools` come from `forTurn`. */
-  Toolset: token<ApplicationToolset>('ApplicationToolset'),
-  /** The runners of every source (http, plugin, mcp, the built-ins): the turn loop's `runners`. */
-  Runners: token<ToolRunnerRegistry>('ToolRunners'),
-  /** The tools a chat turn may call (ChatTurnRunner's `tools`), from every source. */
-  TurnTools: token<TurnToolsLoader>('TurnToolsLoader'),
-} as const;
+import { PLUGIN_TOKENS } from './plugins.tokens';
+import { TOOL_TOKENS } from './tools.tokens';
 
 /**
  * Tools and agents (docs/tools.md): an application's tool definitions and its agent settings, and each

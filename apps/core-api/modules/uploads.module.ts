@@ -1,8 +1,4 @@
-import type { UploadRepository } from '../../../core/uploads/ports/upload-repository.port';
-import type { FileStore } from '../../../core/uploads/ports/file-store.port';
 import type { Container } from 'inversify';
-import { join } from 'node:path';
-import { LocalDiskFileStore } from '../../../adapters/files/local-disk.file-store';
 import { uploadsRouter } from '../../../adapters/http/uploads/uploads.router';
 import { TypeOrmUploadRepository } from '../../../adapters/persistence/uploads/type-orm-upload.repository';
 import { CreateUploadUseCase } from '../../../core/uploads/use-cases/create-upload.use-case';
@@ -11,19 +7,9 @@ import { GetUploadUseCase } from '../../../core/uploads/use-cases/get-upload.use
 import { ListUploadsUseCase } from '../../../core/uploads/use-cases/list-uploads.use-case';
 import { ReadUploadContentUseCase } from '../../../core/uploads/use-cases/read-upload-content.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-
-export const UPLOAD_TOKENS = {
-  UploadRepository: token<UploadRepository>('UploadRepository'),
-  /** File contents (uploads and knowledge sources), under DATA_DIR/uploads. */
-  FileStore: token<FileStore>('FileStore'),
-} as const;
-
-/** The file store, bound once for every area that keeps files. */
-export function bindFileStore(c: Container): void {
-  if (c.isBound(UPLOAD_TOKENS.FileStore)) return;
-  provide(c, UPLOAD_TOKENS.FileStore, (get) => new LocalDiskFileStore(join(get(TOKENS.Config).dataDir, 'uploads')));
-}
+import { TOKENS, resolve } from '../../shared/tokens';
+import { bindFileStore } from './file-store';
+import { UPLOAD_TOKENS } from './uploads.tokens';
 
 /** Uploads (SPEC 4.12, 8): files checked by content, stored under server-made names, served as attachments. */
 export const uploadsModule: AppModule = {

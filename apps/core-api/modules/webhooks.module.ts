@@ -2,9 +2,6 @@ import type { Container } from 'inversify';
 import { webhooksRouter } from '../../../adapters/http/webhooks/webhooks.router';
 import { CachedWebhookRepository } from '../../../adapters/cache/cached-event-subscriptions';
 import { SsrfSafeWebhookSender, type LookupFunction } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
-import type { JobQueue } from '../../../core/shared/job-queue.port';
-import type { WebhookRepository } from '../../../core/webhooks/ports/webhook-repository.port';
-import type { WebhookSender } from '../../../core/webhooks/ports/webhook-sender.port';
 import { CreateWebhookUseCase } from '../../../core/webhooks/use-cases/create-webhook.use-case';
 import { DeleteWebhookUseCase } from '../../../core/webhooks/use-cases/delete-webhook.use-case';
 import { DeliverWebhookUseCase } from '../../../core/webhooks/use-cases/deliver-webhook.use-case';
@@ -20,15 +17,10 @@ import { DELIVER_WEBHOOK_JOB, type DeliverWebhookJob, type WebhookDeps } from '.
 import { WebhookFanOut } from '../../../core/webhooks/use-cases/webhook-fan-out.subscriber';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { EVENT_TOKENS } from '../../shared/modules/event.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { ownJobQueue } from './job-queues';
-import { NOTIFICATION_TOKENS } from './notifications.module';
-
-export const WEBHOOK_TOKENS = {
-  Repository: token<WebhookRepository>('WebhookRepository'),
-  Sender: token<WebhookSender>('WebhookSender'),
-  JobQueue: token<JobQueue>('WebhooksJobQueue'),
-} as const;
+import { NOTIFICATION_TOKENS } from './notifications.tokens';
+import { WEBHOOK_TOKENS } from './webhooks.tokens';
 
 export interface WebhooksModuleOptions {
   /** BullMQ key prefix (tests give each run its own). */

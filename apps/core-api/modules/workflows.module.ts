@@ -14,10 +14,8 @@ import { CreateApplicationUseCase } from '../../../core/applications/use-cases/c
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
 import { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import { CallPluginEndpointUseCase } from '../../../core/plugins/use-cases/call-plugin-endpoint.use-case';
-import type { JobQueue } from '../../../core/shared/job-queue.port';
 import type { SecretBox } from '../../../core/shared/secret-box.port';
 import { workflowSecretAad } from '../../../core/workflows/domain/secrets';
-import type { ConditionEvaluator, WorkflowHttp } from '../../../core/workflows/ports/step-services.port';
 import type { WorkflowRepository } from '../../../core/workflows/ports/workflow-repository.port';
 import { CreateWorkflowUseCase, DeleteWorkflowUseCase, GetWorkflowUseCase, ListWorkflowsUseCase, UpdateWorkflowUseCase } from '../../../core/workflows/use-cases/manage-workflows.use-cases';
 import { StepRunner } from '../../../core/workflows/use-cases/step-runner';
@@ -38,18 +36,11 @@ import {
 } from '../../../core/workflows/use-cases/workflow-runs.use-cases';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { ownJobQueue } from './job-queues';
-import { KNOWLEDGE_TOKENS } from './knowledge.module';
-import { UPLOAD_TOKENS } from './uploads.module';
-
-export const WORKFLOW_TOKENS = {
-  Repository: token<WorkflowRepository>('WorkflowRepository'),
-  JobQueue: token<JobQueue>('WorkflowsJobQueue'),
-  Conditions: token<ConditionEvaluator>('WorkflowConditions'),
-  Http: token<WorkflowHttp>('WorkflowHttp'),
-  Scheduler: token<PluginBackedWorkflowScheduler>('WorkflowScheduler'),
-} as const;
+import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
+import { UPLOAD_TOKENS } from './uploads.tokens';
+import { WORKFLOW_TOKENS } from './workflows.tokens';
 
 /** A run's workflow secrets, opened for its http headers (the current values: a secret changed since applies). */
 function openSecrets(workflows: WorkflowRepository, box: SecretBox) {

@@ -3,7 +3,6 @@ import { marketplaceRouter } from '../../../adapters/http/marketplace/marketplac
 import { marketplaceAuth } from '../../../adapters/http/shared/marketplace-auth.middleware';
 import { TypeOrmCatalogRepository, TypeOrmLicenseRepository, TypeOrmReviewRepository } from '../../../adapters/persistence/marketplace/type-orm-marketplace.repository';
 import { YauzlPluginPackageReader } from '../../../adapters/plugins/yauzl.plugin-package-reader';
-import type { CatalogRepository, LicenseRepository, ReviewRepository } from '../../../core/marketplace/ports/marketplace-repository.port';
 import { BrowseItemsUseCase, GetItemUseCase, ListCategoriesUseCase, ListFeaturedUseCase } from '../../../core/marketplace/use-cases/browse.use-cases';
 import { LicensesUseCase, ValidateLicenseUseCase } from '../../../core/marketplace/use-cases/licenses.use-cases';
 import { ListHeldLicensesUseCase } from '../../../core/marketplace/use-cases/list-held-licenses.use-case';
@@ -23,18 +22,10 @@ import {
   ListVersionsUseCase,
   PublishVersionUseCase,
 } from '../../../core/marketplace/use-cases/versions.use-cases';
-import type { PluginPackageReader } from '../../../core/plugins/ports/plugin-package-reader.port';
 import { provide, type AppModule } from '../../shared/app-module';
-import { TOKENS, resolve, token } from '../../shared/tokens';
+import { TOKENS, resolve } from '../../shared/tokens';
 import { PLATFORM_VERSION } from '../../shared/version';
-
-export const MARKETPLACE_TOKENS = {
-  Catalog: token<CatalogRepository>('MarketplaceCatalogRepository'),
-  Reviews: token<ReviewRepository>('MarketplaceReviewRepository'),
-  Licenses: token<LicenseRepository>('MarketplaceLicenseRepository'),
-  Packages: token<PluginPackageReader>('MarketplacePluginPackageReader'),
-  PlatformVersion: token<string>('MarketplacePlatformVersion'),
-} as const;
+import { MARKETPLACE_TOKENS } from './marketplace.tokens';
 
 export interface MarketplaceModuleOptions {
   /** The platform version compatibility bounds are checked against (tests); package.json's version otherwise. */

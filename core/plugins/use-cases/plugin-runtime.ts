@@ -64,6 +64,8 @@ export class PluginRuntime {
   private readonly loading = new Map<string, Promise<LoadedInstallation>>();
   private readonly pendingCalls = new Map<string, number>();
   private readonly failing = new Set<string>();
+  /** The calls under way, per installation: `forget` marks them stopped, since it disposes the isolate they run in. */
+  private readonly running = new Map<string, Set<{ stopped: boolean }>>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: RuntimeDeps) {}
@@ -80,6 +82,7 @@ export class PluginRuntime {
   async forget(applicationId: string, installationId?: string): Promise<void> {
     if (installationId) {
       this.definitions.delete(installationId);
+      for (const call of this.running.get(installationId) ?? []) call.stopped = true;
       this.deps.sandbox.dispose(installationId);
     }
     await this.deps.cache.invalidate(activeKey(applicationId));
@@ -145,12 +148,20 @@ export class PluginRuntime {
     }
   }
 
-  /** Calls one handler, counting it; a failure is recorded (and may trip the breaker) and rethrown as a PluginCallError. */
+  /**
+   * Calls one handler, counting it; a failure is recorded (and may trip the breaker) and rethrown as a PluginCallError.
+   * A call the platform stopped, its isolate disposed by `forget` meanwhile (a deactivation, an uninstall, new settings),
+   * is not the plugin's failure: it ends as `unavailable`, recorded nowhere, and the code is not loaded again for it.
+   */
   async call(installation: Installation, target: PluginTarget, arg: unknown, limits: CallLimits, depth = 0): Promise<unknown> {
+    const call = { stopped: false };
+    const running = this.running.get(installation.id) ?? new Set();
+    running.add(call);
+    this.running.set(installation.id, running);
     try {
       const result = await this.deps.sandbox.call(installation.id, target, arg, limits, depth).catch(async (error: unknown) => {
         // Disposed since it was loaded (idle, or another call's overrun): load again once, then call.
-        if (!(error instanceof PluginCallError) || error.reason !== 'unavailable') throw error;
+        if (!(error instanceof PluginCallError) || error.reason !== 'unavailable' || call.stopped) throw error;
         this.definitions.delete(installation.id);
         await this.load(installation);
         return this.deps.sandbox.call(installation.id, target, arg, limits, depth);
@@ -163,8 +174,12 @@ export class PluginRuntime {
       return result;
     } catch (error) {
       this.counted(installation.id);
+      if (call.stopped) throw new PluginCallError('the installation was stopped during the call', 'unavailable');
       await this.failed(installation, target.kind, target.name, error);
       throw error instanceof PluginCallError ? error : new PluginCallError(describe(error));
+    } finally {
+      running.delete(call);
+      if (running.size === 0 && this.running.get(installation.id) === running) this.running.delete(installation.id);
     }
   }
 

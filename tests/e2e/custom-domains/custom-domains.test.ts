@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { NodeTlsProbe } from '../../../adapters/dns/node.tls-probe';
-import { DOMAIN_TOKENS } from '../../../apps/core-api/modules/custom-domains.module';
+import { DOMAIN_TOKENS } from '../../../apps/core-api/modules/custom-domains.tokens';
 import { TOKENS, resolve } from '../../../apps/shared/tokens';
 import { RefreshSslExpiryUseCase } from '../../../core/domains/use-cases/refresh-ssl-expiry.use-case';
 import { LocalDns } from '../../support/local-dns';

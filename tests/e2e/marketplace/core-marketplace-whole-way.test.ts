@@ -1,4 +1,4 @@
-import { MARKETPLACE_TOKENS as CORE_MARKETPLACE_TOKENS } from '../../../apps/core-api/modules/marketplace.module';
+import { MARKETPLACE_TOKENS as CORE_MARKETPLACE_TOKENS } from '../../../apps/core-api/modules/marketplace.tokens';
 import { resolve } from '../../../apps/shared/tokens';
 import { LICENSE_CACHE_MS, LICENSE_GRACE_MS } from '../../../core/marketplace/use-cases/paid-licenses';
 import { RevalidateLicensesUseCase } from '../../../core/marketplace/use-cases/license-checks';

@@ -1,6 +1,6 @@
 import { OpenAiLlmProvider } from '../../../adapters/providers/openai-llm.provider';
 import { AjvJsonSchemaChecker } from '../../../adapters/tools/ajv.json-schema-checker';
-import { TOOL_TOKENS } from '../../../apps/core-api/modules/tools.module';
+import { TOOL_TOKENS } from '../../../apps/core-api/modules/tools.tokens';
 import { TOKENS, resolve } from '../../../apps/shared/tokens';
 import { defaultAgentSettings } from '../../../core/tools/domain/agent-settings';
 import { runToolLoop, type ToolLoopResult } from '../../../core/tools/use-cases/tool-loop';

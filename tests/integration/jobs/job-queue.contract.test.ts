@@ -176,3 +176,34 @@ describe.each(variants)('JobQueue contract (%s)', (_name, makeVariant) => {
     release();
   });
 });
+
+describe('InProcessJobQueue stopping', () => {
+  it('keeps the retry of a job that fails while the queue stops for the next start, with no timer left behind', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const attempts: number[] = [];
+    const queue = new InProcessJobQueue();
+    // A minute of backoff: a timer set during the stop would hold the process (a Jest worker: "failed to exit gracefully").
+    queue.register('fragile', async (_p, attempt) => {
+      attempts.push(attempt.number);
+      if (attempt.number === 1) {
+        await gate;
+        throw new Error('cut short');
+      }
+    }, { attempts: 3, backoffMs: 60_000 });
+    await queue.start();
+    await queue.enqueue('fragile', {});
+    await eventually(() => attempts.length === 1);
+
+    const stopping = queue.stop();
+    release();
+    await stopping;
+    // Waiting, not delayed: the queue's only timers are its delayed retries.
+    expect(await queue.depth()).toEqual([{ name: 'fragile', waiting: 1, active: 0, delayed: 0, failed: 0 }]);
+
+    await queue.start();
+    await eventually(() => attempts.length === 2);
+    expect(attempts).toEqual([1, 2]);
+    await queue.stop();
+  });
+});

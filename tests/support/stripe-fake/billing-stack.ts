@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { createLogger } from '../../../adapters/logging/logger';
-import { BILLING_TOKENS } from '../../../apps/core-api/modules/billing.module';
+import { BILLING_TOKENS } from '../../../apps/core-api/modules/billing.tokens';
 import { coreApiModules } from '../../../apps/core-api/core-api.container';
 import type { AppModule } from '../../../apps/shared/app-module';
 import { composeApp } from '../../../apps/shared/compose';

@@ -18,12 +18,13 @@ export function NotificationBell() {
     refetchIntervalInBackground: false,
     refetchOnWindowFocus: true,
   });
-  const count = unread.data?.count ?? 0;
-  const label = count === 0 ? 'Notifications, none unread' : `Notifications, ${count} unread`;
+  // Until the first count arrives (or when it cannot be read) the bell claims no number: "none unread" would be a guess.
+  const count = unread.data?.count;
+  const label = count === undefined ? 'Notifications' : count === 0 ? 'Notifications, none unread' : `Notifications, ${count} unread`;
   return (
     <NavLink to="/notifications" className="ap-bell" aria-label={label} title={label}>
       <Bell aria-hidden size={18} />
-      {count > 0 ? (
+      {count !== undefined && count > 0 ? (
         <span className="ap-bell__count" aria-hidden>
           {count > 99 ? '99+' : String(count)}
         </span>

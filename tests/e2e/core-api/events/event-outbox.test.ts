@@ -1,4 +1,4 @@
-import { API_KEY_TOKENS } from '../../../../apps/core-api/modules/api-keys.module';
+import { API_KEY_TOKENS } from '../../../../apps/core-api/modules/api-keys.tokens';
 import { EVENT_TOKENS } from '../../../../apps/shared/modules/event.tokens';
 import { TOKENS, resolve } from '../../../../apps/shared/tokens';
 import { ApiKeyLookup } from '../../../../core/api-keys/use-cases/api-key-lookup';

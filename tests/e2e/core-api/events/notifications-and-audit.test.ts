@@ -1,4 +1,4 @@
-import { NOTIFICATION_TOKENS } from '../../../../apps/core-api/modules/notifications.module';
+import { NOTIFICATION_TOKENS } from '../../../../apps/core-api/modules/notifications.tokens';
 import { resolve } from '../../../../apps/shared/tokens';
 import { startEventsInstance, uniquePrefix, type EventsInstance } from '../../../support/events-stack';
 import { DATABASE_KINDS } from '../../../support/test-database';
