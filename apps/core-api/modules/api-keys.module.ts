@@ -9,6 +9,10 @@ import { CreateApiKeyUseCase } from '../../../core/api-keys/use-cases/create-api
 import { DeleteApiKeyUseCase } from '../../../core/api-keys/use-cases/delete-api-key.use-case';
 import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
+import { HmacPreviewTokens } from '../../../adapters/crypto/hmac.preview-tokens';
+import { widgetPreviewRouter } from '../../../adapters/http/public-api/widget-preview.router';
+import type { PreviewTokens } from '../../../core/public-api/ports/preview-tokens.port';
+import { IssueWidgetPreviewUseCase } from '../../../core/public-api/use-cases/issue-widget-preview.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS } from '../../shared/modules/guard.tokens';
 import { eventDeps } from '../../shared/modules/event.tokens';
@@ -17,6 +21,8 @@ import { TOKENS, resolve, token } from '../../shared/tokens';
 export const API_KEY_TOKENS = {
   /** The store of API keys (the billing area counts a user's active keys through it). */
   ApiKeyRepository: token<ApiKeyRepository>('ApiKeyRepository'),
+  /** Signs the console's widget preview sessions, which the public API admits in place of a key. */
+  PreviewTokens: token<PreviewTokens>('PreviewTokens'),
 } as const;
 
 /** How often request counts and last-use times counted in memory are written to the database. */
@@ -41,6 +47,10 @@ export const apiKeysModule: AppModule = {
     provide(c, ListApiKeysUseCase, (get) => new ListApiKeysUseCase({ keys: keys(get), usage: get(ApiKeyUsageTracker) }));
     provide(c, RevokeApiKeyUseCase, (get) => new RevokeApiKeyUseCase({ keys: keys(get), applications: get(TOKENS.ApplicationRepository), lookup: get(ApiKeyLookup), clock: get(TOKENS.Clock), ...eventDeps(c, get) }));
     provide(c, DeleteApiKeyUseCase, (get) => new DeleteApiKeyUseCase({ keys: keys(get), applications: get(TOKENS.ApplicationRepository), lookup: get(ApiKeyLookup), ...eventDeps(c, get) }));
+    provide(c, API_KEY_TOKENS.PreviewTokens, (get) => new HmacPreviewTokens(get(TOKENS.Config).jwtSecret));
+    provide(c, IssueWidgetPreviewUseCase, (get) =>
+      new IssueWidgetPreviewUseCase({ applications: get(TOKENS.ApplicationRepository), keys: keys(get), tokens: get(API_KEY_TOKENS.PreviewTokens), clock: get(TOKENS.Clock) }),
+    );
     provide(c, AuthenticateApiKeyUseCase, (get) =>
       new AuthenticateApiKeyUseCase({
         lookup: get(ApiKeyLookup),
@@ -49,6 +59,7 @@ export const apiKeysModule: AppModule = {
         usage: get(ApiKeyUsageTracker),
         clock: get(TOKENS.Clock),
         owners: get(TOKENS.UserRepository),
+        previews: { tokens: get(API_KEY_TOKENS.PreviewTokens), keys: keys(get) },
       }),
     );
   },
@@ -60,6 +71,7 @@ export const apiKeysModule: AppModule = {
       revoke: resolve(c, RevokeApiKeyUseCase),
       remove: resolve(c, DeleteApiKeyUseCase),
     }),
+    widgetPreviewRouter({ auth: resolve(c, TOKENS.AuthMiddleware), issue: resolve(c, IssueWidgetPreviewUseCase) }),
   ],
   async start(c: Container) {
     const usage = resolve(c, ApiKeyUsageTracker);

@@ -8,6 +8,7 @@ import { CreateConversationUseCase } from '../../../core/conversations/use-cases
 import { GetConversationUseCase } from '../../../core/conversations/use-cases/get-conversation.use-case';
 import { ListConversationsUseCase } from '../../../core/conversations/use-cases/list-conversations.use-case';
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
+import { RenameConversationUseCase } from '../../../core/conversations/use-cases/rename-conversation.use-case';
 import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
 import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
@@ -26,6 +27,7 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
     bind(c: Container) {
       provide(c, ChatTurnRunner, (get) => new ChatTurnRunner({
         engine: get(CHAT_TOKENS.ChatEngine),
+        prices: get(TOKENS.Config).modelPrices,
         policies: policies.map((p) => p(c)),
         // The engine writes a turn's events with its messages where the app has the events area.
         announce: c.isBound(EVENT_TOKENS.Publisher),
@@ -39,8 +41,9 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
       });
       provide(c, CreateConversationUseCase, (get) => new CreateConversationUseCase({ ...deps(get), runner: get(ChatTurnRunner), events: eventDeps(c, get).events }));
       provide(c, ListConversationsUseCase, (get) => new ListConversationsUseCase(deps(get)));
-      provide(c, GetConversationUseCase, (get) => new GetConversationUseCase(deps(get)));
+      provide(c, GetConversationUseCase, (get) => new GetConversationUseCase({ ...deps(get), prices: get(TOKENS.Config).modelPrices }));
       provide(c, ArchiveConversationUseCase, (get) => new ArchiveConversationUseCase({ ...deps(get), events: eventDeps(c, get).events }));
+      provide(c, RenameConversationUseCase, (get) => new RenameConversationUseCase(deps(get)));
       provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
       provide(c, ListProvidersUseCase, (get) => new ListProvidersUseCase({ engine: get(CHAT_TOKENS.ChatEngine) }));
       provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
@@ -52,6 +55,7 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
         list: resolve(c, ListConversationsUseCase),
         get: resolve(c, GetConversationUseCase),
         archive: resolve(c, ArchiveConversationUseCase),
+        rename: resolve(c, RenameConversationUseCase),
         send: resolve(c, SendMessageUseCase),
         stream: resolve(c, StreamMessageUseCase),
       }),
