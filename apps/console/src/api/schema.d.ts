@@ -15916,6 +15916,11 @@ export interface components {
              * @example 0.000123
              */
             cost?: number | null;
+            /**
+             * @description The owner's rating of an answer, once rated.
+             * @example 4
+             */
+            rating?: number;
         };
         ConversationWithMessages: components["schemas"]["Conversation"] & {
             messages?: components["schemas"]["Message"][];
