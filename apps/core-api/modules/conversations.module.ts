@@ -27,7 +27,6 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
     bind(c: Container) {
       provide(c, ChatTurnRunner, (get) => new ChatTurnRunner({
         engine: get(CHAT_TOKENS.ChatEngine),
-        prices: get(TOKENS.Config).modelPrices,
         policies: policies.map((p) => p(c)),
         // The engine writes a turn's events with its messages where the app has the events area.
         announce: c.isBound(EVENT_TOKENS.Publisher),
@@ -44,9 +43,9 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
       provide(c, GetConversationUseCase, (get) => new GetConversationUseCase({ ...deps(get), prices: get(TOKENS.Config).modelPrices }));
       provide(c, ArchiveConversationUseCase, (get) => new ArchiveConversationUseCase({ ...deps(get), events: eventDeps(c, get).events }));
       provide(c, RenameConversationUseCase, (get) => new RenameConversationUseCase(deps(get)));
-      provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+      provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner), prices: get(TOKENS.Config).modelPrices }));
       provide(c, ListProvidersUseCase, (get) => new ListProvidersUseCase({ engine: get(CHAT_TOKENS.ChatEngine) }));
-      provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+      provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner), prices: get(TOKENS.Config).modelPrices }));
     },
     routers: (c) => [
       conversationsRouter({

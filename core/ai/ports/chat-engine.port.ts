@@ -77,7 +77,7 @@ export interface ChatAnswer {
   toolCalls?: AnswerToolCall[];
   /** Set when a limit ended the turn's tool use. */
   stoppedBy?: ToolStop;
-  /** US dollars at the platform's prices, null when unknown (set by the core API's turn runner, `answerCost`). */
+  /** US dollars at the platform's prices, null when unknown (the owner's dashboard chat only, `answerCost`). */
   cost?: number | null;
 }
 
@@ -99,7 +99,7 @@ export type ChatStreamEvent =
       sources?: MessageSource[];
       toolCalls?: AnswerToolCall[];
       stoppedBy?: ToolStop;
-      /** US dollars at the platform's prices, null when unknown (set by the core API's turn runner, `answerCost`). */
+      /** US dollars at the platform's prices, null when unknown (the owner's dashboard chat only, `answerCost`). */
       cost?: number | null;
     }
   | { type: 'error'; message: string; statusCode: number };

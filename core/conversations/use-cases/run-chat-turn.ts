@@ -1,7 +1,5 @@
 import type { AnswerToolCall, ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationStart, TurnTools } from '../../ai/ports/chat-engine.port';
-import type { PriceTable } from '../../ai/domain/model-catalog';
 import { estimateUsage } from '../../shared/tokens';
-import { answerCost, defaultPrices } from '../domain/answer-cost';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
 
 /**
@@ -24,14 +22,8 @@ export class ChatTurnRunner {
        * the tool loop. Read once the policies admitted the turn; costs no statement when none are enabled.
        */
       tools?: (applicationId: string, ownerId: string) => Promise<TurnTools | undefined>;
-      /** The platform's prices (the catalogue's with the operator's over them): each answer's `cost`. Default: the catalogue's. */
-      prices?: PriceTable;
     },
-  ) {
-    this.prices = deps.prices ?? defaultPrices();
-  }
-
-  private readonly prices: PriceTable;
+  ) {}
 
   async assignOnCreate(application: ChatTurn['application']): Promise<{ configVersionId: string | null }> {
     let configVersionId: string | null = null;
@@ -59,7 +51,7 @@ export class ChatTurnRunner {
     }
     // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
     await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content, ...toolCallsOf(answer) });
-    return { ...answer, cost: answerCost(this.prices, answer) };
+    return answer;
   }
 
   async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, opening?: ConversationStart): Promise<AsyncIterable<ChatStreamEvent>> {
@@ -73,7 +65,6 @@ export class ChatTurnRunner {
       throw error;
     }
     const settle = (outcome: ChatOutcome) => this.settle(turn, plan, outcome);
-    const prices = this.prices;
     return (async function* () {
       let outcome: ChatOutcome = { ok: false };
       let partial = '';
@@ -82,9 +73,6 @@ export class ChatTurnRunner {
           if (event.type === 'chunk') partial += event.content;
           if (event.type === 'done') {
             outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse, ...toolCallsOf(event) };
-            // The final event carries what the answer's meta shows (model, usage, latency) and its cost.
-            yield { ...event, cost: answerCost(prices, event) };
-            continue;
           }
           yield event;
         }

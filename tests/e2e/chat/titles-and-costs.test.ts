@@ -2,6 +2,7 @@ import { answerCost } from '../../../core/conversations/domain/answer-cost';
 import { postStream, readSseEvents } from '../../support/sse';
 import { paidUserWithApplication, registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
 import { DATABASE_KINDS } from '../../support/test-database';
+import { createKey } from '../public-api/public-api-support';
 
 const cases = [...DATABASE_KINDS.map((db) => [db, 'remote'] as const), ['pglite', 'in-process'] as const];
 
@@ -72,5 +73,17 @@ describe.each(cases)('conversation titles, renames and answer costs (%s, engine 
     expect(stored[1]).toMatchObject({ role: 'assistant', model: 'gpt-4o-mini', usage: done.usage, cost: expected });
     const answer = await stack.client.post(`/api/conversations/${created.id}/messages`, { content: 'Once more', provider: 'provider_a', model: 'gpt-4o-mini' }, { token: owner.token });
     expect(answer.body.cost).toBe(answerCost(stack.config.modelPrices, answer.body));
+  });
+
+  it("keeps the cost to the owner: the public API's stream and answer carry none", async () => {
+    const key = await createKey(stack.client, owner.token, { applicationId: owner.app.id });
+    const res = await postStream(`${stack.listening.url}/api/v1/chat/stream`, { applicationId: owner.app.id, message: 'Public question' }, { 'X-API-Key': key.key });
+    expect(res.status).toBe(200);
+    const done = (await readSseEvents(res)).at(-1);
+    expect(done).toMatchObject({ type: 'done', model: expect.any(String), usage: expect.any(Object) });
+    expect(done).not.toHaveProperty('cost');
+    const whole = await stack.client.post('/api/v1/chat', { applicationId: owner.app.id, message: 'Another' }, { headers: { 'X-API-Key': key.key } });
+    expect(whole.status).toBe(200);
+    expect(whole.body).not.toHaveProperty('cost');
   });
 });
