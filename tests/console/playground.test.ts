@@ -189,6 +189,15 @@ describeInBrowser('console: playground', () => {
     expect(await meta.textContent()).toMatch(/Time\d+(\.\d)? m?s/);
     const title = 'Could you please explain how the refund policy works for…';
     await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: title }).waitFor();
+    await page.getByRole('heading', { name: title }).waitFor();
+    // Renamed in place: the heading and the list follow.
+    await page.getByRole('button', { name: `Rename “${title}”` }).click();
+    await page.getByLabel('Title', { exact: true }).fill('   ');
+    expect(await page.getByRole('button', { name: 'Save title' }).isDisabled()).toBe(true);
+    await page.getByLabel('Title', { exact: true }).fill('Refunds abroad');
+    await page.getByRole('button', { name: 'Save title' }).click();
+    await page.getByRole('heading', { name: 'Refunds abroad' }).waitFor();
+    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: 'Refunds abroad' }).waitFor();
 
     // Stop part-way: the words that arrived stay on screen, marked, and are still there once the stored answer replaced them.
     const reply = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Plus, Send, Square } from 'lucide-react';
+import { Pencil, Plus, Send, Square } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApplicationChoices } from '../../components/ApplicationScope';
@@ -11,7 +11,7 @@ import { applyAnswerEvent, streamingAnswer, transcriptOf } from '../../component
 import type { AnswerEntry, StoredMessage, TranscriptEntry } from '../../components/chat/types';
 import { streamChat } from '../../lib/chat-stream';
 import { ApiError } from '../../lib/errors';
-import { useConversation, useConversations, useProviders, useRateAnswer, useStartConversation } from './queries';
+import { useConversation, useConversations, useProviders, useRateAnswer, useRenameConversation, useStartConversation } from './queries';
 import { s } from './strings';
 
 /** The turn on screen until the stored conversation holds it: the question and the answer as it streams. */
@@ -39,6 +39,8 @@ export default function Playground() {
   const conversation = useConversation(conversationId);
   const start = useStartConversation();
   const rate = useRateAnswer(conversationId);
+  const rename = useRenameConversation(appId);
+  const [renaming, setRenaming] = useState<string | null>(null);
   const [provider, setProvider] = useState('');
   const [model, setModel] = useState('');
   const [draft, setDraft] = useState('');
@@ -61,6 +63,10 @@ export default function Playground() {
     if (!pending || pending.answer.status === 'streaming' || pending.error) return;
     if (stored.length >= pending.before + 2 && stored.at(-1)?.role === 'assistant') setPending(null);
   }, [pending, stored]);
+  useEffect(() => {
+    setRenaming(null);
+    rename.reset();
+  }, [conversationId]);
   useEffect(() => {
     if (pending?.conversationId && pending.conversationId !== conversationId && pending.answer.status !== 'streaming') setPending(null);
   }, [pending, conversationId]);
@@ -203,6 +209,39 @@ export default function Playground() {
               </select>
             </div>
           </div>
+          {conversationId && conversation.data ? (
+            renaming !== null ? (
+              <form
+                className="ap-inline-form"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  rename.mutate({ id: conversationId, title: renaming }, { onSuccess: () => setRenaming(null) });
+                }}
+              >
+                <div className="ap-field">
+                  <label htmlFor="pg-title">{s.conversationTitle}</label>
+                  <input id="pg-title" value={renaming} aria-invalid={rename.error ? true : undefined} maxLength={200} onChange={(e) => setRenaming(e.target.value)} aria-describedby={rename.error ? 'pg-title-error' : undefined} />
+                  {rename.error ? (
+                    <p id="pg-title-error" className="ap-field__error" role="alert">
+                      {rename.error.message}
+                    </p>
+                  ) : null}
+                </div>
+                <Button type="submit" variant="primary" busy={rename.isPending} disabled={!renaming.trim()}>
+                  {s.saveTitle}
+                </Button>
+                <Button onClick={() => setRenaming(null)}>{s.cancel}</Button>
+              </form>
+            ) : (
+              <div className="ap-chat-title">
+                <h2>{conversation.data.title}</h2>
+                <Button variant="ghost" aria-label={s.renameLabel(conversation.data.title ?? '')} onClick={() => setRenaming(conversation.data.title ?? '')}>
+                  <Pencil aria-hidden size={16} />
+                  {s.rename}
+                </Button>
+              </div>
+            )
+          ) : null}
           {conversationId && conversation.isError ? <ErrorState error={conversation.error} onRetry={() => void conversation.refetch()} /> : null}
           <ChatTranscript
             ref={transcriptEnd}
