@@ -394,6 +394,12 @@ ${page ? '.w{height:100%;align-items:center;background:var(--bg)}.lb,.x{display:
       e.preventDefault();
       submit();
     });
+    // The button sends by itself: in a sandboxed frame without allow-forms (the console's preview, or a
+    // site's own sandbox) the browser never fires the form's submit event.
+    send.addEventListener('click', (e) => {
+      e.preventDefault();
+      submit();
+    });
 
     document.body.append(host);
     if (config.page) {

@@ -17,7 +17,7 @@ import type { NewPromptTemplate, PromptTemplateChanges, PromptTemplateRepository
 import type { ProviderKey } from '../../core/provider-keys/domain/provider-key';
 import type { NewProviderKey, ProviderKeyRepository } from '../../core/provider-keys/ports/provider-key-repository.port';
 import type { Conversation } from '../../core/conversations/domain/conversation';
-import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, TurnAnnouncement } from '../../core/conversations/ports/conversation-repository.port';
+import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, TurnAnnouncement, UntitledRename } from '../../core/conversations/ports/conversation-repository.port';
 import type { Cache } from '../../core/shared/cache.port';
 import { ambientTransaction } from '../persistence/sql';
 import type { OwnerLimit } from '../../core/shared/owner-limit';
@@ -382,8 +382,12 @@ export class CachedConversationRepository implements ConversationRepository {
   addMessage(message: NewMessage) {
     return this.inner.addMessage(message);
   }
-  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement): Promise<BegunTurn | null> {
-    return this.inner.beginTurn(conversationId, content, limit, maxChars, announce);
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement, title?: UntitledRename): Promise<BegunTurn | null> {
+    return this.inner.beginTurn(conversationId, content, limit, maxChars, announce, title);
+  }
+  /** The cached turn start's title may lag (its port says so); a rename is not worth an invalidation. */
+  rename(id: string, title: string): Promise<boolean> {
+    return this.inner.rename(id, title);
   }
 
   beginFirstTurn(conversation: NewConversation, content: string, announce?: TurnAnnouncement): Promise<BegunTurn> {

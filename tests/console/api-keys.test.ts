@@ -1,4 +1,5 @@
 import { describeInBrowser } from '../browser/support/browser';
+import { createKey } from '../e2e/public-api/public-api-support';
 import { userWithApplication } from '../support/test-stack';
 import { axeViolations, screenshot, signIn, startConsoleStack, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
@@ -69,5 +70,37 @@ describeInBrowser('console: API keys and embedding', () => {
     await page.getByRole('button', { name: 'Delete Website' }).click();
     await page.getByRole('dialog', { name: 'Delete “Website”?' }).getByRole('button', { name: 'Delete key' }).click();
     await page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
+  });
+
+  it('previews the widget for real: with keys made earlier and no allowed origin, the sandboxed widget answers a message', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Lighthouse Desk' });
+    await world.stack.setPlan(owner.user.id, 'pro');
+    // Two keys exist, made before this visit: their raw values are long gone, and the preview needs neither.
+    await createKey(world.stack.client, owner.token, { applicationId: owner.app.id, name: 'Website' });
+    await createKey(world.stack.client, owner.token, { applicationId: owner.app.id, name: 'Intranet' });
+    world.stack.emulator!.reset();
+    world.stack.emulator!.behaviour.reply = 'The lighthouse keeper answers from the preview.';
+    await signIn(page, world.url, owner);
+    await tab.goto(`/api-keys?app=${owner.app.id}`);
+    await page.getByText('No origin is allowed yet', { exact: false }).waitFor();
+    await page.getByText('Chats through the key “Intranet”', { exact: false }).waitFor();
+    expect(await page.getByText('Create a key for this application to preview the widget with it.').count()).toBe(0);
+
+    const frame = page.locator('iframe[title="Widget preview"]');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const widget = page.frameLocator('iframe[title="Widget preview"]');
+    // Named after the application, not "Chat with Chat".
+    await widget.getByRole('button', { name: 'Chat with Lighthouse Desk' }).click();
+    await widget.getByRole('textbox', { name: 'Your message' }).fill('Is the lamp lit tonight?');
+    await widget.getByRole('button', { name: 'Send' }).click();
+    // The Send button itself (a sandbox without allow-forms fires no submit event).
+    await widget.getByText('The lighthouse keeper answers from the preview.').waitFor();
+    expect(await widget.getByText('This chat is not enabled', { exact: false }).count()).toBe(0);
+    // It really chatted, through one of the application's keys, as widget traffic.
+    const conversations = await world.stack.client.get(`/api/conversations?applicationId=${owner.app.id}`, { token: owner.token });
+    expect(conversations.body.map((c: { title: string }) => c.title)).toEqual(['Is the lamp lit tonight?']);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'api-keys-widget-preview');
   });
 });

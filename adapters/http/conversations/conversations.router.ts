@@ -4,6 +4,7 @@ import type { ArchiveConversationUseCase } from '../../../core/conversations/use
 import type { CreateConversationUseCase } from '../../../core/conversations/use-cases/create-conversation.use-case';
 import type { GetConversationUseCase } from '../../../core/conversations/use-cases/get-conversation.use-case';
 import type { ListConversationsUseCase } from '../../../core/conversations/use-cases/list-conversations.use-case';
+import type { RenameConversationUseCase } from '../../../core/conversations/use-cases/rename-conversation.use-case';
 import type { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
 import type { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { actorOf } from '../shared/auth.middleware';
@@ -17,6 +18,7 @@ export function conversationsRouter(d: {
   list: ListConversationsUseCase;
   get: GetConversationUseCase;
   archive: ArchiveConversationUseCase;
+  rename: RenameConversationUseCase;
   send: SendMessageUseCase;
   stream: StreamMessageUseCase;
 }): Router {
@@ -31,6 +33,9 @@ export function conversationsRouter(d: {
   });
   r.get('/:id', async (ctx) => {
     ctx.body = await d.get.execute(ctx.params.id!, actorOf(ctx));
+  });
+  r.patch('/:id', async (ctx) => {
+    ctx.body = await d.rename.execute(ctx.params.id!, ctx.request.body, actorOf(ctx));
   });
   r.delete('/:id', async (ctx) => {
     await d.archive.execute(ctx.params.id!, actorOf(ctx));

@@ -3,7 +3,8 @@ import { RATE_LIMIT_WINDOW_SECONDS } from '../../../core/api-keys/domain/api-key
 import { ApiKeyRateLimitedError } from '../../../core/api-keys/domain/api-key-rate-limited.error';
 import type { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
 import type { PublicCaller } from '../../../core/public-api/domain/public-caller';
-import { UnauthorizedError } from '../../../core/shared/errors';
+import { SANDBOXED_ORIGIN } from '../../../core/public-api/domain/widget-preview';
+import { ForbiddenError, UnauthorizedError } from '../../../core/shared/errors';
 import { foreignOrigin } from './browser-origin';
 import { setRateLimitHeaders } from './rate-limit-headers';
 
@@ -24,10 +25,17 @@ export function apiKeyAuth(authenticate: AuthenticateApiKeyUseCase) {
       throw error;
     }
     setRateLimitHeaders(ctx, admitted.rateLimit, RATE_LIMIT_WINDOW_SECONDS);
+    const origin = foreignOrigin(ctx);
+    // A widget preview session works only where the console shows it: its sandboxed frame (an opaque
+    // origin) or the platform's own pages; a site elsewhere is refused whatever its allowed origins.
+    if (admitted.preview && origin !== undefined && origin !== SANDBOXED_ORIGIN) {
+      throw new ForbiddenError('A preview session works only in the console’s widget preview');
+    }
     const caller: PublicCaller = {
       key: admitted.key,
-      origin: foreignOrigin(ctx),
+      origin: admitted.preview ? undefined : origin,
       source: ctx.get(CLIENT_HEADER).toLowerCase() === 'widget' ? 'widget' : 'api',
+      ...(admitted.preview ? { preview: admitted.preview } : {}),
     };
     ctx.state.publicCaller = caller;
     await next();

@@ -4,6 +4,7 @@ import { errorBody } from '../shared/error.middleware';
 import { CLIENT_HEADER } from './api-key.middleware';
 import { foreignOrigin } from './browser-origin';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers';
+import { looksLikePreviewToken, SANDBOXED_ORIGIN } from '../../../core/public-api/domain/widget-preview';
 
 const PUBLIC_PATHS = /^\/api\/(v1|public)(\/|$)/;
 const EXPOSED = [...RATE_LIMIT_HEADERS, 'Retry-After', 'X-Conversation-Id', 'X-Request-Id'].join(', ');
@@ -14,6 +15,11 @@ const ALLOWED_HEADERS = ['X-API-Key', 'Content-Type', CLIENT_HEADER].join(', ');
  * it; whether *this* application lists it is checked by the use cases (403 otherwise), so a browser
  * can read a successful answer only on an origin its application allows. Other origins get no CORS
  * headers, and their preflights a 403.
+ *
+ * The opaque origin of a sandboxed frame (`null`) is let through for the console's widget preview: its
+ * preflight (which carries no key) is answered, and a request reads its answer only when it carries a
+ * preview session (`wpv_…`), which the key middleware then checks; an API key from that origin still
+ * needs an application that lists it.
  */
 export function publicCors(origins: ListedOrigins) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -21,8 +27,9 @@ export function publicCors(origins: ListedOrigins) {
     ctx.vary('Origin');
     const origin = foreignOrigin(ctx);
     const listed = origin !== undefined && (await origins.isListed(origin));
+    const sandboxed = origin === SANDBOXED_ORIGIN;
     if (ctx.method === 'OPTIONS' && origin !== undefined && ctx.get('Access-Control-Request-Method')) {
-      if (!listed) {
+      if (!listed && !sandboxed) {
         ctx.status = 403;
         ctx.body = errorBody(403, 'This origin is not allowed to call the public API');
         return;
@@ -34,7 +41,7 @@ export function publicCors(origins: ListedOrigins) {
       ctx.status = 204;
       return;
     }
-    if (listed) {
+    if (listed || (sandboxed && looksLikePreviewToken(ctx.get('X-API-Key')))) {
       ctx.set('Access-Control-Allow-Origin', origin!);
       ctx.set('Access-Control-Expose-Headers', EXPOSED);
     }

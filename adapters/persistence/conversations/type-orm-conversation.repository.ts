@@ -2,7 +2,7 @@ import { visibleApplicationIds } from '../teams/visibility';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Conversation, Message, MessageSource, MessageToolCall } from '../../../core/conversations/domain/conversation';
-import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn, TurnAnnouncement } from '../../../core/conversations/ports/conversation-repository.port';
+import type { BegunTurn, ConversationRepository, NewConversation, NewMessage, Turn, TurnAnnouncement, UntitledRename } from '../../../core/conversations/ports/conversation-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
 import { CoalescingLanes } from '../coalescing-lanes';
 import { one, rows } from '../sql';
@@ -268,8 +268,13 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     return this.appends.submit('', m);
   }
 
-  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement): Promise<BegunTurn | null> {
-    return this.starts.submit('', { conversationId, content, limit, maxChars, announce });
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement, title?: UntitledRename): Promise<BegunTurn | null> {
+    return this.starts.submit('', { conversationId, content, limit, maxChars, announce, title });
+  }
+
+  async rename(id: string, title: string): Promise<boolean> {
+    const row = await one<{ id: string }>(this.db, `UPDATE conversations SET title = $2, updated_at = now() WHERE id = $1 RETURNING id`, [id, title]);
+    return row !== null;
   }
 
   async messages(conversationId: string): Promise<Message[]> {
@@ -362,15 +367,18 @@ export class TypeOrmConversationRepository implements ConversationRepository {
     const offered = now.map((i) => this.histories.offer(batch[i]!.conversationId, batch[i]!.limit));
     const found = await rows<ConversationRow & { ord: string; count_before: number; count_after: number | null; created_ms: number; message_id?: string | null; history: HistoryEntry[] | string | null }>(
       this.db,
-      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::float8[], $6::uuid[], $7::text[])
+      `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::float8[], $6::uuid[], $7::text[], $8::text[], $9::text[])
                               WITH ORDINALITY AS r(conversation_id, content, max_count, known_count, known_created_ms,
-                                                   announce_owner, announce_source, ord)),
+                                                   announce_owner, announce_source, untitled, first_title, ord)),
             conv AS (SELECT c.*, req.ord, req.content AS new_content, req.max_count, req.announce_owner, req.announce_source,
+                            req.untitled, req.first_title,
                             c.message_count = req.known_count AND ${CREATED_MS('c')} = req.known_created_ms AS known
                        FROM conversations c JOIN req ON req.conversation_id = c.id WHERE c.id = ANY($1::uuid[])),
             locked AS (SELECT id FROM conversations WHERE id IN (SELECT id FROM conv WHERE status <> 'archived') ORDER BY id FOR NO KEY UPDATE),
-            touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + 1
-                          FROM locked WHERE c.id = locked.id RETURNING c.id, c.message_count),
+            touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + 1,
+                                   title = CASE WHEN c.message_count = 0 AND conv.first_title IS NOT NULL AND c.title = conv.untitled
+                                                THEN conv.first_title ELSE c.title END
+                          FROM locked JOIN conv ON conv.id = locked.id WHERE c.id = locked.id RETURNING c.id, c.message_count, c.title),
             stored AS (INSERT INTO messages (conversation_id, role, content, status)
                        SELECT id, 'user', new_content, 'complete' FROM conv WHERE status <> 'archived' ORDER BY ord
                        RETURNING id AS message_id, conversation_id),
@@ -383,7 +391,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
                WHERE conv.announce_owner IS NOT NULL
                ORDER BY conv.ord
               RETURNING 1)
-       SELECT conv.id, conv.application_id, conv.title, conv.status, conv.source, conv.api_key_id, conv.config_version_id,
+       SELECT conv.id, conv.application_id, coalesce(touched.title, conv.title) AS title, conv.status, conv.source, conv.api_key_id, conv.config_version_id,
               conv.created_at, conv.updated_at, conv.ord, conv.message_count AS count_before, touched.message_count AS count_after,
               ${CREATED_MS('conv')} AS created_ms, stored.message_id,
               CASE WHEN conv.status = 'archived' OR conv.known THEN NULL ELSE (${history('conv.id', 'conv.max_count')}) END AS history
@@ -392,6 +400,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
         now.map((i) => batch[i]!.conversationId), now.map((i) => batch[i]!.content), now.map((i) => batch[i]!.limit),
         offered.map((v) => v?.count ?? -1), offered.map((v) => v?.createdAtMs ?? -1),
         now.map((i) => batch[i]!.announce?.ownerId ?? null), now.map((i) => batch[i]!.announce?.source ?? null),
+        now.map((i) => batch[i]!.title?.untitled ?? null), now.map((i) => batch[i]!.title?.title ?? null),
       ],
     );
     if (now.some((i) => batch[i]!.announce) && found.some((r) => r.message_id)) this.onAnnounced();
@@ -448,5 +457,6 @@ interface TurnStart {
   limit: number;
   maxChars: number;
   announce?: TurnAnnouncement;
+  title?: UntitledRename;
 }
 

@@ -6,6 +6,8 @@ import type {
   NewConversation,
   NewMessage,
   Turn,
+  TurnAnnouncement,
+  UntitledRename,
 } from '../../../core/conversations/ports/conversation-repository.port';
 import type { ApplicationRepository } from '../../../core/applications/ports/application-repository.port';
 import { ConflictError, NotFoundError } from '../../../core/shared/errors';
@@ -101,13 +103,23 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return structuredClone(message);
   }
 
-  async beginTurn(conversationId: string, content: string, limit: number, maxChars: number): Promise<BegunTurn | null> {
+  async beginTurn(conversationId: string, content: string, limit: number, maxChars: number, _announce?: TurnAnnouncement, title?: UntitledRename): Promise<BegunTurn | null> {
     const conversation = this.conversations.get(conversationId);
     if (!conversation) return null;
     if (conversation.status === 'archived') return { conversation: { ...conversation }, history: [] };
+    const before = { ...conversation };
+    if (title && conversation.title === title.untitled && (this.messagesOf.get(conversationId) ?? []).length === 0) conversation.title = title.title;
     const history = this.history(conversationId, limit, maxChars);
     const stored = await this.addMessage({ conversationId, role: 'user', content, status: 'complete' });
-    return { conversation: { ...conversation }, history, messageId: stored.id };
+    return { conversation: { ...before, title: conversation.title }, history, messageId: stored.id };
+  }
+
+  async rename(id: string, title: string): Promise<boolean> {
+    const conversation = this.conversations.get(id);
+    if (!conversation) return false;
+    conversation.title = title;
+    conversation.updatedAt = new Date();
+    return true;
   }
 
   async beginFirstTurn(c: NewConversation, content: string): Promise<BegunTurn> {

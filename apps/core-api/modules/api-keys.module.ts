@@ -8,6 +8,9 @@ import { CreateApiKeyUseCase } from '../../../core/api-keys/use-cases/create-api
 import { DeleteApiKeyUseCase } from '../../../core/api-keys/use-cases/delete-api-key.use-case';
 import { ListApiKeysUseCase } from '../../../core/api-keys/use-cases/list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from '../../../core/api-keys/use-cases/revoke-api-key.use-case';
+import { HmacPreviewTokens } from '../../../adapters/crypto/hmac.preview-tokens';
+import { widgetPreviewRouter } from '../../../adapters/http/public-api/widget-preview.router';
+import { IssueWidgetPreviewUseCase } from '../../../core/public-api/use-cases/issue-widget-preview.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS } from '../../shared/modules/guard.tokens';
 import { eventDeps } from '../../shared/modules/event.tokens';
@@ -36,6 +39,10 @@ export const apiKeysModule: AppModule = {
     provide(c, ListApiKeysUseCase, (get) => new ListApiKeysUseCase({ keys: keys(get), usage: get(ApiKeyUsageTracker) }));
     provide(c, RevokeApiKeyUseCase, (get) => new RevokeApiKeyUseCase({ keys: keys(get), applications: get(TOKENS.ApplicationRepository), lookup: get(ApiKeyLookup), clock: get(TOKENS.Clock), ...eventDeps(c, get) }));
     provide(c, DeleteApiKeyUseCase, (get) => new DeleteApiKeyUseCase({ keys: keys(get), applications: get(TOKENS.ApplicationRepository), lookup: get(ApiKeyLookup), ...eventDeps(c, get) }));
+    provide(c, API_KEY_TOKENS.PreviewTokens, (get) => new HmacPreviewTokens(get(TOKENS.Config).jwtSecret));
+    provide(c, IssueWidgetPreviewUseCase, (get) =>
+      new IssueWidgetPreviewUseCase({ applications: get(TOKENS.ApplicationRepository), keys: keys(get), tokens: get(API_KEY_TOKENS.PreviewTokens), clock: get(TOKENS.Clock) }),
+    );
     provide(c, AuthenticateApiKeyUseCase, (get) =>
       new AuthenticateApiKeyUseCase({
         lookup: get(ApiKeyLookup),
@@ -44,6 +51,7 @@ export const apiKeysModule: AppModule = {
         usage: get(ApiKeyUsageTracker),
         clock: get(TOKENS.Clock),
         owners: get(TOKENS.UserRepository),
+        previews: { tokens: get(API_KEY_TOKENS.PreviewTokens), keys: keys(get) },
       }),
     );
   },
@@ -55,6 +63,7 @@ export const apiKeysModule: AppModule = {
       revoke: resolve(c, RevokeApiKeyUseCase),
       remove: resolve(c, DeleteApiKeyUseCase),
     }),
+    widgetPreviewRouter({ auth: resolve(c, TOKENS.AuthMiddleware), issue: resolve(c, IssueWidgetPreviewUseCase) }),
   ],
   async start(c: Container) {
     const usage = resolve(c, ApiKeyUsageTracker);

@@ -7,6 +7,7 @@ import { CreateConversationUseCase } from '../../../core/conversations/use-cases
 import { GetConversationUseCase } from '../../../core/conversations/use-cases/get-conversation.use-case';
 import { ListConversationsUseCase } from '../../../core/conversations/use-cases/list-conversations.use-case';
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
+import { RenameConversationUseCase } from '../../../core/conversations/use-cases/rename-conversation.use-case';
 import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-message.use-case';
 import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
@@ -36,11 +37,12 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
       });
       provide(c, CreateConversationUseCase, (get) => new CreateConversationUseCase({ ...deps(get), runner: get(ChatTurnRunner), events: eventDeps(c, get).events }));
       provide(c, ListConversationsUseCase, (get) => new ListConversationsUseCase(deps(get)));
-      provide(c, GetConversationUseCase, (get) => new GetConversationUseCase(deps(get)));
+      provide(c, GetConversationUseCase, (get) => new GetConversationUseCase({ ...deps(get), prices: get(TOKENS.Config).modelPrices }));
       provide(c, ArchiveConversationUseCase, (get) => new ArchiveConversationUseCase({ ...deps(get), events: eventDeps(c, get).events }));
-      provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+      provide(c, RenameConversationUseCase, (get) => new RenameConversationUseCase(deps(get)));
+      provide(c, SendMessageUseCase, (get) => new SendMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner), prices: get(TOKENS.Config).modelPrices }));
       provide(c, ListProvidersUseCase, (get) => new ListProvidersUseCase({ engine: get(CHAT_TOKENS.ChatEngine) }));
-      provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner) }));
+      provide(c, StreamMessageUseCase, (get) => new StreamMessageUseCase({ ...deps(get), runner: get(ChatTurnRunner), prices: get(TOKENS.Config).modelPrices }));
     },
     routers: (c) => [
       conversationsRouter({
@@ -49,6 +51,7 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
         list: resolve(c, ListConversationsUseCase),
         get: resolve(c, GetConversationUseCase),
         archive: resolve(c, ArchiveConversationUseCase),
+        rename: resolve(c, RenameConversationUseCase),
         send: resolve(c, SendMessageUseCase),
         stream: resolve(c, StreamMessageUseCase),
       }),

@@ -77,6 +77,8 @@ export interface ChatAnswer {
   toolCalls?: AnswerToolCall[];
   /** Set when a limit ended the turn's tool use. */
   stoppedBy?: ToolStop;
+  /** US dollars at the platform's prices, null when unknown (the owner's dashboard chat only, `answerCost`). */
+  cost?: number | null;
 }
 
 export type ChatStreamEvent =
@@ -97,6 +99,8 @@ export type ChatStreamEvent =
       sources?: MessageSource[];
       toolCalls?: AnswerToolCall[];
       stoppedBy?: ToolStop;
+      /** US dollars at the platform's prices, null when unknown (the owner's dashboard chat only, `answerCost`). */
+      cost?: number | null;
     }
   | { type: 'error'; message: string; statusCode: number };
 

@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { offsetOf } from '../../shared/pagination';
-import { toConversationView, toMessageView, type ConversationSource, type ConversationView } from '../../conversations/domain/conversation';
+import { titleFrom, toConversationView, toMessageView, UNTITLED, type ConversationSource, type ConversationView } from '../../conversations/domain/conversation';
 import { defaultModel, listCatalogModels } from '../domain/model-catalog';
 import { isProviderId, PROVIDER_IDS } from '../domain/provider-id';
 import type { ChatEngine, ChatMessageRequest, ConversationStart, ConversationWithMessages, ProviderInfo } from '../ports/chat-engine.port';
@@ -70,7 +70,7 @@ export class InProcessChatEngine implements ChatEngine {
 }
 
 /** Validates a conversation to create; `id` is the caller's, for one opened by its first message. */
-function newConversation(input: ConversationStart, id?: string): NewConversation {
+function newConversation(input: ConversationStart, id?: string, firstMessage?: string): NewConversation {
   if (!isUuid(input?.applicationId)) throw ValidationError.field('applicationId', 'applicationId must be an application id');
   if (input.title !== undefined && (typeof input.title !== 'string' || input.title.length > 200)) {
     throw ValidationError.field('title', 'title must be a string of at most 200 characters');
@@ -80,7 +80,8 @@ function newConversation(input: ConversationStart, id?: string): NewConversation
   return {
     ...(id !== undefined ? { id } : {}),
     applicationId: input.applicationId,
-    title: input.title?.trim() || 'New conversation',
+    // Opened by its first message without a title: that message names it.
+    title: input.title?.trim() || (typeof firstMessage === 'string' ? titleFrom(firstMessage) : UNTITLED),
     source,
     apiKeyId: input.apiKeyId ?? null,
     configVersionId: input.configVersionId ?? null,
@@ -91,5 +92,5 @@ function newConversation(input: ConversationStart, id?: string): NewConversation
 function opening(conversationId: string, request: ChatMessageRequest): NewConversation | undefined {
   if (!request.startConversation) return undefined;
   if (!isUuid(conversationId)) throw ValidationError.field('conversationId', 'A new conversation needs a uuid for its id');
-  return newConversation(request.startConversation, conversationId);
+  return newConversation(request.startConversation, conversationId, request.content);
 }

@@ -2,7 +2,7 @@ import { isProviderKeyRejection, UnavailableError, ValidationError, NotFoundErro
 import { platformKeyRejected } from '../domain/provider-key-rejection';
 import { isUuid } from '../../shared/ids';
 import type { Clock } from '../../shared/clock.port';
-import type { Conversation } from '../../conversations/domain/conversation';
+import { titleFrom, UNTITLED, type Conversation } from '../../conversations/domain/conversation';
 import type { BegunTurn, ConversationRepository, NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { findModel } from '../domain/model-catalog';
 import { resolveModelSettings } from '../domain/model-settings';
@@ -71,7 +71,10 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   let begun: BegunTurn | null = null;
   // With `announce`, the turn's events are written in the same statements as the messages they name.
   if (opening) begun = await deps.conversations.beginFirstTurn(opening, input.content, input.announce);
-  else if (isUuid(conversationId)) begun = await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4, input.announce);
+  // A conversation created without a title takes it from its first message, whatever the channel.
+  else if (isUuid(conversationId)) {
+    begun = await deps.conversations.beginTurn(conversationId, input.content, HISTORY_LIMIT, budget * 4, input.announce, { untitled: UNTITLED, title: titleFrom(input.content) });
+  }
   if (!begun) throw new NotFoundError('Conversation');
   const { conversation, history } = begun;
   if (conversation.status === 'archived') throw ValidationError.field('conversationId', 'The conversation is archived');

@@ -89,6 +89,8 @@ export interface MessageView {
   toolCallId?: string;
   name?: string;
   isError?: boolean;
+  /** US dollars this answer cost at the platform's prices; null when unknown (no usage, or a model without a price). Set by the core API. */
+  cost?: number | null;
   createdAt: string;
 }
 
@@ -116,8 +118,23 @@ export const toMessageView = (m: Message): MessageView => ({
   createdAt: m.createdAt.toISOString(),
 });
 
-/** A title from the first message: its first line, shortened. */
+/** The title a conversation created without one carries until its first message names it. */
+export const UNTITLED = 'New conversation';
+
+/** How long a title taken from a message may be, in characters (the ellipsis included). */
+export const TITLE_LENGTH = 60;
+
+/**
+ * A title from the first message: its first non-empty line with runs of white space collapsed, cut on a
+ * word boundary to at most TITLE_LENGTH characters with an ellipsis (a single word longer than that is
+ * cut inside it); `New conversation` for a message with no text.
+ */
 export const titleFrom = (content: string): string => {
-  const line = content.trim().split('\n')[0] ?? '';
-  return line.length > 80 ? `${line.slice(0, 77)}...` : line || 'New conversation';
+  const line = (content.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
+  if (line === '') return UNTITLED;
+  if (line.length <= TITLE_LENGTH) return line;
+  const room = line.slice(0, TITLE_LENGTH - 1);
+  const space = room.lastIndexOf(' ');
+  const cut = space >= TITLE_LENGTH / 2 ? room.slice(0, space) : room;
+  return `${cut.replace(/[\s.,;:!?-]+$/, '')}…`;
 };

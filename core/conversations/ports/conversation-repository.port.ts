@@ -90,7 +90,7 @@ export interface ConversationRepository {
    * the user's message stored (touching `updated_at`) with the history that came before it, and with
    * `announce` its `message.received` event.
    */
-  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement): Promise<BegunTurn | null>;
+  beginTurn(conversationId: string, content: string, limit: number, maxChars: number, announce?: TurnAnnouncement, title?: UntitledRename): Promise<BegunTurn | null>;
   /**
    * `beginTurn` for a conversation its first message opens: creates it with that (user) message in one
    * step, or neither. Fails as `create` does (unknown application, taken id); the history is empty.
@@ -98,4 +98,16 @@ export interface ConversationRepository {
    */
   beginFirstTurn(conversation: NewConversation, content: string, announce?: TurnAnnouncement): Promise<BegunTurn>;
   messages(conversationId: string): Promise<Message[]>;
+  /** Sets a conversation's title (touching `updated_at`); false when there is no such conversation. */
+  rename(id: string, title: string): Promise<boolean>;
+}
+
+/**
+ * The title a turn gives its conversation if the conversation is still untitled: it holds no message yet
+ * and its title is `untitled` (what a conversation created without a title carries). Applied in the
+ * statement that stores the turn's message, so the first message names the conversation exactly once.
+ */
+export interface UntitledRename {
+  untitled: string;
+  title: string;
 }

@@ -7,4 +7,10 @@ export interface PublicCaller {
   origin?: string;
   /** `widget` when the embeddable widget says so (header `X-Client: widget`), otherwise `api`. */
   source: 'api' | 'widget';
+  /**
+   * A widget preview session (the console's preview frame): usable only with this application, and
+   * exempt from its allowed origins (the middleware admitted it only from the frame's opaque origin or
+   * the platform's own pages, and then leaves `origin` unset).
+   */
+  preview?: { applicationId: string };
 }

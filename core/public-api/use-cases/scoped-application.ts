@@ -14,6 +14,7 @@ export function usableApplication(app: Application | null, caller: PublicCaller)
   if (!app || app.ownerId !== key.ownerId || (key.applicationId !== null && key.applicationId !== app.id)) {
     throw new ForbiddenError('This API key cannot be used with that application');
   }
+  if (caller.preview && caller.preview.applicationId !== app.id) throw new ForbiddenError('This preview session cannot be used with that application');
   if (caller.origin !== undefined && !app.allowedOrigins.includes(caller.origin)) {
     throw new ForbiddenError('The application does not allow requests from this origin');
   }

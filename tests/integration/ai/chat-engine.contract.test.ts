@@ -70,7 +70,7 @@ describe.each(['in-process', 'http'] as const)('ChatEngine contract (%s)', (kind
     const events = [];
     for await (const event of await engine.streamMessage(streamed, { content: 'stream it', provider: 'provider_b', startConversation: { applicationId } })) events.push(event);
     expect(events.at(-1)).toMatchObject({ type: 'done', conversationId: streamed, userMessageId: (await engine.getConversation(streamed)).messages[0]!.id });
-    expect((await engine.getConversation(streamed)).title).toBe('New conversation');
+    expect((await engine.getConversation(streamed)).title).toBe('stream it');
   });
 
   it('opens nothing for a refused first message, and never reuses an id', async () => {

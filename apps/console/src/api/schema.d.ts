@@ -878,6 +878,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{id}/widget-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a widget preview session
+         * @description For the console's widget preview: a short-lived token with which the real widget, in a sandboxed frame of the console, chats with the application through one of its API keys, without the application listing the console's origin. Needs `write` on the application (404 for an application you cannot see, 403 for a role that cannot write); 409 when the application has no active API key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Issued (Cache-Control: no-store) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WidgetPreviewSession"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/applications": {
         parameters: {
             query?: never;
@@ -2420,7 +2465,43 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a conversation */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The new title (trimmed).
+                         * @example Refund for order 123456
+                         */
+                        title: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Renamed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Conversation"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
         trace?: never;
     };
     "/api/conversations/{id}/messages": {
@@ -15510,6 +15591,37 @@ export interface components {
              */
             key: string;
         };
+        /** @description A widget preview session: a signed token the real widget sends as `X-API-Key` from the console's sandboxed preview frame. */
+        WidgetPreviewSession: {
+            /**
+             * @description `wpv_…`: bound to the application and the key below; accepted by the public API only from a sandboxed frame's opaque origin (`Origin: null`) or the platform's own pages, only for this application, until `expiresAt`, within the key's rate limit. The application's allowed origins are not consulted.
+             * @example wpv_eyJhIjoiOWIxZGViNGQifQ.3q2-7w
+             */
+            token?: string;
+            /**
+             * Format: date-time
+             * @description 15 minutes after issue.
+             * @example 2026-11-29T02:15:00.000Z
+             */
+            expiresAt?: string;
+            /**
+             * @description The application's name, the widget's title.
+             * @example Support Bot
+             */
+            title?: string;
+            /** @description The API key the session chats with (an active key of the application, else one for all your applications; the newest). */
+            key?: {
+                /**
+                 * Format: uuid
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                id?: string;
+                /** @example Website */
+                name?: string;
+                /** @example x9Qa */
+                keyHint?: string;
+            };
+        };
         Application: {
             /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
             id?: string;
@@ -15782,7 +15894,10 @@ export interface components {
             id?: string;
             /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
             applicationId?: string;
-            /** @example Returns question */
+            /**
+             * @description Given at creation, or else taken from the first message (its first line, at most 60 characters, cut on a word boundary); `PATCH` renames it.
+             * @example Returns question
+             */
             title?: string;
             /** @enum {unknown} */
             status?: "active" | "archived";
@@ -15836,6 +15951,16 @@ export interface components {
             name?: string;
             /** @description On a `tool` message: whether its content is an error. */
             isError?: boolean;
+            /**
+             * @description US dollars this answer cost at the platform's prices (the catalogue's, with the operator's MODEL_PRICES_FILE over them); null when unknown: not an answer, no usage recorded, or a model without a price.
+             * @example 0.000123
+             */
+            cost?: number | null;
+            /**
+             * @description The owner's rating of an answer, once rated.
+             * @example 4
+             */
+            rating?: number;
         };
         ConversationWithMessages: components["schemas"]["Conversation"] & {
             messages?: components["schemas"]["Message"][];
@@ -15884,6 +16009,11 @@ export interface components {
              * @enum {unknown}
              */
             stoppedBy?: "maxToolRounds" | "timeBudget";
+            /**
+             * @description US dollars this answer cost at the platform's prices (the catalogue's, with the operator's MODEL_PRICES_FILE over them); null when unknown: not an answer, no usage recorded, or a model without a price.
+             * @example 0.000123
+             */
+            cost?: number | null;
         };
         MessageRequest: {
             /** @example How many days do I have to return a widget? */
@@ -15897,7 +16027,7 @@ export interface components {
             /** @example You are a friendly support assistant. Answer in two sentences at most. */
             system_prompt?: string;
         };
-        /** @description One SSE `data:` line: with tools, `{type:'tool_call',id,name,arguments}` and `{type:'tool_result',toolCallId,name,content,isError,durationMs}` for each call first; then `{type:'chunk',content}` zero or more times, then `{type:'done',fullResponse,conversationId,messageId,usage,provider,model,toolCalls?,stoppedBy?}`; a failure ends with `{type:'error',message}`. */
+        /** @description One SSE `data:` line: with tools, `{type:'tool_call',id,name,arguments}` and `{type:'tool_result',toolCallId,name,content,isError,durationMs}` for each call first; then `{type:'chunk',content}` zero or more times, then `{type:'done',fullResponse,conversationId,messageId,usage,provider,model,latencyMs,cost,sources?,toolCalls?,stoppedBy?}` (`cost`: US dollars at the platform's prices, null when unknown); a failure ends with `{type:'error',message}`. */
         StreamEvent: Record<string, never>;
         ProviderInfo: {
             /** @example provider_a */

@@ -10,17 +10,21 @@ export interface WidgetDraft {
 }
 
 type Source =
-  /** The real widget against the platform, with a raw API key of the application (the embed preview). */
+  /**
+   * The real widget against the platform, with a widget preview session of the application (the embed
+   * preview: `POST /api/applications/:id/widget-preview`, sent where the widget sends its key) or a raw key.
+   */
   | { apiKey: string; draft?: undefined }
   /** The real widget fed a draft (unsaved theme or branding): its requests are answered inside the frame. */
   | { draft: WidgetDraft; apiKey?: undefined };
 
 /** The frame's document: the platform's own scripts only (the console's CSP governs a srcdoc frame too). */
-function previewDocument(origin: string, appId: string, title: string, source: Source, reply: string): string {
+function previewDocument(origin: string, appId: string, title: string, source: Source, reply: string, widgetTitle?: string): string {
   const shim = source.draft ? `<script src="${attr(origin)}/widget-preview.js" data-preview="${attr(JSON.stringify({ app: { id: appId, ...source.draft }, reply }))}"></script>` : '';
   const key = source.apiKey ?? 'preview';
   const position = source.draft ? '' : ' data-position="bottom-right"';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${attr(title)}</title></head><body>${shim}<script src="${attr(origin)}/public/widget.js" data-app-id="${attr(appId)}" data-api-key="${attr(key)}"${position}></script></body></html>`;
+  const named = widgetTitle ? ` data-title="${attr(widgetTitle)}"` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${attr(title)}</title></head><body>${shim}<script src="${attr(origin)}/public/widget.js" data-app-id="${attr(appId)}" data-api-key="${attr(key)}"${position}${named}></script></body></html>`;
 }
 
 /**
@@ -28,9 +32,9 @@ function previewDocument(origin: string, appId: string, title: string, source: S
  * nothing of the console. With an API key it talks to the platform as a visitor's page would; with a draft
  * it shows that draft (re-rendered shortly after the draft stops changing) and never chats.
  */
-export function WidgetPreview({ appId, title, reply = '', ...source }: { appId: string; title: string; reply?: string } & Source) {
+export function WidgetPreview({ appId, title, reply = '', widgetTitle, ...source }: { appId: string; title: string; reply?: string; /** The widget's own title (its launcher reads "Chat with …"). */ widgetTitle?: string } & Source) {
   const origin = window.location.origin;
-  const doc = previewDocument(origin, appId, title, source as Source, reply);
+  const doc = previewDocument(origin, appId, title, source as Source, reply, widgetTitle);
   const [shown, setShown] = useState(doc);
   const [loaded, setLoaded] = useState<string | null>(null);
   useEffect(() => {

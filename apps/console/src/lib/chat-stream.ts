@@ -2,10 +2,27 @@ import { session } from '../api/client';
 import { NetworkError, toApiError } from './errors';
 import { readSse, sseJson } from './sse';
 
-/** The events of a streamed answer (`POST /api/conversations/:id/stream`). */
+/**
+ * The events of a streamed answer (`POST /api/conversations/:id/stream`): with tools, a `tool_call` and its
+ * `tool_result` per call first; then chunks; then `done` with what the answer's meta shows (model, usage,
+ * cost at the platform's prices or null, latency).
+ */
 export type ChatEvent =
   | { type: 'chunk'; content: string }
-  | { type: 'done'; messageId: string; fullResponse: string; provider: string; model: string; sources?: { fileName?: string; excerpt?: string; score?: number }[] }
+  | { type: 'tool_call'; id: string; name: string; arguments: unknown }
+  | { type: 'tool_result'; toolCallId: string; name: string; content: string; isError: boolean; durationMs: number }
+  | {
+      type: 'done';
+      messageId: string;
+      fullResponse: string;
+      provider: string;
+      model: string;
+      usage?: { promptTokens: number; completionTokens: number; totalTokens: number };
+      cost?: number | null;
+      latencyMs?: number;
+      sources?: { fileName?: string; excerpt?: string; score?: number }[];
+      toolCalls?: { id: string; name: string; arguments: unknown; isError: boolean; durationMs: number }[];
+    }
   | { type: 'error'; message: string; statusCode?: number };
 
 /**

@@ -1,27 +1,34 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Plus, Send, Square } from 'lucide-react';
+import { Pencil, Plus, Send, Square } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
-import { streamChat, type ChatEvent } from '../../lib/chat-stream';
+import { ChatTranscript } from '../../components/chat/ChatTranscript';
+import { applyAnswerEvent, streamingAnswer, transcriptOf } from '../../components/chat/transcript';
+import type { AnswerEntry, StoredMessage, TranscriptEntry } from '../../components/chat/types';
+import { streamChat } from '../../lib/chat-stream';
 import { ApiError } from '../../lib/errors';
-import { MessageView } from './MessageView';
-import { useConversation, useConversations, useProviders, useRateAnswer, useStartConversation } from './queries';
+import { useConversation, useConversations, useProviders, useRateAnswer, useRenameConversation, useStartConversation } from './queries';
 import { s } from './strings';
 
-type Done = Extract<ChatEvent, { type: 'done' }>;
+/** The turn on screen until the stored conversation holds it: the question and the answer as it streams. */
 interface Pending {
   question: string;
-  answer: string;
-  streaming: boolean;
+  answer: AnswerEntry;
   error: unknown;
-  done?: Done;
+  /** How many messages the conversation held before this turn: the stored turn replaces this one once it is read back. */
+  before: number;
+  /** The conversation it belongs to, once known: opening another one leaves it behind. */
+  conversationId?: string;
 }
 
-/** Chat with an application as its owner: streamed answers, citations, ratings, past conversations. */
+/**
+ * Chat with an application as its owner: streamed answers with their tool calls (one block each), sources,
+ * model, tokens, cost and time; ratings; past conversations by title. Stop keeps the partial answer.
+ */
 export default function Playground() {
   const { appId, conversationId } = useParams();
   const navigate = useNavigate();
@@ -32,6 +39,8 @@ export default function Playground() {
   const conversation = useConversation(conversationId);
   const start = useStartConversation();
   const rate = useRateAnswer(conversationId);
+  const rename = useRenameConversation(appId);
+  const [renaming, setRenaming] = useState<string | null>(null);
   const [provider, setProvider] = useState('');
   const [model, setModel] = useState('');
   const [draft, setDraft] = useState('');
@@ -39,6 +48,7 @@ export default function Playground() {
   const [ratings, setRatings] = useState<Record<string, number>>({});
   const abort = useRef<AbortController | null>(null);
   const transcriptEnd = useRef<HTMLLIElement>(null);
+  const stored = conversationId ? (conversation.data?.messages ?? []) : [];
 
   // Without an application in the address, the first one is opened.
   useEffect(() => {
@@ -47,6 +57,24 @@ export default function Playground() {
   useEffect(() => {
     transcriptEnd.current?.scrollIntoView({ block: 'end' });
   }, [pending?.answer, conversation.data?.messages?.length]);
+  // A finished or stopped turn stays on screen until the stored conversation holds its answer (a stopped
+  // answer is stored as interrupted once the server sees the stream end), then the stored one shows.
+  useEffect(() => {
+    if (!pending || pending.answer.status === 'streaming' || pending.error) return;
+    if (stored.length >= pending.before + 2 && stored.at(-1)?.role === 'assistant') setPending(null);
+  }, [pending, stored]);
+  useEffect(() => {
+    setRenaming(null);
+    rename.reset();
+  }, [conversationId]);
+  useEffect(() => {
+    if (pending?.conversationId && pending.conversationId !== conversationId && pending.answer.status !== 'streaming') setPending(null);
+  }, [pending, conversationId]);
+  useEffect(() => {
+    if (pending?.answer.status !== 'stopped' || !conversationId) return;
+    const again = [400, 1200, 3000].map((ms) => setTimeout(() => void client.invalidateQueries({ queryKey: ['conversations', 'one', conversationId] }), ms));
+    return () => again.forEach(clearTimeout);
+  }, [pending?.answer.status, conversationId, client]);
   useEffect(
     () => () => {
       abort.current?.abort();
@@ -58,28 +86,32 @@ export default function Playground() {
 
   async function send() {
     const content = draft.trim();
-    if (!content || !appId || pending?.streaming) return;
-    setPending({ question: content, answer: '', streaming: true, error: null });
+    if (!content || !appId || pending?.answer.status === 'streaming') return;
+    setPending({ question: content, answer: streamingAnswer('pending'), error: null, before: stored.length });
     setDraft('');
     const controller = new AbortController();
     abort.current = controller;
+    const update = (change: (p: Pending) => Pending) => setPending((p) => p && change(p));
     try {
       let id = conversationId;
       if (!id) {
         id = (await start.mutateAsync(appId)).id!;
         navigate(`/playground/${appId}/${id}`, { replace: true });
       }
+      const opened = id;
+      update((p) => ({ ...p, conversationId: opened }));
       const body = { content, ...(provider ? { provider } : {}), ...(provider && model ? { model } : {}) };
       for await (const event of streamChat(id, body, controller.signal)) {
-        if (event.type === 'chunk') setPending((p) => p && { ...p, answer: p.answer + event.content });
-        else if (event.type === 'done') setPending((p) => p && { ...p, answer: event.fullResponse, done: event });
-        else if (event.type === 'error') setPending((p) => p && { ...p, error: new ApiError(event.statusCode ?? 502, event.message) });
+        if (event.type === 'error') update((p) => ({ ...p, answer: applyAnswerEvent(p.answer, event), error: new ApiError(event.statusCode ?? 502, event.message) }));
+        else update((p) => ({ ...p, answer: applyAnswerEvent(p.answer, event) }));
       }
+      // Stopped: the partial answer stays, marked, until the stored (interrupted) one replaces it.
+      if (controller.signal.aborted) update((p) => (p.answer.status === 'streaming' ? { ...p, answer: { ...p.answer, status: 'stopped' } } : p));
+      else update((p) => (p.answer.status === 'streaming' ? { ...p, answer: { ...p.answer, status: 'complete' } } : p));
       await Promise.all([client.invalidateQueries({ queryKey: ['conversations', 'one', id] }), client.invalidateQueries({ queryKey: ['conversations', 'list', appId] })]);
-      setPending((p) => (p && !p.error ? null : p && { ...p, streaming: false }));
     } catch (error) {
       setDraft((d) => d || content); // a refused message is not lost
-      setPending((p) => p && { ...p, streaming: false, error });
+      update((p) => ({ ...p, answer: { ...p.answer, status: p.answer.content ? 'stopped' : 'failed' }, error }));
     } finally {
       abort.current = null;
     }
@@ -97,7 +129,11 @@ export default function Playground() {
       </>
     );
 
-  const messages = conversationId ? (conversation.data?.messages ?? []) : [];
+  // While a turn is on screen, what the server stored of it meanwhile is not shown twice.
+  const entries: TranscriptEntry[] = transcriptOf((pending ? stored.slice(0, pending.before) : stored) as StoredMessage[]);
+  if (pending) entries.push({ kind: 'user', key: 'pending-question', content: pending.question }, ...(pending.answer.content || pending.answer.toolCalls.length || pending.answer.status === 'streaming' ? [pending.answer] : []));
+  const storedRatings = Object.fromEntries(stored.filter((m) => m.rating).map((m) => [m.id!, m.rating!]));
+  const streaming = pending?.answer.status === 'streaming';
   const needsKey = pending?.error instanceof ApiError && pending.error.status === 402;
 
   return (
@@ -173,33 +209,48 @@ export default function Playground() {
               </select>
             </div>
           </div>
+          {conversationId && conversation.data ? (
+            renaming !== null ? (
+              <form
+                className="ap-inline-form"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  rename.mutate({ id: conversationId, title: renaming }, { onSuccess: () => setRenaming(null) });
+                }}
+              >
+                <div className="ap-field">
+                  <label htmlFor="pg-title">{s.conversationTitle}</label>
+                  <input id="pg-title" value={renaming} aria-invalid={rename.error ? true : undefined} maxLength={200} onChange={(e) => setRenaming(e.target.value)} aria-describedby={rename.error ? 'pg-title-error' : undefined} />
+                  {rename.error ? (
+                    <p id="pg-title-error" className="ap-field__error" role="alert">
+                      {rename.error.message}
+                    </p>
+                  ) : null}
+                </div>
+                <Button type="submit" variant="primary" busy={rename.isPending} disabled={!renaming.trim()}>
+                  {s.saveTitle}
+                </Button>
+                <Button onClick={() => setRenaming(null)}>{s.cancel}</Button>
+              </form>
+            ) : (
+              <div className="ap-chat-title">
+                <h2>{conversation.data.title}</h2>
+                <Button variant="ghost" aria-label={s.renameLabel(conversation.data.title ?? '')} onClick={() => setRenaming(conversation.data.title ?? '')}>
+                  <Pencil aria-hidden size={16} />
+                  {s.rename}
+                </Button>
+              </div>
+            )
+          ) : null}
           {conversationId && conversation.isError ? <ErrorState error={conversation.error} onRetry={() => void conversation.refetch()} /> : null}
-          <ol className="ap-transcript" aria-live="polite">
-            {!messages.length && !pending ? <li className="ap-muted ap-transcript__empty">{s.emptyChat}</li> : null}
-            {messages.map((m) => (
-              <MessageView
-                key={m.id}
-                role={m.role === 'user' ? 'user' : 'assistant'}
-                content={m.content ?? ''}
-                status={m.status}
-                sources={m.sources}
-                rating={ratings[m.id!]}
-                rateBusy={rate.isPending}
-                onRate={
-                  m.role === 'assistant' && m.status === 'complete'
-                    ? (rating) => rate.mutate({ messageId: m.id!, rating }, { onSuccess: () => setRatings((r) => ({ ...r, [m.id!]: rating })) })
-                    : undefined
-                }
-              />
-            ))}
-            {pending ? (
-              <>
-                <MessageView role="user" content={pending.question} />
-                {pending.answer || pending.streaming ? <MessageView role="assistant" content={pending.answer} streaming={pending.streaming} sources={pending.done?.sources} /> : null}
-              </>
-            ) : null}
-            <li ref={transcriptEnd} aria-hidden className="ap-transcript__end" />
-          </ol>
+          <ChatTranscript
+            ref={transcriptEnd}
+            entries={entries}
+            empty={s.emptyChat}
+            ratings={{ ...storedRatings, ...ratings }}
+            rateBusy={rate.isPending}
+            onRate={(messageId, rating) => rate.mutate({ messageId, rating }, { onSuccess: () => setRatings((r) => ({ ...r, [messageId]: rating })) })}
+          />
           <ErrorText error={pending?.error ?? rate.error} />
           {needsKey ? (
             <p>
@@ -228,7 +279,7 @@ export default function Playground() {
                 }}
               />
             </div>
-            {pending?.streaming ? (
+            {streaming ? (
               <Button onClick={() => abort.current?.abort()}>
                 <Square aria-hidden size={16} />
                 {s.stop}

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
 
@@ -34,5 +34,15 @@ export function useRateAnswer(conversationId: string | undefined) {
   return useMutation({
     mutationFn: ({ messageId, rating }: { messageId: string; rating: number }) =>
       data(api.POST('/api/conversations/{id}/messages/{messageId}/rating', { params: { path: { id: conversationId!, messageId } }, body: { rating } })),
+  });
+}
+
+/** Renames a conversation (`PATCH /api/conversations/:id`); the list and the conversation are read again. */
+export function useRenameConversation(applicationId: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, title }: { id: string; title: string }) => data(api.PATCH('/api/conversations/{id}', { params: { path: { id } }, body: { title } })),
+    onSuccess: (_, { id }) =>
+      Promise.all([client.invalidateQueries({ queryKey: ['conversations', 'list', applicationId] }), client.invalidateQueries({ queryKey: ['conversations', 'one', id] })]),
   });
 }
