@@ -36,4 +36,16 @@ export const t = {
   scopeAll: 'Personal and teams',
   scopePersonal: 'Personal',
   scopeTeam: (name: string) => `Team: ${name}`,
+  menu: 'Menu',
+  /** The application level (`/applications/:appId/...`). */
+  appNav: 'Application sections',
+  switchApplication: 'Application',
+  applicationOption: (name: string, shortId: string) => `${name} · ${shortId}`,
+  applicationId: 'ID',
+  applicationSlug: 'Slug',
+  applicationCreated: 'Created',
+  applicationOwner: 'Held by',
+  personal: 'You (personal)',
+  teamOwner: (name: string) => `Team ${name}`,
+  allApplications: 'All applications',
 } as const;
