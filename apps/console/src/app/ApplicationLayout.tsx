@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useParams, useSearchParams } from 'react-router';
 import { api, data } from '../api/client';
 import { ApplicationHeader } from '../components/ApplicationHeader';
@@ -89,6 +89,14 @@ export function TabScreens({ tab }: { tab: ApplicationTab }) {
   );
 }
 
+// Lazy components are made once per loader: one made while rendering would be lost with the render it suspends.
+const areas = new Map<() => Promise<{ default: ComponentType }>, ComponentType>();
+const areaOf = (load: () => Promise<{ default: ComponentType }>) => {
+  let area = areas.get(load);
+  if (!area) areas.set(load, (area = lazy(load)));
+  return area;
+};
+
 /**
  * A workspace address of a screen that is now an application's tab (`/knowledge?app=…`): opens that tab for the
  * named application, else (when `always`) for the first one; with no application at all, or for a workspace-wide
@@ -96,9 +104,11 @@ export function TabScreens({ tab }: { tab: ApplicationTab }) {
  */
 export function MovedToApplication({ tab, always, area }: { tab: string; always: boolean; area: () => Promise<{ default: ComponentType }> }) {
   const [params] = useSearchParams();
+  const subPath = useParams()['*'];
   const wanted = params.get('app');
   const choices = useApplicationChoices();
-  const Area = useMemo(() => lazy(area), [area]);
+  const Area = areaOf(area);
+  if (subPath) return <Area />;
   if (wanted) {
     const rest = new URLSearchParams(params);
     rest.delete('app');

@@ -25,7 +25,14 @@ const routes: RouteObject[] = [
             element: <Shell />,
             children: [
               { index: true, element: <Navigate to="/applications" replace /> },
-              ...AREAS.map((a) => ({ path: `${a.id}/*`, lazy: lazyScreen(a.load) })),
+              // An area whose screen is now an application's tab keeps its address: its index opens the tab (old
+              // bookmarks keep working), its other screens (`/model-configs/:configId`) stay the area's.
+              ...AREAS.map((a) => {
+                const moved = MOVED.find((m) => m.area === a.id);
+                return moved
+                  ? { path: `${a.id}/*`, element: <MovedToApplication tab={moved.tab} always={moved.always} area={a.load} /> }
+                  : { path: `${a.id}/*`, lazy: lazyScreen(a.load) };
+              }),
               // The application level: one application's tabs (docs/console.md "The two levels").
               {
                 path: 'applications/:appId',
@@ -36,11 +43,6 @@ const routes: RouteObject[] = [
                   { path: '*', element: <NotFound /> },
                 ],
               },
-              // The workspace addresses of what is now an application's tab (old bookmarks keep working).
-              ...MOVED.map(({ area, tab, always }) => ({
-                path: area,
-                element: <MovedToApplication tab={tab} always={always} area={AREAS.find((a) => a.id === area)!.load} />,
-              })),
               { path: '*', element: <NotFound /> },
             ],
           },
