@@ -33,34 +33,36 @@ export default function Overview({ applicationId }: { applicationId: string }) {
   return (
     <>
       <PageHeader title={o.title} description={app.description || o.noDescription} />
-      <section className="ap-card ap-stack" aria-labelledby="ov-status">
-        <h3 id="ov-status">{o.status}</h3>
-        <dl className="ap-facts">
-          {rows.map(([label, value]) => (
-            <div key={label} className="ap-facts__row">
-              <dt>{label}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
-      <section className="ap-card ap-stack" aria-labelledby="ov-next">
-        <h3 id="ov-next">{o.next}</h3>
-        <ul className="ap-overview-links">
-          {Object.entries(o.goto).map(([tab, label]) => (
-            <li key={tab}>
-              <Link to={`/applications/${applicationId}/${tab}`}>
-                <ArrowRight aria-hidden size={14} /> {label}
+      <div className="ap-stack">
+        <section className="ap-card ap-stack" aria-labelledby="ov-status">
+          <h3 id="ov-status">{o.status}</h3>
+          <dl className="ap-facts">
+            {rows.map(([label, value]) => (
+              <div key={label} className="ap-facts__row">
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section className="ap-card ap-stack" aria-labelledby="ov-next">
+          <h3 id="ov-next">{o.next}</h3>
+          <ul className="ap-overview-links">
+            {Object.entries(o.goto).map(([tab, label]) => (
+              <li key={tab}>
+                <Link to={`/applications/${applicationId}/${tab}`}>
+                  <ArrowRight aria-hidden size={14} /> {label}
+                </Link>
+              </li>
+            ))}
+            <li>
+              <Link to={`/playground/${applicationId}`}>
+                <MessagesSquare aria-hidden size={14} /> {o.tryIt}
               </Link>
             </li>
-          ))}
-          <li>
-            <Link to={`/playground/${applicationId}`}>
-              <MessagesSquare aria-hidden size={14} /> {o.tryIt}
-            </Link>
-          </li>
-        </ul>
-      </section>
+          </ul>
+        </section>
+      </div>
     </>
   );
 }

@@ -20,14 +20,16 @@ export default function Settings({ applicationId }: { applicationId: string }) {
   return (
     <>
       <PageHeader title={st.title} description={st.description} />
-      <section className="ap-card ap-stack" aria-label={st.title}>
-        <ApplicationForm key={`${app.id}-${app.updatedAt}`} application={app} onDone={() => setSaved(true)} />
-        <p role="status" className="ap-muted">
-          {saved ? st.saved : ''}
-        </p>
-      </section>
-      <Transfer applicationId={applicationId} teamId={app.teamId ?? null} />
-      <Danger applicationId={applicationId} name={app.name ?? ''} />
+      <div className="ap-stack">
+        <section className="ap-card ap-stack" aria-label={st.title}>
+          <ApplicationForm key={`${app.id}-${app.updatedAt}`} application={app} onDone={() => setSaved(true)} />
+          <p role="status" className="ap-muted">
+            {saved ? st.saved : ''}
+          </p>
+        </section>
+        <Transfer applicationId={applicationId} teamId={app.teamId ?? null} />
+        <Danger applicationId={applicationId} name={app.name ?? ''} />
+      </div>
     </>
   );
 }
@@ -110,3 +112,4 @@ function Danger({ applicationId, name }: { applicationId: string; name: string }
     </section>
   );
 }
+
