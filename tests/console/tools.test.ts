@@ -126,6 +126,7 @@ describeInBrowser('console: tools and MCP', () => {
     await dialog.getByRole('button', { name: 'Add server' }).click();
     const tools = page.getByRole('table', { name: 'Tools of docs' });
     await tools.getByRole('row', { name: /docs_add/ }).waitFor();
+    await dialog.waitFor({ state: 'hidden' }); // the list can refresh a moment before the dialog (and its typed value) goes
     expect(mcp.authorizations).toContain(`Bearer ${HEADER_SECRET}`);
     expect(await page.content()).not.toContain(HEADER_SECRET);
 
