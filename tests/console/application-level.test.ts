@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describeInBrowser } from '../browser/support/browser';
+import { makeTeam } from '../support/sso-teams';
 import { userWithApplication } from '../support/test-stack';
 import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
@@ -80,6 +81,16 @@ describeInBrowser('console: the application level', () => {
     expect(saved.body).toMatchObject({ name: 'Harbour Helpdesk', allowedOrigins: ['https://harbour.example.com'] });
     await tabs.getByRole('link', { name: 'Publish & embed' }).click();
     await page.getByText('https://harbour.example.com').first().waitFor();
+
+    // Settings moves it into a team of the owner's: the header says who holds it now.
+    const team = await makeTeam(world.stack, owner.user.id);
+    await tabs.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Team', { exact: true }).selectOption(team.id);
+    await page.getByRole('button', { name: 'Move to the team' }).click();
+    await page.getByText(`Moved to the team “Team ${team.slug}”.`).waitFor();
+    await page.locator('.ap-app-header__facts').getByText(`Team ${team.slug} (team)`).waitFor();
+    expect((await world.stack.client.get(`/api/applications/${first.id}`, { token: owner.token })).body.teamId).toBe(team.id);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('switches to the other application keeping the tab, and tells two of the same name apart', async () => {
@@ -162,6 +173,16 @@ describeInBrowser('console: the application level', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Applications' }).waitFor();
     await screenshot(page, 'phone-menu');
     await menu.click();
+
+    // Every tab at 390 px: the content starts in the first screenful and nothing makes the page wider than the screen.
+    for (const { path, ready } of TABS) {
+      await tab.goto(`/applications/${first.id}/${path}`);
+      await ready(page);
+      expect((await page.locator('.ap-app-body').boundingBox())!.y).toBeLessThan(844 * 0.6);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await screenshot(page, 'phone-application-settings');
 
     // An application's tab: header, tabs and content start in the first screenful; the key's actions are reachable.
     await tab.goto(`/applications/${first.id}/publish`);

@@ -46,6 +46,6 @@ export const t = {
   applicationCreated: 'Created',
   applicationOwner: 'Held by',
   personal: 'You (personal)',
-  teamOwner: (name: string) => `Team ${name}`,
+  teamOwner: (name: string) => `${name} (team)`,
   allApplications: 'All applications',
 } as const;

@@ -36,7 +36,8 @@ export default function Settings({ applicationId }: { applicationId: string }) {
 
 /** Move into a team where the caller is Admin or above (the API checks the rights and the Owner's plan). */
 function Transfer({ applicationId, teamId }: { applicationId: string; teamId: string | null }) {
-  const teams = useQuery(teamsQuery);
+  // Read afresh: a team joined since the list was cached is a place to move it to.
+  const teams = useQuery({ ...teamsQuery, refetchOnMount: 'always' });
   const transfer = useTransferApplication(applicationId);
   const [target, setTarget] = useState('');
   const [done, setDone] = useState('');
