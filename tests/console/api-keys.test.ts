@@ -21,7 +21,7 @@ describeInBrowser('console: API keys and embedding', () => {
     const { page } = tab;
     const owner = await userWithApplication(world.stack.client, { name: 'Harbour Help', allowedOrigins: ['https://harbour.example.com'] });
     await signIn(page, world.url, owner);
-    await tab.goto('/api-keys');
+    await tab.goto(`/applications/${owner.app.id}/publish`);
     await page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
     await page.getByText('https://harbour.example.com').waitFor();
     expect(await page.getByLabel('Widget snippet').inputValue()).toBe(
@@ -50,9 +50,11 @@ describeInBrowser('console: API keys and embedding', () => {
     expect(await page.getByLabel('Widget snippet').inputValue()).toContain(`data-api-key="${raw}"`); // this page only, in memory
 
     // The preview: the real widget, in a frame with scripts but no access to the console.
-    const frame = page.locator('iframe[title="Widget preview"]');
+    // (The Publish & embed tab also shows the branding's draft preview: this is the embed panel's.)
+    const embed = page.getByRole('region', { name: 'Embed the chat widget' });
+    const frame = embed.locator('iframe[title="Widget preview"]');
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
-    await page.frameLocator('iframe[title="Widget preview"]').locator('script[src$="/public/widget.js"]').waitFor({ state: 'attached' });
+    await embed.frameLocator('iframe[title="Widget preview"]').locator('script[src$="/public/widget.js"]').waitFor({ state: 'attached' });
     await screenshot(page, 'api-keys-embed');
 
     // Gone after a reload: the platform keeps only its digest.

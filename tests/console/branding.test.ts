@@ -30,8 +30,9 @@ describeInBrowser('console: themes and branding', () => {
     // The preview re-renders shortly after the draft stops changing; busy until the frame has loaded it.
     const previewSettled = () => page.locator('iframe[title="Widget preview"]:not([aria-busy])').waitFor();
     await signIn(page, world.url, owner);
-    await tab.goto('/branding');
-    await page.getByRole('heading', { name: 'Themes & branding', level: 1 }).waitFor();
+    await tab.goto(`/applications/${owner.app.id}/publish`);
+    // A tab of the application's page: the screen's title is an h2 under the application's name.
+    await page.getByRole('heading', { name: 'Themes & branding', level: 2 }).waitFor();
     const themes = page.getByRole('list', { name: 'Themes' });
     for (const name of ['Default', 'Dark', 'Minimal', 'Vibrant']) await themes.getByRole('listitem', { name }).waitFor();
 
@@ -124,7 +125,9 @@ describeInBrowser('console: themes and branding', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'branding-theme-editor');
     await page.getByRole('button', { name: 'Save and use for this application' }).click();
-    await page.getByRole('heading', { name: 'Themes & branding', level: 1 }).waitFor();
+    // Back on the application's Publish & embed tab (the editor returns to the old address, which opens it).
+    await page.waitForURL(`**/applications/${owner.app.id}/publish`);
+    await page.getByRole('heading', { name: 'Themes & branding', level: 2 }).waitFor();
     await themes.getByRole('listitem', { name: 'Harbour Night' }).getByText('In use').waitFor();
     const own = (await api('/api/themes')).body.find((t: { name: string }) => t.name === 'Harbour Night');
     expect(own).toMatchObject({ own: true, extend: 'dark' });
@@ -140,7 +143,7 @@ describeInBrowser('console: themes and branding', () => {
     const viewer = await registerUser(world.stack.client);
     await addMember(world.stack, team.id, viewer.user.id, 'viewer');
     await signIn(page, world.url, viewer);
-    await tab.goto(`/branding?app=${owner.app.id}`);
+    await tab.goto(`/applications/${owner.app.id}/publish`);
     await page.getByText(/^Your role in Team .* is viewer: choosing the theme, saving branding and switching the hosted page need Admin or Owner/).waitFor();
     expect(await page.getByRole('button', { name: 'Use Dark' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save branding' }).isDisabled()).toBe(true);

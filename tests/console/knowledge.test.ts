@@ -23,7 +23,7 @@ describeInBrowser('console: knowledge', () => {
     await signIn(page, world.url, owner);
     await tab.goto('/knowledge');
     await page.getByRole('heading', { name: 'No documents yet' }).waitFor();
-    expect(await page.getByLabel('Application').inputValue()).toBe(owner.app.id);
+    expect(await page.getByLabel('Application', { exact: true }).inputValue()).toBe(owner.app.id);
     expect(await axeViolations(page)).toEqual([]);
 
     // Drag and drop: a PDF and a Word document, dropped together on the zone.

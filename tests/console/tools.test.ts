@@ -28,7 +28,7 @@ describeInBrowser('console: tools and MCP', () => {
     const owner = await userWithApplication(world.stack.client, { name: 'Harbour Help' });
     const api = (path: string) => world.stack.client.get(`/api/applications/${owner.app.id}${path}`, { token: owner.token });
     await signIn(page, world.url, owner);
-    await tab.goto(`/tools?app=${owner.app.id}`);
+    await tab.goto(`/applications/${owner.app.id}/tools`);
     await page.getByRole('heading', { name: 'No tools yet' }).waitFor();
     await page.getByRole('button', { name: 'New tool' }).click();
 
@@ -94,7 +94,7 @@ describeInBrowser('console: tools and MCP', () => {
     const viewer = await registerUser(world.stack.client);
     await addMember(world.stack, team.id, viewer.user.id, 'viewer');
     await signIn(page, world.url, viewer);
-    await tab.goto(`/tools?app=${owner.app.id}`);
+    await tab.goto(`/applications/${owner.app.id}/tools`);
     await page.getByText(/^Your role in this application's team \(viewer\) can look but not change tools/).waitFor();
     expect(await page.getByRole('button', { name: 'New tool' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save agent settings' }).isDisabled()).toBe(true);
@@ -108,7 +108,7 @@ describeInBrowser('console: tools and MCP', () => {
     const owner = await userWithApplication(world.stack.client, { name: 'Docs Desk' });
     const api = (path: string) => world.stack.client.get(`/api/applications/${owner.app.id}${path}`, { token: owner.token });
     await signIn(page, world.url, owner);
-    await tab.goto(`/tools?app=${owner.app.id}`);
+    await tab.goto(`/applications/${owner.app.id}/tools`);
     await page.getByRole('heading', { name: 'No MCP servers yet' }).waitFor();
     await page.getByRole('button', { name: 'Add an MCP server' }).click();
 
@@ -126,6 +126,7 @@ describeInBrowser('console: tools and MCP', () => {
     await dialog.getByRole('button', { name: 'Add server' }).click();
     const tools = page.getByRole('table', { name: 'Tools of docs' });
     await tools.getByRole('row', { name: /docs_add/ }).waitFor();
+    await dialog.waitFor({ state: 'hidden' }); // the list can refresh a moment before the dialog (and its typed value) goes
     expect(mcp.authorizations).toContain(`Bearer ${HEADER_SECRET}`);
     expect(await page.content()).not.toContain(HEADER_SECRET);
 

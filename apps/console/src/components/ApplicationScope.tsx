@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, data } from '../api/client';
 import { t } from '../lib/strings';
@@ -16,8 +16,19 @@ export function useApplicationChoices() {
 export type ApplicationChoice = NonNullable<ReturnType<typeof useApplicationChoices>['data']>[number];
 
 /**
- * The block every per-application screen starts with: the caller's applications loading, failing, or empty
- * (with the way to create one), else a labelled choice kept in `?app=` and the screen for the chosen one.
+ * The application an application-level page (`/applications/:appId/...`) is about, provided by its layout
+ * (`app/ApplicationLayout.tsx`); null elsewhere. A screen inside it never asks which application again.
+ */
+export const ApplicationContext = createContext<ApplicationChoice | null>(null);
+
+/** The application of the application-level page this screen is shown in, or null on a workspace page. */
+export function useApplicationContext(): ApplicationChoice | null {
+  return useContext(ApplicationContext);
+}
+
+/**
+ * The block every per-application screen starts with. Inside an application-level page it is the screen for
+ * that page's application, with no choice shown. Elsewhere: : the caller's applications loading, failing, or empty (with the way to create one), else a labelled choice kept in `?app=` and the screen for the chosen one.
  * `children` receives the chosen application's id and the application itself.
  */
 export function ApplicationScope({
@@ -31,6 +42,17 @@ export function ApplicationScope({
   emptyBody: string;
   children: (applicationId: string, application: ApplicationChoice) => ReactNode;
 }) {
+  const current = useApplicationContext();
+  if (current) return <>{children(current.id!, current)}</>;
+  return (
+    <ApplicationPicker id={id} emptyBody={emptyBody}>
+      {children}
+    </ApplicationPicker>
+  );
+}
+
+/** The workspace-level form of {@link ApplicationScope}: a labelled choice kept in `?app=`. */
+function ApplicationPicker({ id, emptyBody, children }: { id: string; emptyBody: string; children: (applicationId: string, application: ApplicationChoice) => ReactNode }) {
   const apps = useApplicationChoices();
   const [params, setParams] = useSearchParams();
 

@@ -40,4 +40,16 @@ export const t = {
   unsavedBody: 'Your changes on this page are not saved yet. If you leave now, they are lost.',
   unsavedStay: 'Stay on this page',
   unsavedLeave: 'Leave without saving',
+  menu: 'Menu',
+  /** The application level (`/applications/:appId/...`). */
+  appNav: 'Application sections',
+  switchApplication: 'Application',
+  applicationOption: (name: string, shortId: string) => `${name} · ${shortId}`,
+  applicationId: 'ID',
+  applicationSlug: 'Slug',
+  applicationCreated: 'Created',
+  applicationOwner: 'Held by',
+  personal: 'You (personal)',
+  teamOwner: (name: string) => `${name} (team)`,
+  allApplications: 'All applications',
 } as const;

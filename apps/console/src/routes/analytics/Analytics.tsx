@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useApplicationContext } from '../../components/ApplicationScope';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
@@ -151,8 +152,10 @@ function CostsSection({ costs }: { costs: Costs }) {
 
 export default function Analytics() {
   const [days, setDays] = useState(30);
-  const overview = useOverview(days);
-  const costs = useCosts(days);
+  // Inside an application's page: that application's figures; on the workspace page, all of them.
+  const applicationId = useApplicationContext()?.id;
+  const overview = useOverview(days, applicationId);
+  const costs = useCosts(days, applicationId);
   const periodControl = (
     <label className="ap-field ap-field--inline">
       <span>{s.periodLabel}</span>

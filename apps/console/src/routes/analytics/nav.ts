@@ -1,4 +1,4 @@
-import { BarChart3 } from 'lucide-react';
-import type { AreaNav } from '../../app/area';
-
-export const nav: AreaNav = { label: 'Analytics', icon: BarChart3, order: 70 };
+/**
+ * Not in the workspace navigation: every application's Analytics tab shows its figures; `/analytics` (all applications) is linked from the applications list.
+ */
+export const nav = null;

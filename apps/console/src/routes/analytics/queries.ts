@@ -12,10 +12,17 @@ export function period(days: number, now = new Date()): { from: string; to: stri
   return { from, to };
 }
 
-export function useOverview(days: number) {
-  return useQuery({ queryKey: ['analytics', 'overview', days], queryFn: () => data(api.GET('/api/analytics/overview', { params: { query: period(days) } })) });
+/** The figures of one application, or of all of them when `applicationId` is absent. */
+export function useOverview(days: number, applicationId?: string) {
+  return useQuery({
+    queryKey: ['analytics', 'overview', days, applicationId ?? 'all'],
+    queryFn: () => data(api.GET('/api/analytics/overview', { params: { query: { ...period(days), ...(applicationId ? { applicationId } : {}) } } })),
+  });
 }
 
-export function useCosts(days: number) {
-  return useQuery({ queryKey: ['analytics', 'costs', days], queryFn: () => data(api.GET('/api/analytics/costs', { params: { query: period(days) } })) });
+export function useCosts(days: number, applicationId?: string) {
+  return useQuery({
+    queryKey: ['analytics', 'costs', days, applicationId ?? 'all'],
+    queryFn: () => data(api.GET('/api/analytics/costs', { params: { query: { ...period(days), ...(applicationId ? { applicationId } : {}) } } })),
+  });
 }

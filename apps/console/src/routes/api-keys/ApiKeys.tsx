@@ -1,6 +1,6 @@
 import { Ban, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useApplicationChoices } from '../../components/ApplicationScope';
+import { useApplicationChoices, useApplicationContext } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
@@ -12,10 +12,16 @@ import { EmbedPanel } from './EmbedPanel';
 import { useApiKeys, useDeleteApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from './queries';
 import { s } from './strings';
 
-/** API keys (create with the raw key shown once, revoke, delete) and the widget snippet with its live preview. */
+/**
+ * API keys (create with the raw key shown once, revoke, delete) and the widget snippet with its live preview. Inside
+ * an application's page: the keys that reach it (its own and those for all applications) and its snippet.
+ */
 export default function ApiKeys() {
-  const keys = useApiKeys();
-  const apps = useApplicationChoices();
+  const current = useApplicationContext();
+  const allKeys = useApiKeys();
+  const keys = current ? { ...allKeys, data: allKeys.data?.filter((k) => !k.applicationId || k.applicationId === current.id) } : allKeys;
+  const choices = useApplicationChoices();
+  const apps = current ? { ...choices, data: [current] } : choices;
   const revoke = useRevokeApiKey();
   const remove = useDeleteApiKey();
   const [creating, setCreating] = useState(false);
@@ -25,9 +31,10 @@ export default function ApiKeys() {
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
   const [embedApp, setEmbedApp] = useState('');
   useEffect(() => {
-    if (!embedApp && apps.data?.length) setEmbedApp(new URLSearchParams(window.location.search).get('app') ?? apps.data[0]!.id!);
-  }, [apps.data, embedApp]);
-  const appName = (id?: string | null) => (id ? (apps.data?.find((a) => a.id === id)?.name ?? id) : s.allApplications);
+    if (current) setEmbedApp(current.id!);
+    else if (!embedApp && apps.data?.length) setEmbedApp(new URLSearchParams(window.location.search).get('app') ?? apps.data[0]!.id!);
+  }, [apps.data, embedApp, current]);
+  const appName = (id?: string | null) => (id ? (choices.data?.find((a) => a.id === id)?.name ?? id) : s.allApplications);
 
   const createButton = (
     <Button variant="primary" onClick={() => setCreating(true)}>
@@ -39,11 +46,11 @@ export default function ApiKeys() {
   let list;
   if (keys.isPending) list = <Loading />;
   else if (keys.isError) list = <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />;
-  else if (!keys.data.length) list = <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
+  else if (!keys.data?.length) list = <EmptyState title={s.empty} action={createButton}>{s.emptyBody}</EmptyState>;
   else
     list = (
       <DataTable
-        rows={keys.data}
+        rows={keys.data ?? []}
         rowKey={(k) => k.id!}
         columns={[
           { header: s.columns.name, rowHeader: true, cell: (k) => k.name },

@@ -7,6 +7,7 @@ import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
+import { shortId } from '../../components/ApplicationHeader';
 import { formatDate } from '../../lib/format';
 import { ApplicationForm } from './ApplicationForm';
 import { PAGE_SIZE, useApplications, useDeleteApplication, type Application } from './queries';
@@ -41,7 +42,9 @@ export default function ApplicationsList() {
     const pages = Math.max(1, Math.ceil(list.data.total / PAGE_SIZE));
     body = (
       <>
-        <p className="ap-muted">{s.count(list.data.total)}</p>
+        <p className="ap-muted">
+          {s.count(list.data.total)} · <Link to="/analytics">{s.allAnalytics}</Link>
+        </p>
         <DataTable
           rows={list.data.items}
           rowKey={(app) => app.id!}
@@ -51,7 +54,9 @@ export default function ApplicationsList() {
               rowHeader: true,
               cell: (app) => (
                 <>
-                  <span className="ap-strong">{app.name}</span>
+                  <Link className="ap-strong" to={`/applications/${app.id}/overview`} aria-label={s.openLabel(app.name ?? '', shortId(app.id!))}>
+                    {app.name}
+                  </Link>
                   {app.description ? <span className="ap-muted ap-block">{app.description}</span> : null}
                 </>
               ),

@@ -68,3 +68,60 @@ export function useDeleteApplication() {
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
   });
 }
+
+/** How many items a list endpoint holds in all (its `X-Total-Count`, else the page's length). */
+async function total(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<number> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw toApiError(response.status, error);
+  return Number(response.headers.get('X-Total-Count') ?? (Array.isArray(data) ? data.length : 0));
+}
+
+/** The figures of an application's Overview, each from the endpoint that owns it (each may fail on its own). */
+export function useOverviewFacts(appId: string) {
+  const model = useQuery({
+    queryKey: ['model-configs', 'list', appId],
+    queryFn: async () => {
+      const { data, error, response } = await api.GET('/api/model-configs', { params: { query: { applicationId: appId, page: 1, limit: 100 } } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return data ?? [];
+    },
+  });
+  const keys = useQuery({
+    queryKey: ['api-keys'],
+    queryFn: async () => {
+      const { data, error, response } = await api.GET('/api/api-keys', { params: { query: { limit: 100 } } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return data ?? [];
+    },
+  });
+  const conversations = useQuery({
+    queryKey: ['applications', 'overview', appId, 'conversations'],
+    queryFn: () => total(api.GET('/api/conversations', { params: { query: { applicationId: appId, limit: 1 } } })),
+  });
+  const documents = useQuery({
+    queryKey: ['applications', 'overview', appId, 'documents'],
+    queryFn: () => total(api.GET('/api/knowledge', { params: { query: { applicationId: appId, page: 1, limit: 1 } } })),
+  });
+  const tools = useQuery({
+    queryKey: ['applications', 'overview', appId, 'tools'],
+    queryFn: async () => {
+      const { data, error, response } = await api.GET('/api/applications/{appId}/tools/available', { params: { path: { appId } } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return data ?? [];
+    },
+  });
+  return { model, keys, conversations, documents, tools };
+}
+
+/** Moves an application into a team (`POST /api/applications/:id/transfer`). */
+export function useTransferApplication(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (teamId: string) => {
+      const { data, error, response } = await api.POST('/api/applications/{id}/transfer', { params: { path: { id } }, body: { teamId } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return data as Application;
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+  });
+}

@@ -1,7 +1,7 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useApplicationChoices } from '../../components/ApplicationScope';
+import { useApplicationChoices, useApplicationContext } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
@@ -12,20 +12,25 @@ import { formatDate } from '../../lib/format';
 import { useAddDomain, useDomains, useTeam } from './queries';
 import { s } from './strings';
 
-/** The caller's custom domains with their status and certificate, and the form to claim one. */
+/**
+ * The caller's custom domains with their status and certificate, and the form to claim one. Inside an application's
+ * page: that application's domains, and a new one is claimed for it.
+ */
 export default function Domains() {
-  const domains = useDomains();
+  const current = useApplicationContext();
+  const all = useDomains();
+  const domains = current ? { ...all, data: all.data?.filter((d) => d.applicationId === current.id) } : all;
   const apps = useApplicationChoices();
   const appName = (id?: string) => apps.data?.find((a) => a.id === id)?.name ?? id ?? '';
 
   let list;
   if (domains.isPending) list = <Loading />;
   else if (domains.isError) list = <ErrorState error={domains.error} onRetry={() => void domains.refetch()} />;
-  else if (!domains.data.length) list = <EmptyState title={s.empty}>{s.emptyBody}</EmptyState>;
+  else if (!domains.data?.length) list = <EmptyState title={s.empty}>{s.emptyBody}</EmptyState>;
   else
     list = (
       <DataTable
-        rows={domains.data}
+        rows={domains.data ?? []}
         rowKey={(d) => d.id!}
         columns={[
           {
@@ -56,7 +61,9 @@ export default function Domains() {
 }
 
 function AddDomain() {
-  const apps = useApplicationChoices();
+  const current = useApplicationContext();
+  const choices = useApplicationChoices();
+  const apps = current ? { ...choices, isPending: false as const, isError: false as const, data: [current] } : choices;
   const add = useAddDomain();
   const navigate = useNavigate();
   const [domain, setDomain] = useState('');
@@ -89,7 +96,7 @@ function AddDomain() {
       <h2 id="dm-add-title">{s.add.title}</h2>
       <div className="ap-dm-add">
         <Field label={s.add.domain} hint={s.add.domainHint} placeholder="chat.example.com" value={domain} onChange={(e) => setDomain(e.target.value)} error={domainError} required autoComplete="off" spellCheck={false} />
-        <div className="ap-field">
+        {current ? null : <div className="ap-field">
           <label htmlFor="dm-app">{s.add.application}</label>
           <select id="dm-app" className="ap-select" value={chosen} onChange={(e) => setAppId(e.target.value)}>
             {apps.data.map((a) => (
@@ -98,7 +105,7 @@ function AddDomain() {
               </option>
             ))}
           </select>
-        </div>
+        </div>}
       </div>
       {roleReason ? (
         <p className="ap-notice" id="dm-add-why">

@@ -1,4 +1,4 @@
-import { Globe } from 'lucide-react';
-import type { AreaNav } from '../../app/area';
-
-export const nav: AreaNav = { label: 'Custom domains', icon: Globe, order: 38 };
+/**
+ * Not in the workspace navigation: every application's Publish & embed tab lists its domains; `/domains` (all of yours) stays reachable by links.
+ */
+export const nav = null;

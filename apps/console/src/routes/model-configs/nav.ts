@@ -1,4 +1,4 @@
-import { SlidersHorizontal } from 'lucide-react';
-import type { AreaNav } from '../../app/area';
-
-export const nav: AreaNav = { label: 'Model configs', icon: SlidersHorizontal, order: 25 };
+/**
+ * Not in the workspace navigation: this screen is a tab of each application's page (`/applications/:appId/...`, app/tabs.ts); its old address opens that tab.
+ */
+export const nav = null;

@@ -1,4 +1,4 @@
-import { Bell } from 'lucide-react';
-import type { AreaNav } from '../../app/area';
-
-export const nav: AreaNav = { label: 'Notifications', icon: Bell, order: 80 };
+/**
+ * Not in the workspace navigation: the bell in the shell's header leads here.
+ */
+export const nav = null;

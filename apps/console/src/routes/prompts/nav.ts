@@ -1,4 +1,4 @@
-import { FileText } from 'lucide-react';
-import type { AreaNav } from '../../app/area';
-
-export const nav: AreaNav = { label: 'Prompts', icon: FileText, order: 27 };
+/**
+ * Not in the workspace navigation: this screen is a tab of each application's page (`/applications/:appId/...`, app/tabs.ts); its old address opens that tab.
+ */
+export const nav = null;

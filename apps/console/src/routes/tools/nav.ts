@@ -1,4 +1,4 @@
-import { Wrench } from 'lucide-react';
-import type { AreaNav } from '../../app/area';
-
-export const nav: AreaNav = { label: 'Tools & MCP', icon: Wrench, order: 37 };
+/**
+ * Not in the workspace navigation: this screen is a tab of each application's page (`/applications/:appId/...`, app/tabs.ts); its old address opens that tab.
+ */
+export const nav = null;

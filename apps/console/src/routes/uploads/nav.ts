@@ -1,4 +1,4 @@
-import { Upload } from 'lucide-react';
-import type { AreaNav } from '../../app/area';
-
-export const nav: AreaNav = { label: 'Uploads', icon: Upload, order: 42 };
+/**
+ * Not in the workspace navigation: your uploaded files are shown in every application's Knowledge tab (and stay at `/uploads`).
+ */
+export const nav = null;
