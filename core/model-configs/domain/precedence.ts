@@ -1,6 +1,6 @@
 /**
  * The one rule for which configuration answers a chat turn, and where each value comes from
- * (docs/model-configs.md, "Which value wins"). Provider, model and settings: a studio debug turn's draft,
+ * (docs/studio.md, "Which value wins"). Provider, model and settings: a studio debug turn's draft,
  * else the request's own choice (the playground), else the conversation's A/B version, else the
  * application's default model config, else the provider's defaults. The system prompt: the request's,
  * else the chosen draft/version/config's own, else the application's default prompt template; a prompt

@@ -12240,7 +12240,7 @@ export interface paths {
         put?: never;
         /**
          * Start an A/B test from a version
-         * @description The version becomes an active A/B version of the application's default model config (SPEC 2.4) taking trafficPercent of new conversations; 409 before anything is published or when the label Studio version <n> exists.
+         * @description The version becomes an active A/B version of the application's default model config, taking trafficPercent of new conversations; 409 before anything is published or when the label Studio version <n> exists.
          */
         post: {
             parameters: {
@@ -17493,7 +17493,7 @@ export interface components {
             /** @example eyJhbGciOiJIUzI1NiJ9.eyJ0aWQiOiIxIn0.sig */
             refresh_token?: string;
         };
-        /** @description SPEC 2.3 without the system prompt (that is `instructions`): temperature 0-2 (0-1 for provider_c), maxTokens 1-128000 and at most the model's own maximum, topP 0-1, frequencyPenalty and presencePenalty -2 to 2. Missing values take their defaults (0.7, 2048, 1.0); `null` clears an optional one. */
+        /** @description The model settings without the system prompt (that is `instructions`): temperature 0-2 (0-1 for provider_c), maxTokens 1-128000 and at most the model's own maximum, topP 0-1, frequencyPenalty and presencePenalty -2 to 2. Missing values take their defaults (0.7, 2048, 1.0); `null` clears an optional one. */
         StudioSettings: {
             temperature?: number;
             maxTokens?: number;
