@@ -1,3 +1,6 @@
+import { roleOn } from '../../access/access-policy';
+import { allows } from '../../access/roles';
+import type { Application } from '../../applications/domain/application';
 import type { Actor } from '../../shared/actor';
 import { applyConfigPatch, diffConfigs, settingRanges, variableNames, type StudioConfig } from '../domain/studio-config';
 import { liveConfiguration, type LiveConfigurationView } from './live-configuration';
@@ -19,9 +22,11 @@ export interface StudioDraftView {
   unpublishedChanges: boolean;
   live: LiveConfigurationView;
   ranges: ReturnType<typeof settingRanges>;
+  /** Whether the caller's role may save, publish, restore and start A/B tests (the API stays the authority). */
+  canEdit: boolean;
 }
 
-export async function draftView(deps: StudioDeps, application: { id: string; name: string }): Promise<StudioDraftView> {
+export async function draftView(deps: StudioDeps, application: Application, actor: Actor): Promise<StudioDraftView> {
   const { config, stored } = await currentDraft(deps, application.id);
   const latest = await deps.studio.latestVersion(application.id);
   const live = await liveConfiguration(deps, application.id);
@@ -38,6 +43,7 @@ export async function draftView(deps: StudioDeps, application: { id: string; nam
     unpublishedChanges,
     live,
     ranges: settingRanges(),
+    canEdit: await mayEdit(deps, application, actor),
   };
 }
 
@@ -47,7 +53,7 @@ export class GetStudioDraftUseCase {
 
   async execute(appId: string, actor: Actor): Promise<StudioDraftView> {
     const application = await studioApplication(this.deps, appId, actor, 'read');
-    return draftView(this.deps, application);
+    return draftView(this.deps, application, actor);
   }
 }
 
@@ -60,6 +66,12 @@ export class SaveStudioDraftUseCase {
     const { config, stored } = await currentDraft(this.deps, application.id);
     const next = await applyConfigPatch(config, input);
     await this.deps.studio.saveDraft({ applicationId: application.id, config: next, basedOnVersion: stored?.basedOnVersion ?? null, updatedBy: actor.userId });
-    return draftView(this.deps, application);
+    return draftView(this.deps, application, actor);
   }
+}
+
+/** The same rule the writes check (core/access), asked ahead so the console can disable what the role cannot do. */
+async function mayEdit(deps: StudioDeps, application: Application, actor: Actor): Promise<boolean> {
+  const role = await roleOn(application, actor, deps.applications);
+  return role !== null && allows(role, 'write');
 }

@@ -58,7 +58,7 @@ export class RestoreStudioVersionUseCase {
     const application = await studioApplication(this.deps, appId, actor, 'write');
     const version = await findVersion(this.deps, application.id, number);
     await this.deps.studio.saveDraft({ applicationId: application.id, config: version.config, basedOnVersion: version.number, updatedBy: actor.userId });
-    return draftView(this.deps, application);
+    return draftView(this.deps, application, actor);
   }
 }
 

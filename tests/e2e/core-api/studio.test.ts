@@ -2,6 +2,7 @@ import { postStream, readSseEvents } from '../../support/sse';
 import { DATABASE_KINDS } from '../../support/test-database';
 import { startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
 import { anOwnerWithKey, withKey } from '../public-api/public-api-support';
+import { teamApplication, teamWithEveryRole } from '../teams/team-support';
 
 describe.each(DATABASE_KINDS)('application studio (%s)', (database) => {
   let stack: TestStack;
@@ -115,5 +116,23 @@ describe.each(DATABASE_KINDS)('application studio (%s)', (database) => {
     const missing = await stack.client.post(`${studio(mine.app.id)}/publish`, {}, { token: mine.token });
     expect(missing.status).toBe(400);
     expect(missing.body.details).toEqual([{ path: 'variables.who', message: expect.any(String) }]);
+  });
+
+  it('lets every team role read the studio and try the draft, and only members and above change or publish it', async () => {
+    const team = await teamWithEveryRole(stack);
+    const app = await teamApplication(stack, team, 'Team Studio');
+    const viewer = team.users.viewer.token;
+    const read = await stack.client.get(`${studio(app.id)}/draft`, { token: viewer });
+    expect(read.status).toBe(200);
+    expect(read.body.canEdit).toBe(false);
+    expect((await stack.client.put(`${studio(app.id)}/draft`, { instructions: 'x' }, { token: viewer })).status).toBe(403);
+    expect((await stack.client.post(`${studio(app.id)}/publish`, {}, { token: viewer })).status).toBe(403);
+    const events = await debugTurn(viewer, app.id, { content: 'Hi', config: { instructions: 'Viewer trial' } });
+    expect(events.at(-1).fullResponse).toContain('[system: Viewer trial]');
+    const member = team.users.member.token;
+    expect((await stack.client.get(`${studio(app.id)}/draft`, { token: member })).body.canEdit).toBe(true);
+    expect((await stack.client.put(`${studio(app.id)}/draft`, { instructions: 'Member words' }, { token: member })).status).toBe(200);
+    expect((await stack.client.post(`${studio(app.id)}/publish`, { note: 'by a member' }, { token: member })).status).toBe(201);
+    expect((await stack.client.get(`${studio(app.id)}/draft`, { token: team.users.outsider.token })).status).toBe(404);
   });
 });

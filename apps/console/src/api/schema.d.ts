@@ -17630,6 +17630,8 @@ export interface components {
                     max?: number;
                 };
             };
+            /** @description Whether your role may save, publish, restore and start A/B tests */
+            canEdit?: boolean;
         };
         StudioVersion: {
             /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */

@@ -126,11 +126,11 @@ function BuildForm({ applicationId, draft }: { applicationId: string; draft: Stu
         description={s.description}
         actions={
           <div className="ap-actions">
-            <Button onClick={() => void saveDraft()} busy={save.isPending} disabled={!dirty || invalid}>
+            <Button onClick={() => void saveDraft()} busy={save.isPending} disabled={!draft.canEdit || !dirty || invalid}>
               <Save aria-hidden size={16} />
               {s.saveDraft}
             </Button>
-            <Button variant="primary" onClick={() => setPublishOpen(true)} disabled={invalid}>
+            <Button variant="primary" onClick={() => setPublishOpen(true)} disabled={!draft.canEdit || invalid}>
               <Rocket aria-hidden size={16} />
               {s.publish}
             </Button>
@@ -140,6 +140,7 @@ function BuildForm({ applicationId, draft }: { applicationId: string; draft: Stu
       <p className="ap-studio-status" role="status">
         {notice || (dirty ? s.unsaved : draft.unpublishedChanges ? s.unpublished : s.upToDate)}
       </p>
+      {draft.canEdit ? null : <p className="ap-notice">{s.readOnly}</p>}
       <ErrorText error={save.error} />
       <div className="ap-studio">
         <div className="ap-studio__editor">
@@ -285,6 +286,7 @@ function BuildForm({ applicationId, draft }: { applicationId: string; draft: Stu
             appId={applicationId}
             liveVersion={live.publishedVersion ?? null}
             dirty={dirty}
+            canEdit={draft.canEdit ?? false}
             onNotice={setNotice}
             onRestored={reloadFrom}
           />

@@ -10,7 +10,7 @@ import { useDiff, useRestore, useStartAb, useVersions, type StudioDiff, type Stu
 import { s } from './strings';
 
 /** Published versions: each with its note, who and when, compared side by side with the draft, restored, or put under A/B test. */
-export function VersionsPanel({ appId, liveVersion, onRestored, onNotice, dirty }: { appId: string; liveVersion: number | null; onRestored: (draft: StudioDraft) => void; onNotice: (text: string) => void; dirty: boolean }) {
+export function VersionsPanel({ appId, liveVersion, onRestored, onNotice, dirty, canEdit }: { appId: string; canEdit: boolean; liveVersion: number | null; onRestored: (draft: StudioDraft) => void; onNotice: (text: string) => void; dirty: boolean }) {
   const versions = useVersions(appId);
   const [compare, setCompare] = useState<number | null>(null);
   const [restore, setRestore] = useState<number | null>(null);
@@ -40,10 +40,10 @@ export function VersionsPanel({ appId, liveVersion, onRestored, onNotice, dirty 
                 <Button onClick={() => setCompare(v.number!)} aria-label={s.compare(v.number!)}>
                   {s.compareShort}
                 </Button>
-                <Button onClick={() => setRestore(v.number!)} aria-label={s.restore(v.number!)}>
+                <Button disabled={!canEdit} onClick={() => setRestore(v.number!)} aria-label={s.restore(v.number!)}>
                   {s.restoreShort}
                 </Button>
-                <Button onClick={() => setAb(v.number!)} aria-label={s.startAb(v.number!)}>
+                <Button disabled={!canEdit} onClick={() => setAb(v.number!)} aria-label={s.startAb(v.number!)}>
                   {s.abShort}
                 </Button>
               </div>

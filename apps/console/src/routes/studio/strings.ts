@@ -55,6 +55,7 @@ export const s = {
   publishedAs: (n: number) => `Live is version ${n}.`,
   changedOutside: 'The model config was changed outside the studio since the last publish.',
   neverPublished: 'Nothing published from the studio yet.',
+  readOnly: 'Your role can try the draft in the debug chat but not change, publish or restore it.',
   saveDraft: 'Save draft',
   saved: 'Draft saved',
   unsaved: 'Unsaved changes',
