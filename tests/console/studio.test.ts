@@ -123,6 +123,11 @@ describeInBrowser('console: studio (Build)', () => {
     await page.getByText('from the default model config “Studio”').first().waitFor();
 
     await page.getByLabel('Opening message').fill('Welcome aboard');
+    await page.getByLabel('Suggested questions').fill('Where is the lighthouse?');
+    // The debug chat opens as end users' chat will: the opening message, and a suggested question to pick.
+    await page.locator('.ap-studio-chat').getByText('Welcome aboard').waitFor();
+    await page.getByRole('list', { name: 'Suggested questions' }).getByRole('button', { name: 'Where is the lighthouse?' }).click();
+    expect(await page.getByLabel('Ask the draft').inputValue()).toBe('Where is the lighthouse?');
     await page.getByRole('link', { name: 'Manage tools' }).click();
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
     await leave.waitFor();

@@ -85,6 +85,23 @@ export function DebugChat({ appId, config, variables }: { appId: string; config:
           ))}
         </fieldset>
       ) : null}
+      {!turns.length && config.openingMessage ? (
+        <div className="ap-message ap-message--assistant">
+          <p className="ap-message__who">{s.assistant}</p>
+          <div className="ap-message__body">{config.openingMessage}</div>
+        </div>
+      ) : null}
+      {!turns.length && config.suggestedQuestions?.length ? (
+        <ul className="ap-studio-suggestions" aria-label={s.suggestedQuestions}>
+          {config.suggestedQuestions.map((q) => (
+            <li key={q}>
+              <Button variant="ghost" onClick={() => setMessage(q)}>
+                {q}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <DebugTranscript turns={turns} empty={s.emptyChat} />
       <form
         className="ap-composer"
