@@ -37,17 +37,35 @@ export const STUDIO_CONFIG_NAME = 'Studio';
  * there is none), and the draft is stored as the next numbered, immutable version with the note.
  */
 export class PublishStudioUseCase {
+  // Publishes of one application run one after another in this process, so the live config is always the latest
+  // version's and a first publish creates one config, not one per concurrent request.
+  private readonly queues = new Map<string, Promise<unknown>>();
+
   constructor(private readonly deps: StudioDeps) {}
 
   async execute(appId: string, input: unknown, actor: Actor): Promise<StudioVersionView> {
     const application = await studioApplication(this.deps, appId, actor, 'write');
     const body = await validate(schema, input ?? {});
-    const { config } = await currentDraft(this.deps, application.id);
+    return this.inTurn(application.id, () => this.publish(application.id, body.note ?? '', actor));
+  }
+
+  private async publish(applicationId: string, note: string, actor: Actor): Promise<StudioVersionView> {
+    const { config } = await currentDraft(this.deps, applicationId);
     const settings = runSettings(config);
-    const live = await this.deps.configs.findDefault(application.id);
+    const live = await this.deps.configs.findDefault(applicationId);
     if (live) await this.deps.configs.update(live.id, { provider: config.provider, modelId: config.modelId, settings });
-    else await this.deps.configs.create({ applicationId: application.id, name: STUDIO_CONFIG_NAME, provider: config.provider, modelId: config.modelId, settings, makeDefault: true });
-    const version = await this.deps.studio.publish({ applicationId: application.id, note: body.note ?? '', config, publishedBy: actor.userId });
+    else await this.deps.configs.create({ applicationId, name: STUDIO_CONFIG_NAME, provider: config.provider, modelId: config.modelId, settings, makeDefault: true });
+    const version = await this.deps.studio.publish({ applicationId, note, config, publishedBy: actor.userId });
     return toStudioVersionView(version);
+  }
+
+  private inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const next = (this.queues.get(key) ?? Promise.resolve()).then(work, work);
+    const tail = next.catch(() => undefined);
+    this.queues.set(key, tail);
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+    return next;
   }
 }

@@ -135,4 +135,14 @@ describe.each(DATABASE_KINDS)('application studio (%s)', (database) => {
     expect((await stack.client.post(`${studio(app.id)}/publish`, { note: 'by a member' }, { token: member })).status).toBe(201);
     expect((await stack.client.get(`${studio(app.id)}/draft`, { token: team.users.outsider.token })).status).toBe(404);
   });
+
+  it('numbers publishes made at the same time one after another, never twice the same', async () => {
+    const { token, app } = await userWithApplication(stack.client, { name: 'Busy' });
+    await stack.client.put(`${studio(app.id)}/draft`, { instructions: 'Same' }, { token });
+    const published = await Promise.all([1, 2, 3, 4].map(() => stack.client.post(`${studio(app.id)}/publish`, {}, { token })));
+    expect(published.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(published.map((r) => r.body.number).sort()).toEqual([1, 2, 3, 4]);
+    const configs = await stack.client.get(`/api/model-configs?applicationId=${app.id}`, { token });
+    expect(configs.body.map((c: { name: string; isDefault: boolean }) => [c.name, c.isDefault])).toEqual([['Studio', true]]);
+  });
 });
