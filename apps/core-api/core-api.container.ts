@@ -36,6 +36,7 @@ import { workflowsModule } from './modules/workflows.module';
 import { teamsModule } from './modules/teams.module';
 import { toolsModule } from './modules/tools.module';
 import { consoleModule } from './modules/console.module';
+import { studioModule } from './modules/studio.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -80,6 +81,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     uploadsModule,
     knowledgeModule(),
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy]),
+    studioModule,
     publicApiModule,
     hostedPageModule,
     customDomainsModule,

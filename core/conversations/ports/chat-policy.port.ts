@@ -11,6 +11,11 @@ export interface ChatTurn {
   conversation: Conversation;
   content: string;
   source: ConversationSource;
+  /**
+   * A studio debug turn (docs/studio.md): the application's unpublished draft, which takes the place of its
+   * model config and any A/B version for this turn only. `settings.systemPrompt` holds the rendered instructions.
+   */
+  draft?: { provider: string; model: string; settings: Record<string, unknown> };
 }
 
 /** What the engine will be asked; each policy fills in its part. */

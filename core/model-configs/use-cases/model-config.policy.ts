@@ -5,6 +5,7 @@ import type { PromptTemplateRepository } from '../../prompts/ports/prompt-templa
 import { isAppError, type ErrorKind } from '../../shared/errors';
 import type { AnswerOutcome, ConfigVersion } from '../domain/config-version';
 import type { ModelConfig } from '../domain/model-config';
+import { effectiveSystemPrompt } from '../domain/precedence';
 import { pickVersion } from '../domain/traffic';
 import type { ConfigVersionRepository } from '../ports/config-version-repository.port';
 import type { ModelConfigRepository } from '../ports/model-config-repository.port';
@@ -42,6 +43,7 @@ export class ModelConfigPolicy implements ChatPolicy {
   }
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    if (turn.draft) return this.prepareDraft(turn, plan, turn.draft);
     const version = await this.assignedVersion(turn);
     const source: ConfigVersion | ModelConfig | null = version ?? (await this.deps.configs.findDefault(turn.application.id));
     // A turn the default config answers while it has active versions is the control arm of the test;
@@ -55,7 +57,9 @@ export class ModelConfigPolicy implements ChatPolicy {
       plan.settings = { ...configured, ...plan.settings };
     }
     if (plan.settings.systemPrompt === undefined) {
-      const systemPrompt = source?.settings.systemPrompt ?? (await this.deps.templates.findDefault(turn.application.id))?.content;
+      const chosen = source ? { origin: version ? ('ab_version' as const) : ('model_config' as const), systemPrompt: source.settings.systemPrompt } : null;
+      const template = chosen?.systemPrompt ? null : await this.deps.templates.findDefault(turn.application.id);
+      const { systemPrompt } = effectiveSystemPrompt(chosen, template);
       if (systemPrompt) plan.settings.systemPrompt = systemPrompt;
     }
     // Settings a request adds to the config's are checked here, so a bad value is refused before the
@@ -63,7 +67,24 @@ export class ModelConfigPolicy implements ChatPolicy {
     if (plan.provider !== undefined) resolveModelSettings(plan.provider, plan.model, plan.settings);
   }
 
+  /**
+   * A studio debug turn (docs/studio.md): the unpublished draft replaces the default config and any A/B
+   * version for this one turn, by the same precedence rule; nothing is counted in the A/B metrics.
+   */
+  private async prepareDraft(turn: ChatTurn, plan: ChatPlan, draft: NonNullable<ChatTurn['draft']>): Promise<void> {
+    const { systemPrompt: instructions, ...settings } = draft.settings;
+    plan.provider = draft.provider;
+    plan.model = draft.model;
+    plan.configVersionId = null;
+    plan.settings = { ...settings };
+    const template = instructions ? null : await this.deps.templates.findDefault(turn.application.id);
+    const { systemPrompt } = effectiveSystemPrompt({ origin: 'studio_draft', systemPrompt: typeof instructions === 'string' ? instructions : undefined }, template);
+    if (systemPrompt) plan.settings.systemPrompt = systemPrompt;
+    resolveModelSettings(plan.provider, plan.model, plan.settings);
+  }
+
   async settle(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
+    if (turn.draft) return;
     // The engine stores this same id on the answer, so metrics and stored messages agree.
     const versionId = plan.configVersionId ?? turn.conversation.configVersionId;
     const controlId = this.controlOf.get(plan);

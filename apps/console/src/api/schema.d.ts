@@ -12046,6 +12046,481 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/studio/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The studio draft
+         * @description The application's draft (the live configuration until first saved), what end users get now and where each value comes from, and the settings' ranges. Any role that sees the application.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Draft */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StudioDraft"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /**
+         * Save the studio draft
+         * @description The fields given replace the draft's; end users keep the published version. Provider, model and settings are validated as a whole (a new provider without a model takes its default model). Roles that may change model configs.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The system prompt; `{{name}}` placeholders are filled from `variables`
+                         * @example You are {{botName}}, the support assistant of Acme. Answer in two sentences.
+                         */
+                        instructions?: string;
+                        /** @description A value for each placeholder (at most 50, each at most 2000 characters): what end users get; the debug chat may give others */
+                        variables?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @example provider_a
+                         * @enum {string}
+                         */
+                        provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                        /** @example gpt-4o-mini */
+                        modelId?: string;
+                        settings?: components["schemas"]["StudioSettings"];
+                        /** @example Hello! Ask me anything about your order. */
+                        openingMessage?: string;
+                        suggestedQuestions?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Draft */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StudioDraft"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/studio/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the draft
+         * @description The saved draft becomes what end users get: the application's default model config takes its provider, model and settings, with the instructions rendered with the variables' values as its system prompt (a config named Studio is created when there is none), and the draft is stored as the next numbered, immutable version. A placeholder without a value answers 400 naming it (variables.<name>).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Shorter answers */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Published version */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StudioVersion"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/studio/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published versions
+         * @description Newest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page */
+                200: {
+                    headers: {
+                        /** @description How many there are in all */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StudioVersion"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/studio/versions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One published version */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    /** @description A version number (1, 2, ...) */
+                    number: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Version */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StudioVersion"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/studio/versions/{number}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version into the draft
+         * @description The version's configuration becomes the draft (as Dify's restore does); end users keep the live version until the draft is published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    /** @description A version number (1, 2, ...) */
+                    number: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Draft */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StudioDraft"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/studio/versions/{number}/ab-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an A/B test from a version
+         * @description The version becomes an active A/B version of the application's default model config, taking trafficPercent of new conversations; 409 before anything is published or when the label Studio version <n> exists.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    /** @description A version number (1, 2, ...) */
+                    number: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        trafficPercent: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The model-config version */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ModelConfigVersion"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/studio/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two configurations field by field
+         * @description Each side is a version number or draft; from defaults to the latest version, to to the draft.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Diff */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StudioDiff"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/studio/debug/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Debug chat on the draft
+         * @description A chat turn with the saved draft, the unsaved changes in config laid over it, and the variables' values given, streamed as the conversations' stream. The same policies apply (keys and quota, knowledge, tools); the draft takes the model config's place, so end users and A/B metrics are untouched. Without conversationId a conversation titled Studio: ... is started; the done event carries its id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Who are you? */
+                        content: string;
+                        /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+                        conversationId?: string;
+                        variables?: {
+                            [key: string]: string;
+                        };
+                        /** @description Unsaved changes, as the draft's PUT body */
+                        config?: {
+                            /**
+                             * @description The system prompt; `{{name}}` placeholders are filled from `variables`
+                             * @example You are {{botName}}, the support assistant of Acme. Answer in two sentences.
+                             */
+                            instructions?: string;
+                            /** @description A value for each placeholder (at most 50, each at most 2000 characters): what end users get; the debug chat may give others */
+                            variables?: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * @example provider_a
+                             * @enum {string}
+                             */
+                            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                            /** @example gpt-4o-mini */
+                            modelId?: string;
+                            settings?: components["schemas"]["StudioSettings"];
+                            /** @example Hello! Ask me anything about your order. */
+                            openingMessage?: string;
+                            suggestedQuestions?: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Server-Sent Events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["StreamEvent"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                402: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                424: components["responses"]["FailedDependency"];
+                429: components["responses"]["Error"];
+                502: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+                504: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teams": {
         parameters: {
             query?: never;
@@ -17292,6 +17767,189 @@ export interface components {
             access_token?: string;
             /** @example eyJhbGciOiJIUzI1NiJ9.eyJ0aWQiOiIxIn0.sig */
             refresh_token?: string;
+        };
+        /** @description The model settings without the system prompt (that is `instructions`): temperature 0-2 (0-1 for provider_c), maxTokens 1-128000 and at most the model's own maximum, topP 0-1, frequencyPenalty and presencePenalty -2 to 2. Missing values take their defaults (0.7, 2048, 1.0); `null` clears an optional one. */
+        StudioSettings: {
+            temperature?: number;
+            maxTokens?: number;
+            topP?: number;
+            frequencyPenalty?: number;
+            presencePenalty?: number;
+        };
+        /** @description An application's configuration as the studio edits it: the draft, and each published version's snapshot. */
+        StudioConfig: {
+            /**
+             * @description The system prompt; `{{name}}` placeholders are filled from `variables`
+             * @example You are {{botName}}, the support assistant of Acme. Answer in two sentences.
+             */
+            instructions?: string;
+            /** @description A value for each placeholder (at most 50, each at most 2000 characters): what end users get; the debug chat may give others */
+            variables?: {
+                [key: string]: string;
+            };
+            /**
+             * @example provider_a
+             * @enum {string}
+             */
+            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+            /** @example gpt-4o-mini */
+            modelId?: string;
+            settings?: components["schemas"]["StudioSettings"];
+            /** @example Hello! Ask me anything about your order. */
+            openingMessage?: string;
+            suggestedQuestions?: string[];
+        };
+        /** @description What end users get now and where each value comes from, by the one precedence rule (docs/studio.md). */
+        StudioLiveConfiguration: {
+            /** @example provider_a */
+            provider?: string;
+            /** @example gpt-4o-mini */
+            modelId?: string;
+            /**
+             * @example model_config
+             * @enum {string}
+             */
+            modelFrom?: "studio_draft" | "request" | "ab_version" | "model_config" | "prompt_template" | "provider_default" | "none";
+            modelConfig?: {
+                /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+                id?: string;
+                /** @example Greeter */
+                name?: string;
+            } | null;
+            /** @example You are Ada, the support assistant of Acme. */
+            systemPrompt?: string | null;
+            /**
+             * @example model_config
+             * @enum {string}
+             */
+            systemPromptFrom?: "studio_draft" | "request" | "ab_version" | "model_config" | "prompt_template" | "provider_default" | "none";
+            template?: {
+                /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+                id?: string;
+                /** @example Greeter */
+                name?: string;
+            } | null;
+            /** @description The default prompt template when it exists but does not apply, because the model config's own system prompt wins */
+            unusedTemplate?: {
+                /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+                id?: string;
+                /** @example Greeter */
+                name?: string;
+            } | null;
+            abTest?: {
+                defaultConfigPercent?: number;
+                versions?: {
+                    /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+                    id?: string;
+                    /** @example Studio version 2 */
+                    label?: string;
+                    trafficPercent?: number;
+                    /** @example provider_a */
+                    provider?: string;
+                    /** @example gpt-4o-mini */
+                    modelId?: string;
+                    /**
+                     * @example model_config
+                     * @enum {string}
+                     */
+                    systemPromptFrom?: "studio_draft" | "request" | "ab_version" | "model_config" | "prompt_template" | "provider_default" | "none";
+                }[];
+            } | null;
+            /** @description The latest published version while the live config still is exactly it */
+            publishedVersion?: number | null;
+            /** @description A version was published and the model config was changed elsewhere since */
+            changedOutsideStudio?: boolean;
+        };
+        StudioDraft: {
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            applicationId?: string;
+            /** @example Support Bot */
+            applicationName?: string;
+            config?: components["schemas"]["StudioConfig"];
+            /** @description The placeholders the instructions use, in order */
+            variables?: string[];
+            /** @description False until the draft is first saved (it is then the live configuration) */
+            saved?: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T10:00:00.000Z
+             */
+            updatedAt?: string | null;
+            basedOnVersion?: number | null;
+            latestVersion?: number | null;
+            unpublishedChanges?: boolean;
+            live?: components["schemas"]["StudioLiveConfiguration"];
+            /** @description Allowed ranges of the settings, shown before a save */
+            ranges?: {
+                /** @description Per provider */
+                temperature?: {
+                    [key: string]: {
+                        min?: number;
+                        max?: number;
+                    };
+                };
+                maxTokens?: {
+                    min?: number;
+                    max?: number;
+                };
+                topP?: {
+                    min?: number;
+                    max?: number;
+                };
+                frequencyPenalty?: {
+                    min?: number;
+                    max?: number;
+                };
+                presencePenalty?: {
+                    min?: number;
+                    max?: number;
+                };
+            };
+            /** @description Whether your role may save, publish, restore and start A/B tests */
+            canEdit?: boolean;
+        };
+        StudioVersion: {
+            /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
+            id?: string;
+            number?: number;
+            /** @example Shorter answers */
+            note?: string;
+            publishedBy?: {
+                /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+                id?: string;
+                /** @example ada@example.com */
+                email?: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T10:00:00.000Z
+             */
+            publishedAt?: string;
+            config?: components["schemas"]["StudioConfig"];
+        };
+        StudioDiff: {
+            from?: {
+                /** @example Version 1 */
+                label?: string;
+                version?: number | null;
+            };
+            to?: {
+                /** @example Draft */
+                label?: string;
+                version?: number | null;
+            };
+            fields?: {
+                /** @example instructions */
+                field?: string;
+                /** @example Instructions */
+                label?: string;
+                /** @example You are Ada. */
+                from?: string;
+                /** @example You are Bo. */
+                to?: string;
+                changed?: boolean;
+            }[];
+            changed?: number;
         };
         Team: {
             /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */

@@ -5,13 +5,15 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers } from '@codemirror/view';
 
 /** The languages the console edits, each loaded with the first editor that needs it. */
-const LANGUAGES: Record<EditorLanguage, () => Promise<Language>> = {
+const LANGUAGES: Record<EditorLanguage, () => Promise<Language | null>> = {
+  // Prose (a system prompt): no grammar to load.
+  text: async () => null,
   javascript: () => import('@codemirror/lang-javascript').then((m) => m.javascriptLanguage),
   json: () => import('@codemirror/lang-json').then((m) => m.jsonLanguage),
   css: () => import('@codemirror/lang-css').then((m) => m.cssLanguage),
 };
 
-export type EditorLanguage = 'javascript' | 'json' | 'css';
+export type EditorLanguage = 'text' | 'javascript' | 'json' | 'css';
 
 export interface EditorAttributes {
   /** The accessible name (the visible label outside cannot be referenced from inside the shadow root). */
@@ -87,7 +89,7 @@ export async function createEditor(
         theme,
         options.capped ? capped : [],
         EditorView.lineWrapping,
-        language,
+        language ?? [],
         attributes.of(attributeExtension(options.attributes)),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange(update.state.doc.toString());

@@ -1,0 +1,142 @@
+import { RotateCcw, Send, Square } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '../../components/Button';
+import { Field } from '../../components/Field';
+import { ApiError } from '../../lib/errors';
+import { streamDebug } from './debug-stream';
+import { DebugTranscript, type DebugTurn } from './DebugTranscript';
+import type { StudioConfig } from './queries';
+import { s } from './strings';
+
+/**
+ * The debug chat beside the editor: each turn runs on the configuration on screen (saved or not) with the
+ * variables' values typed here, through the platform's own chat path; end users are not affected.
+ */
+export function DebugChat({ appId, config, variables }: { appId: string; config: Partial<StudioConfig>; variables: string[] }) {
+  const [turns, setTurns] = useState<DebugTurn[]>([]);
+  const [conversationId, setConversationId] = useState<string | undefined>();
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState('');
+  const abort = useRef<AbortController | null>(null);
+  const streaming = turns.at(-1)?.streaming ?? false;
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const update = (change: (t: DebugTurn) => DebugTurn) => setTurns((all) => all.map((t, i) => (i === all.length - 1 ? change(t) : t)));
+
+  async function send() {
+    const content = message.trim();
+    if (!content || streaming) return;
+    setMessage('');
+    setTurns((all) => [...all, { question: content, answer: '', streaming: true, toolCalls: [] }]);
+    const controller = new AbortController();
+    abort.current = controller;
+    // A variable left empty here takes the draft's own value for end users.
+    const given = Object.fromEntries(variables.filter((v) => (values[v] ?? '') !== '').map((v) => [v, values[v]!]));
+    try {
+      for await (const event of streamDebug(appId, { content, conversationId, variables: given, config }, controller.signal)) {
+        if (event.type === 'chunk') update((t) => ({ ...t, answer: t.answer + event.content }));
+        else if (event.type === 'tool_call') update((t) => ({ ...t, toolCalls: [...t.toolCalls, { id: event.id, name: event.name, arguments: event.arguments }] }));
+        else if (event.type === 'tool_result')
+          update((t) => ({ ...t, toolCalls: t.toolCalls.map((c) => (c.id === event.toolCallId ? { ...c, result: event.content, isError: event.isError, durationMs: event.durationMs } : c)) }));
+        else if (event.type === 'done') {
+          setConversationId(event.conversationId);
+          update((t) => ({ ...t, answer: event.fullResponse, done: event }));
+        } else if (event.type === 'error') update((t) => ({ ...t, error: new ApiError(event.statusCode ?? 502, event.message) }));
+      }
+    } catch (error) {
+      setMessage((m) => m || content); // a refused message is not lost
+      update((t) => ({ ...t, error }));
+    } finally {
+      update((t) => ({ ...t, streaming: false }));
+      abort.current = null;
+    }
+  }
+
+  return (
+    <section className="ap-studio-chat" aria-labelledby="studio-debug-title">
+      <div className="ap-studio-chat__header">
+        <h2 id="studio-debug-title" className="ap-side-title">
+          {s.debug}
+        </h2>
+        <Button
+          variant="ghost"
+          disabled={streaming || !turns.length}
+          onClick={() => {
+            setTurns([]);
+            setConversationId(undefined);
+          }}
+        >
+          <RotateCcw aria-hidden size={16} />
+          {s.restart}
+        </Button>
+      </div>
+      <p className="ap-muted">{s.debugHint}</p>
+      {variables.length ? (
+        <fieldset className="ap-studio-fieldset">
+          <legend>{s.variables}</legend>
+          {variables.map((name) => (
+            <Field
+              key={name}
+              label={s.variableInput(name)}
+              value={values[name] ?? ''}
+              placeholder={config.variables?.[name] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+            />
+          ))}
+        </fieldset>
+      ) : null}
+      {!turns.length && config.openingMessage ? (
+        <div className="ap-message ap-message--assistant">
+          <p className="ap-message__who">{s.assistant}</p>
+          <div className="ap-message__body">{config.openingMessage}</div>
+        </div>
+      ) : null}
+      {!turns.length && config.suggestedQuestions?.length ? (
+        <ul className="ap-studio-suggestions" aria-label={s.suggestedQuestions}>
+          {config.suggestedQuestions.map((q) => (
+            <li key={q}>
+              <Button variant="ghost" onClick={() => setMessage(q)}>
+                {q}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <DebugTranscript turns={turns} empty={s.emptyChat} />
+      <form
+        className="ap-composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <div className="ap-field">
+          <label htmlFor="studio-message">{s.message}</label>
+          <textarea
+            id="studio-message"
+            rows={2}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+          />
+        </div>
+        {streaming ? (
+          <Button onClick={() => abort.current?.abort()}>
+            <Square aria-hidden size={16} />
+            {s.stop}
+          </Button>
+        ) : (
+          <Button type="submit" variant="primary" disabled={!message.trim()}>
+            <Send aria-hidden size={16} />
+            {s.send}
+          </Button>
+        )}
+      </form>
+    </section>
+  );
+}
