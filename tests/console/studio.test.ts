@@ -5,7 +5,7 @@ import { userWithApplication } from '../support/test-stack';
 import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Where the Build screen of an application lives: the one line to change when it moves under the application's own pages. */
-const buildPath = (appId: string) => `/studio/${appId}`;
+const buildPath = (appId: string) => `/applications/${appId}/build`;
 
 /** The studio in Chromium: the draft answers in the debug chat while end users keep the published version, until Publish; restore. */
 describeInBrowser('console: studio (Build)', () => {

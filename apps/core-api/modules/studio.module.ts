@@ -3,7 +3,6 @@ import { studioRouter } from '../../../adapters/http/studio/studio.router';
 import { TypeOrmStudioRepository } from '../../../adapters/persistence/studio/type-orm-studio.repository';
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
 import { CreateConfigVersionUseCase } from '../../../core/model-configs/use-cases/create-config-version.use-case';
-import type { StudioRepository } from '../../../core/studio/ports/studio-repository.port';
 import { PublishStudioUseCase } from '../../../core/studio/use-cases/publish-studio.use-case';
 import { StudioDebugChatUseCase } from '../../../core/studio/use-cases/studio-debug-chat.use-case';
 import { GetStudioDraftUseCase, SaveStudioDraftUseCase } from '../../../core/studio/use-cases/studio-draft.use-cases';
@@ -16,11 +15,10 @@ import {
 } from '../../../core/studio/use-cases/studio-versions.use-cases';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
-import { TOKENS, resolve, token } from '../../shared/tokens';
-import { MODEL_CONFIG_TOKENS } from './model-configs.module';
-import { PROMPT_TOKENS } from './prompts.module';
-
-export const STUDIO_TOKENS = { StudioRepository: token<StudioRepository>('StudioRepository') } as const;
+import { TOKENS, resolve } from '../../shared/tokens';
+import { MODEL_CONFIG_TOKENS } from './model-configs.tokens';
+import { PROMPT_TOKENS } from './prompts.tokens';
+import { STUDIO_TOKENS } from './studio.tokens';
 
 /** The application studio: draft, publish and versions over the model configs, and the debug chat on the draft. */
 export const studioModule: AppModule = {
@@ -42,7 +40,7 @@ export const studioModule: AppModule = {
     provide(c, RestoreStudioVersionUseCase, (get) => new RestoreStudioVersionUseCase(deps(get)));
     provide(c, DiffStudioVersionsUseCase, (get) => new DiffStudioVersionsUseCase(deps(get)));
     provide(c, StartStudioAbTestUseCase, (get) => new StartStudioAbTestUseCase({ ...deps(get), createVersion: get(CreateConfigVersionUseCase) }));
-    provide(c, StudioDebugChatUseCase, (get) => new StudioDebugChatUseCase({ ...deps(get), conversations: get(CHAT_TOKENS.ConversationRepository), runner: get(ChatTurnRunner) }));
+    provide(c, StudioDebugChatUseCase, (get) => new StudioDebugChatUseCase({ ...deps(get), conversations: get(CHAT_TOKENS.ConversationRepository), runner: get(ChatTurnRunner), prices: get(TOKENS.Config).modelPrices }));
   },
   routers: (c) => [
     studioRouter({

@@ -1,4 +1,5 @@
 import { catalogPrices, type PriceTable } from '../../ai/domain/model-catalog';
+import type { ChatStreamEvent } from '../../ai/ports/chat-engine.port';
 import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 import { costOf, priceOf, roundUsd } from '../../analytics/domain/prices';
 
@@ -16,6 +17,11 @@ export function answerCost(
   if (!provider || !model || !usage) return null;
   const price = priceOf(prices, provider, model);
   return price ? roundUsd(costOf(price, usage.promptTokens, usage.completionTokens)) : null;
+}
+
+/** An owner's stream with its final `done` event priced (the public API's and the hosted page's streams are not). */
+export async function* withAnswerCost(events: AsyncIterable<ChatStreamEvent>, prices: PriceTable): AsyncIterable<ChatStreamEvent> {
+  for await (const event of events) yield event.type === 'done' ? { ...event, cost: answerCost(prices, event) } : event;
 }
 
 /** The catalogue's prices, for compositions that were given no table. */

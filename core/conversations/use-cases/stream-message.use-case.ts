@@ -1,8 +1,7 @@
 import { parseMessageRequest } from '../../ai/domain/message-request';
-import type { PriceTable } from '../../ai/domain/model-catalog';
 import type { ChatStreamEvent } from '../../ai/ports/chat-engine.port';
 import type { Actor } from '../../shared/actor';
-import { answerCost, defaultPrices } from '../domain/answer-cost';
+import { defaultPrices, withAnswerCost } from '../domain/answer-cost';
 import { findOwnedConversation } from './find-owned-conversation';
 import type { MessageDeps } from './send-message.use-case';
 
@@ -18,10 +17,6 @@ export class StreamMessageUseCase {
     const request = await parseMessageRequest(body);
     const { conversation, application } = await findOwnedConversation(this.deps, id, actor, 'turn', 'read');
     const events = await this.deps.runner.stream({ ownerId: application.ownerId, application, conversation, content: request.content, source: 'dashboard' }, request, signal);
-    return withCost(events, this.deps.prices ?? defaultPrices());
+    return withAnswerCost(events, this.deps.prices ?? defaultPrices());
   }
-}
-
-async function* withCost(events: AsyncIterable<ChatStreamEvent>, prices: PriceTable): AsyncIterable<ChatStreamEvent> {
-  for await (const event of events) yield event.type === 'done' ? { ...event, cost: answerCost(prices, event) } : event;
 }

@@ -1,3 +1,5 @@
+import type { PriceTable } from '../../ai/domain/model-catalog';
+import { defaultPrices, withAnswerCost } from '../../conversations/domain/answer-cost';
 import { randomUUID } from 'node:crypto';
 import * as yup from 'yup';
 import type { ChatStreamEvent } from '../../ai/ports/chat-engine.port';
@@ -30,7 +32,7 @@ export const DEBUG_TITLE_PREFIX = 'Studio: ';
  * the caller's own dashboard conversation without an A/B version, started by the first turn.
  */
 export class StudioDebugChatUseCase {
-  constructor(private readonly deps: StudioDeps & { conversations: ConversationRepository; runner: ChatTurnRunner }) {}
+  constructor(private readonly deps: StudioDeps & { conversations: ConversationRepository; runner: ChatTurnRunner; prices?: PriceTable }) {}
 
   async execute(appId: string, input: unknown, actor: Actor, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
     const application = await studioApplication(this.deps, appId, actor, 'read');
@@ -60,6 +62,7 @@ export class StudioDebugChatUseCase {
       source: 'dashboard',
       draft: { provider: config.provider, model: config.modelId, settings: { ...settings } },
     };
-    return this.deps.runner.stream(turn, { content: body.content, settings: {} }, signal, opening);
+    // The owner sees what each answer cost, as in the playground.
+    return withAnswerCost(await this.deps.runner.stream(turn, { content: body.content, settings: {} }, signal, opening), this.deps.prices ?? defaultPrices());
   }
 }

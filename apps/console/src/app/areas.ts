@@ -31,5 +31,4 @@ export const AREAS = [
   area('audit', () => import('../routes/audit/area')),
   area('market', () => import('../routes/market/area')),
   area('marketplace-admin', () => import('../routes/marketplace-admin/area')),
-  area('studio', () => import('../routes/studio/area')),
 ];

@@ -24,12 +24,12 @@ const withCss = (screen: Promise<{ default: TabScreen }>, css: Promise<unknown>)
 
 /**
  * The application level's tabs, in order, ONE line each (docs/console.md "The two levels"). A tab's screens are
- * lazy chunks, loaded on its first visit. The studio's Build plugs in here:
- * `tab('build', 'Build', Hammer, () => import('../routes/studio/Build').then((m) => ({ default: m.Build }))),`
+ * lazy chunks, loaded on its first visit.
  */
 export const TABS: ApplicationTab[] = [
   tab('overview', 'Overview', LayoutDashboard, () => import('../routes/applications/Overview')),
-  tab('build', 'Build', Hammer, () => withCss(import('../routes/model-configs/ModelConfigs'), import('../routes/model-configs/model-configs.css')), () => withCss(import('../routes/prompts/Prompts'), import('../routes/prompts/prompts.css'))),
+  // The studio first; under it the model configs it publishes to (with their A/B versions) and the prompt templates.
+  tab('build', 'Build', Hammer, () => withCss(import('../routes/studio/Build'), import('../routes/studio/studio.css')), () => withCss(import('../routes/model-configs/ModelConfigs'), import('../routes/model-configs/model-configs.css')), () => withCss(import('../routes/prompts/Prompts'), import('../routes/prompts/prompts.css'))),
   tab('knowledge', 'Knowledge', BookOpen, () => withCss(import('../routes/knowledge/Knowledge'), import('../routes/knowledge/knowledge.css')), () => import('../routes/uploads/Uploads')),
   tab('tools', 'Tools', Wrench, () => import('../routes/tools/Tools')),
   tab('logs', 'Logs', ScrollText, () => import('../routes/applications/Logs')),

@@ -1,10 +1,13 @@
 import { RotateCcw, Send, Square } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/Button';
+import { ChatTranscript } from '../../components/chat/ChatTranscript';
+import { applyAnswerEvent, streamingAnswer } from '../../components/chat/transcript';
+import type { AnswerEntry, TranscriptEntry } from '../../components/chat/types';
 import { Field } from '../../components/Field';
+import { ErrorText } from '../../components/States';
 import { ApiError } from '../../lib/errors';
 import { streamDebug } from './debug-stream';
-import { DebugTranscript, type DebugTurn } from './DebugTranscript';
 import type { StudioConfig } from './queries';
 import { s } from './strings';
 
@@ -12,13 +15,21 @@ import { s } from './strings';
  * The debug chat beside the editor: each turn runs on the configuration on screen (saved or not) with the
  * variables' values typed here, through the platform's own chat path; end users are not affected.
  */
+/** One question and its answer in the debug chat (the answer as the shared transcript shows it). */
+interface DebugTurn {
+  question: string;
+  answer: AnswerEntry;
+}
+
 export function DebugChat({ appId, config, variables }: { appId: string; config: Partial<StudioConfig>; variables: string[] }) {
   const [turns, setTurns] = useState<DebugTurn[]>([]);
+  const [error, setError] = useState<unknown>(null);
   const [conversationId, setConversationId] = useState<string | undefined>();
   const [values, setValues] = useState<Record<string, string>>({});
   const [message, setMessage] = useState('');
   const abort = useRef<AbortController | null>(null);
-  const streaming = turns.at(-1)?.streaming ?? false;
+  const streaming = turns.at(-1)?.answer.status === 'streaming';
+  const entries: TranscriptEntry[] = turns.flatMap((t) => [{ kind: 'user' as const, key: `${t.answer.key}-q`, content: t.question }, t.answer]);
   useEffect(() => () => abort.current?.abort(), []);
 
   const update = (change: (t: DebugTurn) => DebugTurn) => setTurns((all) => all.map((t, i) => (i === all.length - 1 ? change(t) : t)));
@@ -27,27 +38,25 @@ export function DebugChat({ appId, config, variables }: { appId: string; config:
     const content = message.trim();
     if (!content || streaming) return;
     setMessage('');
-    setTurns((all) => [...all, { question: content, answer: '', streaming: true, toolCalls: [] }]);
+    setError(null);
+    setTurns((all) => [...all, { question: content, answer: streamingAnswer(`debug-${all.length}`) }]);
     const controller = new AbortController();
     abort.current = controller;
     // A variable left empty here takes the draft's own value for end users.
     const given = Object.fromEntries(variables.filter((v) => (values[v] ?? '') !== '').map((v) => [v, values[v]!]));
     try {
       for await (const event of streamDebug(appId, { content, conversationId, variables: given, config }, controller.signal)) {
-        if (event.type === 'chunk') update((t) => ({ ...t, answer: t.answer + event.content }));
-        else if (event.type === 'tool_call') update((t) => ({ ...t, toolCalls: [...t.toolCalls, { id: event.id, name: event.name, arguments: event.arguments }] }));
-        else if (event.type === 'tool_result')
-          update((t) => ({ ...t, toolCalls: t.toolCalls.map((c) => (c.id === event.toolCallId ? { ...c, result: event.content, isError: event.isError, durationMs: event.durationMs } : c)) }));
-        else if (event.type === 'done') {
-          setConversationId(event.conversationId);
-          update((t) => ({ ...t, answer: event.fullResponse, done: event }));
-        } else if (event.type === 'error') update((t) => ({ ...t, error: new ApiError(event.statusCode ?? 502, event.message) }));
+        if (event.type === 'done') setConversationId(event.conversationId);
+        if (event.type === 'error') setError(new ApiError(event.statusCode ?? 502, event.message));
+        update((t) => ({ ...t, answer: applyAnswerEvent(t.answer, event) }));
       }
-    } catch (error) {
+    } catch (failure) {
       setMessage((m) => m || content); // a refused message is not lost
-      update((t) => ({ ...t, error }));
+      setError(failure);
+      update((t) => ({ ...t, answer: { ...t.answer, status: t.answer.content ? 'stopped' : 'failed' } }));
     } finally {
-      update((t) => ({ ...t, streaming: false }));
+      // Stopped: the partial answer stays on screen, marked.
+      update((t) => (t.answer.status === 'streaming' ? { ...t, answer: { ...t.answer, status: t.answer.content || t.answer.toolCalls.length ? 'stopped' : 'failed' } } : t));
       abort.current = null;
     }
   }
@@ -63,6 +72,7 @@ export function DebugChat({ appId, config, variables }: { appId: string; config:
           disabled={streaming || !turns.length}
           onClick={() => {
             setTurns([]);
+            setError(null);
             setConversationId(undefined);
           }}
         >
@@ -102,7 +112,8 @@ export function DebugChat({ appId, config, variables }: { appId: string; config:
           ))}
         </ul>
       ) : null}
-      <DebugTranscript turns={turns} empty={s.emptyChat} />
+      <ChatTranscript entries={entries} empty={s.emptyChat} />
+      <ErrorText error={error} />
       <form
         className="ap-composer"
         onSubmit={(e) => {

@@ -2,8 +2,6 @@
 export const s = {
   title: 'Build',
   description: 'Edit the application’s instructions, model and settings, try them in the debug chat, then publish. Saving a draft does not change what end users get.',
-  noApplications: 'No applications yet',
-  noApplicationsBody: 'The studio edits one application. Create one first.',
   editor: 'Configuration',
   instructions: 'Instructions',
   instructionsSection: 'Instructions and variables',
