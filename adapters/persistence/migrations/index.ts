@@ -33,6 +33,7 @@ import { McpHeadersSealed1764500370000 } from './1764500370000-mcp-headers-seale
 import { ToolMessages1764500470000 } from './1764500470000-tool-messages';
 import { KnowledgeWordCounts1764500480000 } from './1764500480000-knowledge-word-counts';
 import { MarketplaceLicensesByHolder1764500490417 } from './1764500490417-marketplace-licenses-by-holder';
+import { PlatformSetup1764500520451 } from './1764500520451-platform-setup';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -70,4 +71,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ToolMessages1764500470000,
   KnowledgeWordCounts1764500480000,
   MarketplaceLicensesByHolder1764500490417,
+  PlatformSetup1764500520451,
 ];

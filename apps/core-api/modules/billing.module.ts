@@ -16,6 +16,7 @@ import { GetUsageUseCase } from '../../../core/billing/use-cases/get-usage.use-c
 import { KeysAndQuotaPolicy } from '../../../core/billing/use-cases/keys-and-quota.policy';
 import { ListPlansUseCase } from '../../../core/billing/use-cases/list-plans.use-case';
 import { PlanLimitGuards } from '../../../core/billing/use-cases/plan-limit-guards';
+import { platformAdmins } from '../../../core/billing/use-cases/platform-admins';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { GUARD_TOKENS, type OwnerQuotaGuard } from '../../shared/modules/guard.tokens';
 import { TOKENS, resolve, token } from '../../shared/tokens';
@@ -36,7 +37,7 @@ import { ListInvoicesUseCase } from '../../../core/billing/use-cases/list-invoic
 import { OpenPortalUseCase } from '../../../core/billing/use-cases/open-portal.use-case';
 import { ReportOverageUseCase } from '../../../core/billing/use-cases/report-overage.use-case';
 import { SubscribeUseCase } from '../../../core/billing/use-cases/subscribe.use-case';
-import type { AppConfig } from '../../shared/config';
+import { consoleBaseUrl, type AppConfig } from '../../shared/config';
 
 export const BILLING_TOKENS = {
   SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
@@ -59,9 +60,23 @@ export const BILLING_TOKENS = {
 /** The Stripe gateway of the configuration, or the unconfigured one. */
 function paymentGateway(config: AppConfig): PaymentGateway {
   if (!config.stripe) return unconfiguredPaymentGateway;
-  const base = config.publicBaseUrl ?? `http://localhost:${config.port}`;
-  return new StripePaymentGateway({ ...config.stripe, returnUrl: `${base}/billing` });
+  return new StripePaymentGateway({ ...config.stripe, returnUrl: `${consoleBaseUrl(config)}/billing` });
 }
+
+/**
+ * What every plan limit reads (`currentPlan`): the subscriptions, the plans, the platform's admins (never held to
+ * a plan) and whether payments are configured (limits then offer an upgrade). For the areas that read plans.
+ */
+export const planDeps = (get: Getter) => {
+  const config = get(TOKENS.Config);
+  return {
+    subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+    clock: get(TOKENS.Clock),
+    plans: get(BILLING_TOKENS.Plans),
+    admins: platformAdmins(get(TOKENS.UserRepository), config.adminEmails),
+    payments: config.stripe !== undefined,
+  };
+};
 
 /** The "keys-and-quota" chat policy, for `conversationsModule([...])` (needs the provider-keys and billing modules). */
 export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => resolve(c, KeysAndQuotaPolicy);
@@ -70,7 +85,9 @@ export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => resolve(c, KeysAndQu
 export const billingModule: AppModule = {
   name: 'billing',
   bind(c: Container) {
-    provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
+    provide(c, BILLING_TOKENS.SubscriptionRepository, (get) =>
+      new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource), get(TOKENS.Config).defaultPlan), get(TOKENS.Cache)),
+    );
     provide(c, BILLING_TOKENS.LeasedUsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource), { leaseMs: get(TOKENS.Config).usageHoldLeaseMs, clock: get(TOKENS.Clock) }));
     provide(c, BILLING_TOKENS.UsageLedger, (get) => get(BILLING_TOKENS.LeasedUsageLedger));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
@@ -79,11 +96,9 @@ export const billingModule: AppModule = {
     provide(c, BILLING_TOKENS.BillingAccounts, (get) => new TypeOrmBillingAccounts(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.MarketplaceLicenses, () => noMarketplaceLicenses);
     const deps = (get: Getter) => ({
-      subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+      ...planDeps(get),
       usage: get(BILLING_TOKENS.UsageLedger),
       owned: get(BILLING_TOKENS.OwnedResources),
-      clock: get(TOKENS.Clock),
-      plans: get(BILLING_TOKENS.Plans),
     });
     provide(c, KeysAndQuotaPolicy, (get) =>
       new KeysAndQuotaPolicy({

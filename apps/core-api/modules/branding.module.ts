@@ -12,7 +12,7 @@ import { GetBrandingUseCase } from '../../../core/branding/use-cases/get-brandin
 import { UpdateBrandingUseCase } from '../../../core/branding/use-cases/update-branding.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
 import { TOKENS, resolve, token } from '../../shared/tokens';
-import { BILLING_TOKENS } from './billing.module';
+import { planDeps } from './billing.module';
 import { THEME_TOKENS } from './themes.module';
 
 export const BRANDING_TOKENS = {
@@ -32,7 +32,7 @@ export const brandingModule: AppModule = {
   bind(c: Container) {
     provide(c, BRANDING_TOKENS.BrandingRepository, (get) => new TypeOrmBrandingRepository(get(TOKENS.DataSource)));
     provide(c, BRANDING_TOKENS.PlanFeatures, (get) =>
-      new SubscriptionPlanFeatures({ subscriptions: get(BILLING_TOKENS.SubscriptionRepository), plans: get(BILLING_TOKENS.Plans), clock: get(TOKENS.Clock) }),
+      new SubscriptionPlanFeatures(planDeps(get)),
     );
     provide(c, BrandingPresentation, (get) =>
       new BrandingPresentation({ branding: get(BRANDING_TOKENS.BrandingRepository), plans: get(BRANDING_TOKENS.PlanFeatures) }),

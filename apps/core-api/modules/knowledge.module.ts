@@ -33,7 +33,7 @@ import type { JobQueue } from '../../../core/shared/job-queue.port';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import type { AppConfig } from '../../shared/config';
 import { TOKENS, resolve, token } from '../../shared/tokens';
-import { BILLING_TOKENS } from './billing.module';
+import { BILLING_TOKENS, planDeps } from './billing.module';
 import type { ChatPolicyFactory } from './conversations.module';
 import { PROVIDER_KEY_TOKENS } from './provider-keys.module';
 import { bindFileStore, UPLOAD_TOKENS } from './uploads.module';
@@ -163,10 +163,8 @@ function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
     return new OwnerEmbeddingKeys({
       keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
       secretBox: get(TOKENS.SecretBox),
-      subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+      ...planDeps(get),
       usage: get(BILLING_TOKENS.UsageLedger),
-      clock: get(TOKENS.Clock),
-      plans: get(BILLING_TOKENS.Plans),
       platformKey,
     });
   }

@@ -6,7 +6,7 @@ export class SubscriptionPlanFeatures implements PlanFeatures {
   constructor(private readonly deps: CurrentPlanDeps) {}
 
   async mayHideAttribution(ownerId: string): Promise<boolean> {
-    const { entitlements } = await currentPlan(this.deps, ownerId);
-    return entitlements.plan.tier !== 'free';
+    const { entitlements, exempt } = await currentPlan(this.deps, ownerId);
+    return exempt || entitlements.plan.tier !== 'free';
   }
 }
