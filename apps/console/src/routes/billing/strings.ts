@@ -30,6 +30,8 @@ export const s = {
   includedTokens: (n: string) => `${n} tokens included`,
   subscribe: (name: string) => `Subscribe to ${name}`,
   currentPlan: 'Your plan',
+  exempt: 'As the platform’s administrator, no plan limit applies to you.',
+  noPayments: 'This platform does not take payments: its administrator sets each account’s plan.',
   manageInPortal: 'Paying already: change plans in the customer portal.',
   portal: 'Open the customer portal',
   portalHint: 'Payment method, plan changes, cancellation and receipts, on Stripe.',
