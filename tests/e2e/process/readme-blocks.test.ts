@@ -188,7 +188,7 @@ describe('the README tour, run as written', () => {
     expect(secondKey).not.toBe(key);
     expect(part('widget, new terminal').lines).toEqual([tag(secondKey)]);
     expect(part('widget, third terminal')).toMatchObject({
-      lines: ['No API key: The Free plan allows 2 API keys; revoke one or upgrade your plan to create more (GET /api/api-keys lists them)'],
+      lines: ["No API key: The Free plan allows 2 API keys, and all are in use. To create another API key, ask the platform's administrator to raise your plan. (GET /api/api-keys lists them)"],
       vars: { KEY: '' },
     });
     expect(output).not.toContain('data-api-key=""');
