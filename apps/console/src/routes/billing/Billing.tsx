@@ -50,7 +50,8 @@ function Current({ usage, plans }: { usage: Usage; plans: Plan[] }) {
         <Row label={s.limits.apiKeys}>{limit(u.apiKeys, usage.limits?.apiKeys)}</Row>
       </dl>
       {included ? <progress className="bl-meter" aria-label={s.usageBar} max={included} value={Math.min(used, included)} /> : null}
-      {usage.exempt ? <p className="ap-muted">{s.exempt}</p> : payments ? <p className="ap-muted">{usage.overageAllowed ? s.overageAllowed : s.overageHard}</p> : <p className="ap-muted">{s.noPayments}</p>}
+      {usage.exempt ? <p className="ap-muted">{s.exempt}</p> : null}
+      {!payments ? <p className="ap-muted">{s.noPayments}</p> : usage.exempt ? null : <p className="ap-muted">{usage.overageAllowed ? s.overageAllowed : s.overageHard}</p>}
     </section>
   );
 }
@@ -213,7 +214,7 @@ export default function Billing() {
 
   return (
     <>
-      <PageHeader title={s.title} description={s.description} />
+      <PageHeader title={s.title} description={usage.data?.payments ? s.description : s.descriptionNoPayments} />
       {checkout === 'success' ? (
         <p className="ap-notice" role="status">
           {paying ? s.checkoutConfirmed : s.checkoutSuccess}

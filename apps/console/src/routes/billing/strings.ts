@@ -2,6 +2,7 @@
 export const s = {
   title: 'Billing',
   description: 'Your plan, the tokens it includes and what you used this period, paid plans through Stripe, and your invoices.',
+  descriptionNoPayments: 'Your plan, its limits and what you used this period.',
   current: 'Current plan',
   planName: (name: string) => name,
   status: { active: 'Active', past_due: 'Payment past due', canceled: 'Canceled', trialing: 'Trial', incomplete: 'Incomplete' } as Record<string, string>,

@@ -30,10 +30,11 @@ function Step({ n, title, done, children }: { n: number; title: string; done: bo
 export default function FirstRun() {
   const client = useQueryClient();
   const apps = useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { limit: 100 } } })) });
-  const usage = useQuery({ queryKey: ['billing', 'usage'], queryFn: () => data(api.GET('/api/billing/usage')) });
+  // The guide reads what exists now on every visit (a chat or a key made elsewhere marks its step), not a cached answer.
+  const usage = useQuery({ queryKey: ['billing', 'usage'], queryFn: () => data(api.GET('/api/billing/usage')), staleTime: 0 });
   const keys = useQuery({ queryKey: ['provider-keys'], queryFn: () => data(api.GET('/api/provider-keys')) });
   // Progress is read from what exists: any conversation of the caller's applications (playground or widget) marks the chat done.
-  const conversations = useQuery({ queryKey: ['conversations', 'first-run'], queryFn: () => data(api.GET('/api/conversations', { params: { query: { limit: 1 } } })) });
+  const conversations = useQuery({ queryKey: ['conversations', 'first-run'], queryFn: () => data(api.GET('/api/conversations', { params: { query: { limit: 1 } } })), staleTime: 0 });
   // A team chosen in the switcher holds the new application (the API checks the Admin role there and the
   // team Owner's plan); otherwise it is the caller's own.
   const current = useScope();
