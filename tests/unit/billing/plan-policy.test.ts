@@ -69,6 +69,10 @@ describe('the plan policy (currentPlan: the one place plan limits are decided)',
     expect(await messageOf(on.guards.applications(on.other.id, on.user.id))).toBe(
       "The team owner's plan allows 3 applications, and all are in use. To create another application, the team owner can upgrade their plan.",
     );
+    expect(await new SubscriptionPlanFeatures(off.deps).attributionRefusal(off.other.id)).toBe(
+      "Hiding the attribution line needs a paid plan (Starter or above). To hide it, ask the platform's administrator to raise your plan.",
+    );
+    expect(await new SubscriptionPlanFeatures(on.deps).attributionRefusal(on.other.id)).toMatch(/To hide it, upgrade your plan\.$/);
     for (const text of [await messageOf(off.guards.apiKeys(off.other.id)), await messageOf(on.guards.applications(on.other.id))]) {
       expect(text).not.toMatch(/\/api\/|[A-Z]+_[A-Z]+|;/);
     }
