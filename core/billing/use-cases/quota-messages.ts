@@ -36,12 +36,12 @@ export function quotaExceededMessage(exceeded: 'messages' | 'tokens', current: C
   const { entitlements, period } = current;
   const back = `It starts again on ${day(period.end)}`;
   if (exceeded === 'messages') {
-    return `The ${entitlements.plan.name} plan allows ${count(entitlements.limits.messagesPerMonth ?? 0)} messages a month, and this month's are used up. ${back}; to chat before then, ${raisePlan(current, 'own')}.`;
+    return `The ${entitlements.plan.name} plan allows ${count(entitlements.limits.messagesPerMonth ?? 0)} messages per month, and this month's are used up. ${back}; to chat before then, ${raisePlan(current, 'own')}.`;
   }
   // Tokens run out only on the platform's keys: an own key for this provider is never metered.
   const service = PROVIDER_SERVICES[provider];
   return (
-    `The ${count(entitlements.limits.includedTokens ?? 0)} platform tokens the ${entitlements.plan.name} plan includes this month are used up. ` +
+    `This month's ${count(entitlements.limits.includedTokens ?? 0)} platform tokens of the ${entitlements.plan.name} plan are used up. ` +
     `${back}; to chat before then, save your own ${service} key under Provider keys (own keys are never metered).`
   );
 }

@@ -207,7 +207,7 @@ describe('the keys-and-quota chat policy', () => {
       const error = await w.send().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PaymentRequiredError);
       expect((error as Error).message).toBe(
-        'The 100,000 platform tokens the Starter plan includes this month are used up. It starts again on 2026-04-01; to chat before then, save your own OpenAI key under Provider keys (own keys are never metered).',
+        "This month's 100,000 platform tokens of the Starter plan are used up. It starts again on 2026-04-01; to chat before then, save your own OpenAI key under Provider keys (own keys are never metered).",
       );
       expect(await w.counters()).toMatchObject({ tokensUsed: 100_050, messagesUsed: 2 });
       await w.saveOwnKey();
@@ -232,7 +232,7 @@ describe('the keys-and-quota chat policy', () => {
     for (let i = 0; i < 1_000; i++) await w.send();
     // The user has a key already: the way out is a larger plan, and without payments only the administrator gives one.
     const error = (await w.send().catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^The Free plan allows 1,000 messages a month, and this month's are used up\. It starts again on \d{4}-\d{2}-\d{2}; to chat before then, ask the platform's administrator to raise your plan\.$/);
+    expect(error.message).toMatch(/^The Free plan allows 1,000 messages per month, and this month's are used up\. It starts again on \d{4}-\d{2}-\d{2}; to chat before then, ask the platform's administrator to raise your plan\.$/);
     expect(error.message).not.toMatch(/key|upgrade|\/api\//i);
   });
 
