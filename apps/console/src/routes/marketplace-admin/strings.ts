@@ -3,7 +3,7 @@ export const s = {
   title: 'Marketplace review',
   description: 'Submissions waiting for review, and the items featured on the marketplace’s front page.',
   counts: (plugins: number, themes: number) => `${plugins} ${plugins === 1 ? 'plugin' : 'plugins'} and ${themes} ${themes === 1 ? 'theme' : 'themes'} await review`,
-  notConfigured: 'No marketplace is configured on this platform (MARKETPLACE_URL is empty).',
+  notConfigured: 'No marketplace is configured on this platform.',
   queue: { plugins: 'Plugins awaiting review', themes: 'Themes awaiting review' },
   queueEmpty: { plugins: 'No plugin awaits review', themes: 'No theme awaits review' },
   columns: { name: 'Item', author: 'Author', version: 'Version', category: 'Category', price: 'Price', submitted: 'Submitted', actions: 'Actions', featured: 'Featured' },
