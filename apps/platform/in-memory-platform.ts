@@ -29,6 +29,7 @@ import { GetUsageUseCase } from '../../core/billing/use-cases/get-usage.use-case
 import { KeysAndQuotaPolicy } from '../../core/billing/use-cases/keys-and-quota.policy';
 import { ListPlansUseCase } from '../../core/billing/use-cases/list-plans.use-case';
 import { PlanLimitGuards } from '../../core/billing/use-cases/plan-limit-guards';
+import { platformAdmins } from '../../core/billing/use-cases/platform-admins';
 import type { ChatPolicy } from '../../core/conversations/ports/chat-policy.port';
 import { CreateConversationUseCase } from '../../core/conversations/use-cases/create-conversation.use-case';
 import { GetConversationUseCase } from '../../core/conversations/use-cases/get-conversation.use-case';
@@ -93,7 +94,7 @@ export function createInMemoryPlatform(options: InMemoryPlatformOptions = {}): I
   const owned: OwnedResources = { applications: (ownerId) => applications.countByOwner(ownerId), apiKeys: async () => 0 };
   const plans = new PlanCatalog(options.plans);
   const usage = new InMemoryUsageLedger();
-  const billing = { subscriptions, clock, plans, usage, owned };
+  const billing = { subscriptions, clock, plans, usage, owned, admins: platformAdmins(users, session.adminEmails) };
   const quota = new KeysAndQuotaPolicy({
     ...billing,
     keys: new InMemoryProviderKeyRepository(),

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { PROVIDER_IDS, type ProviderId } from '../../core/ai/domain/provider-id';
 import { applyPlanSettings, PlanSettingsError } from '../../core/billing/domain/plan-settings';
-import { DEFAULT_PLANS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
+import { DEFAULT_PLANS, isPlanTier, PLAN_TIERS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
 import { catalogPrices, type PriceTable } from '../../core/ai/domain/model-catalog';
 import { applyPriceOverrides, PriceSettingsError } from '../../core/analytics/domain/prices';
 import { PGLITE_MEMORY_DEFAULTS, type PGliteMemorySettings } from '../../adapters/persistence/pglite/pglite-memory';
@@ -58,6 +58,8 @@ export interface AppConfig {
   cacheMaxEntries: number;
   /** The plans on offer: the defaults, or those of the JSON file at PLANS_FILE over them. */
   plans: Record<PlanTier, Plan>;
+  /** DEFAULT_PLAN: the plan a new account gets (free unless set); admins are never held to a plan. */
+  defaultPlan: PlanTier;
   /** Custom domains: resolvers for verification (DNS_SERVERS), names nobody may claim (RESERVED_DOMAINS), the CNAME target. */
   dnsServers: string[];
   reservedDomains: string[];
@@ -106,6 +108,17 @@ export interface OAuthConfig {
   googleIssuer: string;
   /** OAUTH_SUCCESS_URL: where a finished OAuth or SSO login sends the browser with its one-time code. */
   successUrl?: string;
+}
+
+/**
+ * The console's absolute address, for links sent to people (mails, payment return pages): PUBLIC_BASE_URL, else
+ * where the core API listens (a wildcard host as localhost). Never the request's Host header, which a client
+ * chooses: a reset link must not point at an address the requester picked.
+ */
+export function consoleBaseUrl(config: Pick<AppConfig, 'publicBaseUrl' | 'host' | 'port'>): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
 /** A bad environment value: the process stops with this one line. */
@@ -193,6 +206,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     historyCacheChars: wholeNumber('HISTORY_CACHE_MB', env.HISTORY_CACHE_MB, 16) * 500_000,
     cacheMaxEntries: positiveInt('CACHE_MAX_ENTRIES', env.CACHE_MAX_ENTRIES, 20_000),
     plans: plansFrom(env.PLANS_FILE),
+    defaultPlan: defaultPlan(env.DEFAULT_PLAN),
     dnsServers: list(env.DNS_SERVERS),
     reservedDomains: list(env.RESERVED_DOMAINS).map((d) => d.toLowerCase()),
     customDomainTarget: env.CUSTOM_DOMAIN_TARGET?.trim().toLowerCase().replace(/\.$/, '') || undefined,
@@ -231,6 +245,14 @@ function oauthClient(env: Env, prefix: string): { clientId: string; clientSecret
   if (!clientId && !clientSecret) return undefined;
   if (!clientId || !clientSecret) throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
   return { clientId, clientSecret };
+}
+
+/** DEFAULT_PLAN: one of the plan ids; unset = free. */
+function defaultPlan(raw: string | undefined): PlanTier {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return 'free';
+  if (!isPlanTier(value)) throw new ConfigError(`DEFAULT_PLAN must be one of ${PLAN_TIERS.join(', ')}, not ${JSON.stringify(raw)}`);
+  return value;
 }
 
 /** PLANS_FILE: a JSON file of plans (`core/billing/domain/plan-settings.ts`); unset = the default plans. */

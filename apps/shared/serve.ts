@@ -4,6 +4,7 @@ import type { ComposedApp } from './compose';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createInfrastructure, type Infrastructure } from './infrastructure';
 import { runtimeDescription } from './runtime';
+import { resolve, TOKENS } from './tokens';
 import { dataDirLockedLine, databaseFailureLine, ListenError, listenFailureLine, redisFailureLine } from './startup-failure';
 
 export interface Listening {
@@ -114,12 +115,7 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
     process.exit(1);
   }
   for (const l of listening) infra.logger.info({ service: l.app.name, url: l.url }, 'listening');
-  // Where a newcomer reads what the API offers: the core API's reference when it runs here, else the first service's.
-  const reference = listening.find((l) => l.app.name === 'core-api') ?? listening[0];
-  if (reference) {
-    const docs = `${reachableUrl(reference.url)}/api/docs`;
-    infra.logger.info({ service: reference.app.name, url: docs }, `API reference: ${docs} (OpenAPI at /api/openapi.json)`);
-  }
+  announce(listening, config, infra.logger);
   // `npm run marketplace:seed` on the same embedded database reaches the catalog through this address.
   const marketplace = listening.find((l) => l.app.name === 'marketplace');
   if (marketplace) infra.database.lock?.note({ marketplaceUrl: reachableUrl(marketplace.url) });
@@ -137,6 +133,33 @@ export async function runProcess(start: (config: AppConfig, infra: Infrastructur
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * The start log's lines for a newcomer: the console's address, the API reference, and (while the platform has
+ * no admin) the one-time setup link that makes its admin. The console's address is PUBLIC_BASE_URL, else where
+ * the core API listens.
+ */
+export function announce(listening: readonly Listening[], config: Pick<AppConfig, 'publicBaseUrl'>, logger: Infrastructure['logger']): void {
+  const core = listening.find((l) => l.app.name === 'core-api');
+  if (core) {
+    const consoleUrl = config.publicBaseUrl ?? reachableUrl(core.url);
+    logger.info({ service: core.app.name, url: `${consoleUrl}/` }, `Console: ${consoleUrl}/`);
+    const pending = core.app.container.isBound(TOKENS.PendingSetupLink) ? resolve(core.app.container, TOKENS.PendingSetupLink).link : null;
+    if (pending) {
+      const url = `${consoleUrl}/setup?token=${encodeURIComponent(pending.token)}`;
+      logger.info(
+        { service: core.app.name, url, expiresAt: pending.expiresAt.toISOString() },
+        `Set up this platform: open ${url} to create its admin account. The link works once, until ${pending.expiresAt.toISOString()}; while the platform has no admin, each start prints a new one.`,
+      );
+    }
+  }
+  // Where a newcomer reads what the API offers: the core API's reference when it runs here, else the first service's.
+  const reference = core ?? listening[0];
+  if (reference) {
+    const docs = `${reachableUrl(reference.url)}/api/docs`;
+    logger.info({ service: reference.app.name, url: docs }, `API reference: ${docs} (OpenAPI at /api/openapi.json)`);
+  }
 }
 
 /** A listening address another local process can connect to: the loopback for a wildcard address. */

@@ -9,6 +9,7 @@ import type { PasswordHasher } from '../../core/auth/ports/password-hasher.port'
 import type { PasswordResetRepository } from '../../core/auth/ports/password-reset-repository.port';
 import type { RefreshTokenRepository } from '../../core/auth/ports/refresh-token-repository.port';
 import type { TokenService } from '../../core/auth/ports/token-service.port';
+import type { SetupLink } from '../../core/auth/use-cases/platform-setup.use-cases';
 import type { HealthCheck } from '../../core/health/ports/health-check.port';
 import type { Cache } from '../../core/shared/cache.port';
 import type { Clock } from '../../core/shared/clock.port';
@@ -60,6 +61,8 @@ export const TOKENS = {
   UserRepository: token<UserRepository>('UserRepository'),
   RefreshTokenRepository: token<RefreshTokenRepository>('RefreshTokenRepository'),
   PasswordResetRepository: token<PasswordResetRepository>('PasswordResetRepository'),
+  /** The setup link this start issued (null once the platform has an admin), for the start log (`announce`). */
+  PendingSetupLink: token<{ link: SetupLink | null }>('PendingSetupLink'),
   ApplicationRepository: token<ApplicationRepository>('ApplicationRepository'),
   /** Koa middleware: bearer JWT required. */
   AuthMiddleware: token<Koa.Middleware>('AuthMiddleware'),

@@ -73,7 +73,7 @@ describeInBrowser('console: admin', () => {
     const user = await registerUser(world.stack.client);
     await signIn(page, world.url, user);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByRole('link', { name: 'Billing' }).waitFor();
+    await nav.getByRole('link', { name: 'Applications' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0);
     await tab.goto('/admin');
     await page.getByRole('alert').getByText('Your role cannot do this.').waitFor();

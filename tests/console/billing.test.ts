@@ -31,7 +31,8 @@ describeInBrowser('console: billing', () => {
     const { page } = tab;
     const user = await userWithApplication(world.stack.client);
     await signIn(page, world.url, user);
-    await tab.goto('/billing');
+    // Payments are configured here (the Stripe fake): Billing is in the navigation.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing' }).click();
     const current = page.getByRole('region', { name: 'Current plan' });
     await current.getByText('Included tokens', { exact: true }).waitFor();
     await current.getByText('Free', { exact: true }).waitFor();

@@ -111,7 +111,7 @@ describeInBrowser('console: workflows and templates', () => {
     expect(await page.getByLabel('Application').locator('option:checked').textContent()).toBe('From a template');
   });
 
-  it('shows the 402 of a template the plan cannot deploy, with the way to billing', async () => {
+  it('shows the 402 of a template the plan cannot deploy as the API says it, with no way to a billing this install does not have', async () => {
     const { page } = tab;
     const user = await paidUserWithApplication(world.stack, 'pro');
     await signIn(page, world.url, user);
@@ -123,7 +123,8 @@ describeInBrowser('console: workflows and templates', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Deploy' }).click();
     const alert = page.getByRole('dialog').getByRole('alert');
     await alert.getByText(/Your plan allows 1 application\./).waitFor();
-    expect(await alert.getByRole('link', { name: 'See plans and billing' }).getAttribute('href')).toBe('/billing');
+    // Payments are not configured on this stack: no link to plans that cannot be bought (billing.test.ts has them).
+    expect(await alert.getByRole('link', { name: 'See plans and billing' }).count()).toBe(0);
   });
 
   it('shows a team Viewer the workflow with its actions disabled and the reason; the API refuses them (403)', async () => {

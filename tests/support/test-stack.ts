@@ -6,7 +6,8 @@ import { createPlatform } from '../../apps/platform/platform';
 import type { ComposedApp } from '../../apps/shared/compose';
 import { loadConfig, type AppConfig } from '../../apps/shared/config';
 import { createInfrastructure, type Infrastructure } from '../../apps/shared/infrastructure';
-import { listen, type Listening } from '../../apps/shared/serve';
+import { announce, listen, type Listening } from '../../apps/shared/serve';
+import { createServer, type AddressInfo } from 'node:net';
 import { createLogger } from '../../adapters/logging/logger';
 import { TestClient } from './http-client';
 import { openTestDatabase, type DatabaseKind } from './test-database';
@@ -39,6 +40,8 @@ export interface TestStack {
   core: ComposedApp;
   listening: Listening;
   client: TestClient;
+  /** The start log's announcement (JSON lines, as `npm start` prints them): the console's address, the setup link, the API reference. */
+  startLog: string[];
   /** Puts a user on a plan (and a subscription status) through the admin endpoint (the stack's admin is ADMIN_EMAIL). */
   setPlan(userId: string, plan: 'free' | 'starter' | 'pro' | 'enterprise', status?: 'active' | 'trialing' | 'past_due' | 'canceled' | 'incomplete'): Promise<void>;
   close(): Promise<void>;
@@ -71,6 +74,18 @@ export const PLATFORM_KEYS = {
   provider_d: 'hf_platform_d_0000',
 } as const;
 
+/** A port free right now on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** The core API (and, with providers, the emulator and the AI service) on a fresh database, on free ports. */
 export async function startCoreApi(options: StackOptions = {}): Promise<TestStack> {
   const emulator = options.providers ? await startEmulator() : undefined;
@@ -79,7 +94,9 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     for (const [id, url] of Object.entries(emulator.baseUrls) as [string, string][]) providerEnv[`${id.toUpperCase()}_BASE_URL`] = url;
     for (const [id, key] of Object.entries(PLATFORM_KEYS)) providerEnv[`${id.toUpperCase()}_API_KEY`] = key;
   }
-  const config = testConfig({ PROVIDER_TIMEOUT_MS: '5000', ADMIN_EMAILS: ADMIN_EMAIL, ...providerEnv, ...options.env });
+  // A port known before the start, as PORT is in production: links the platform sends (mails) name where it listens.
+  const port = options.port ?? (await freePort());
+  const config = testConfig({ PROVIDER_TIMEOUT_MS: '5000', ADMIN_EMAILS: ADMIN_EMAIL, PORT: String(port), ...providerEnv, ...options.env });
   const database = await openTestDatabase(options.database);
   const infra = await createInfrastructure(config, { database, logger: createLogger('silent') });
   let ai: TestStack['ai'];
@@ -92,7 +109,9 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
   }
   const platform = await createPlatform({ config, infrastructure: infra, passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds });
   const core = platform.services['core-api']!;
-  const listening = await listen(core, '127.0.0.1', options.port ?? 0);
+  const listening = await listen(core, '127.0.0.1', port);
+  const startLog: string[] = [];
+  announce([listening], config, createLogger('info', undefined, { write: (line: string) => void startLog.push(line) }));
   // The AI service runs the calls it cannot run itself (plugin, MCP, built-in tools) in the core API (CORE_API_URL).
   if (ai) config.coreApiUrl = listening.url;
   const client = new TestClient(listening.url);
@@ -105,6 +124,7 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     ai,
     emulator,
     client,
+    startLog,
     async setPlan(userId, plan, status) {
       adminToken ??= registerUser(client, { email: ADMIN_EMAIL }).then((s) => s.access_token);
       const res = await client.put(`/api/admin/users/${userId}/plan`, { plan, status }, { token: await adminToken });

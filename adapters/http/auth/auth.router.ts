@@ -5,6 +5,7 @@ import type { ConfirmPasswordResetUseCase } from '../../../core/auth/use-cases/c
 import type { LoginUseCase } from '../../../core/auth/use-cases/login.use-case';
 import type { RefreshSessionUseCase } from '../../../core/auth/use-cases/refresh-session.use-case';
 import type { RegisterUseCase } from '../../../core/auth/use-cases/register.use-case';
+import type { CompleteSetupUseCase } from '../../../core/auth/use-cases/platform-setup.use-cases';
 import type { RequestPasswordResetUseCase } from '../../../core/auth/use-cases/request-password-reset.use-case';
 import type { SignOutUseCase } from '../../../core/auth/use-cases/sign-out.use-case';
 import type { GetCurrentUserUseCase } from '../../../core/users/use-cases/get-current-user.use-case';
@@ -17,6 +18,8 @@ export interface AuthRouterDeps {
   /** Per-client-address limit on the unauthenticated endpoints (register, login, reset). */
   addressLimit: Middleware;
   register: RegisterUseCase;
+  /** The setup link's account, the platform's admin (absent where the app has no setup link). */
+  setup?: CompleteSetupUseCase;
   login: LoginUseCase;
   refresh: RefreshSessionUseCase;
   signOut: SignOutUseCase;
@@ -35,6 +38,14 @@ export function authRouter(d: AuthRouterDeps): Router {
     ctx.status = 201;
     ctx.body = answerSession(ctx, session);
   });
+  if (d.setup) {
+    const setup = d.setup;
+    r.post('/setup', d.addressLimit, async (ctx) => {
+      const session = await setup.execute(ctx.request.body);
+      ctx.status = 201;
+      ctx.body = answerSession(ctx, session);
+    });
+  }
   r.post('/login', d.addressLimit, async (ctx) => {
     ctx.body = answerSession(ctx, await d.login.execute(ctx.request.body));
   });

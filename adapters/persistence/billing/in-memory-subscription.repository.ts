@@ -2,16 +2,19 @@ import type { PlanTier, SubscriptionStatus } from '../../../core/billing/domain/
 import type { Subscription } from '../../../core/billing/domain/subscription';
 import type { SubscriptionRepository } from '../../../core/billing/ports/subscription-repository.port';
 
-/** Subscriptions in a map, for unit tests; `users` plays the users table (id -> registration date). */
+/** Subscriptions in a map, for unit tests; `users` plays the users table (id -> registration date); new ones start on `initialPlan`. */
 export class InMemorySubscriptionRepository implements SubscriptionRepository {
   readonly subscriptions = new Map<string, Subscription>();
 
-  constructor(readonly users = new Map<string, Date>()) {}
+  constructor(
+    readonly users = new Map<string, Date>(),
+    private readonly initialPlan: PlanTier = 'free',
+  ) {}
 
   async ensure(userId: string): Promise<Subscription | null> {
     const registered = this.users.get(userId);
     if (!registered) return null;
-    if (!this.subscriptions.has(userId)) this.subscriptions.set(userId, { userId, plan: 'free', status: 'active', startedAt: registered });
+    if (!this.subscriptions.has(userId)) this.subscriptions.set(userId, { userId, plan: this.initialPlan, status: 'active', startedAt: registered });
     return { ...this.subscriptions.get(userId)! };
   }
 

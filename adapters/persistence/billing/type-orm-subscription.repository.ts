@@ -13,9 +13,15 @@ interface Row {
 
 const toSubscription = (r: Row): Subscription => ({ userId: r.user_id, plan: r.plan, status: r.status, startedAt: new Date(r.started_at) });
 
-/** Subscriptions in `subscriptions`; a user without a row gets the Free one, anchored at registration. */
+/**
+ * Subscriptions in `subscriptions`; a user without a row gets the install's default plan (DEFAULT_PLAN, Free
+ * unless set), active and anchored at registration.
+ */
 export class TypeOrmSubscriptionRepository implements SubscriptionRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly initialPlan: PlanTier = 'free',
+  ) {}
 
   async ensure(userId: string): Promise<Subscription | null> {
     const existing = await this.find(userId);
@@ -24,9 +30,9 @@ export class TypeOrmSubscriptionRepository implements SubscriptionRepository {
     await affected(
       this.db,
       `INSERT INTO subscriptions (user_id, plan, status, started_at)
-       SELECT id, 'free', 'active', created_at FROM users WHERE id = $1
+       SELECT id, $2, 'active', created_at FROM users WHERE id = $1
        ON CONFLICT (user_id) DO NOTHING`,
-      [userId],
+      [userId, this.initialPlan],
     );
     return this.find(userId);
   }

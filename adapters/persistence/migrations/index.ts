@@ -34,6 +34,7 @@ import { ToolMessages1764500470000 } from './1764500470000-tool-messages';
 import { KnowledgeWordCounts1764500480000 } from './1764500480000-knowledge-word-counts';
 import { MarketplaceLicensesByHolder1764500490417 } from './1764500490417-marketplace-licenses-by-holder';
 import { AuditApplication1764500501731 } from './1764500501731-audit-application';
+import { PlatformSetup1764500520451 } from './1764500520451-platform-setup';
 import { Studio1764500530000 } from './1764500530000-studio';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
@@ -73,5 +74,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KnowledgeWordCounts1764500480000,
   MarketplaceLicensesByHolder1764500490417,
   AuditApplication1764500501731,
+  PlatformSetup1764500520451,
   Studio1764500530000,
 ];

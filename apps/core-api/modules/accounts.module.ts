@@ -17,6 +17,8 @@ import { ConfirmPasswordResetUseCase } from '../../../core/auth/use-cases/confir
 import { LoginUseCase } from '../../../core/auth/use-cases/login.use-case';
 import { RefreshSessionUseCase } from '../../../core/auth/use-cases/refresh-session.use-case';
 import { RegisterUseCase } from '../../../core/auth/use-cases/register.use-case';
+import { CompleteSetupUseCase, IssueSetupLinkUseCase } from '../../../core/auth/use-cases/platform-setup.use-cases';
+import { TypeOrmPlatformSetupRepository } from '../../../adapters/persistence/auth/type-orm-platform-setup.repository';
 import { SignOutUseCase } from '../../../core/auth/use-cases/sign-out.use-case';
 import { RequestPasswordResetUseCase } from '../../../core/auth/use-cases/request-password-reset.use-case';
 import { RateLimitedError } from '../../../core/shared/errors';
@@ -24,13 +26,14 @@ import { DeleteAccountUseCase } from '../../../core/users/use-cases/delete-accou
 import { GetCurrentUserUseCase } from '../../../core/users/use-cases/get-current-user.use-case';
 import { UpdateProfileUseCase } from '../../../core/users/use-cases/update-profile.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
+import { consoleBaseUrl } from '../../shared/config';
 import { TOKENS, resolve } from '../../shared/tokens';
+import { SETUP_TOKENS } from './accounts.tokens';
 import { BRANDING_TOKENS } from './branding.tokens';
 import { IDENTITY_TOKENS } from './identities.tokens';
 import { listOAuthProviders } from '../../../core/auth/use-cases/oauth-login.use-case';
 import { storedFilesCleanup } from './stored-files';
 import { CachedUserRepository } from '../../../adapters/cache/cached-repositories';
-
 
 /** Users, authentication and sessions (SPEC 4.1, 5). */
 export const accountsModule: AppModule = {
@@ -54,6 +57,11 @@ export const accountsModule: AppModule = {
       hasher: get(TOKENS.PasswordHasher),
     });
     provide(c, RegisterUseCase, (get) => new RegisterUseCase(session(get)));
+    provide(c, SETUP_TOKENS.PlatformSetupRepository, (get) => new TypeOrmPlatformSetupRepository(ds(get)));
+    provide(c, TOKENS.PendingSetupLink, () => ({ link: null }));
+    const setupDeps = (get: Getter) => ({ ...session(get), setup: get(SETUP_TOKENS.PlatformSetupRepository), keyHasher: get(TOKENS.KeyHasher) });
+    provide(c, IssueSetupLinkUseCase, (get) => new IssueSetupLinkUseCase(setupDeps(get)));
+    provide(c, CompleteSetupUseCase, (get) => new CompleteSetupUseCase(setupDeps(get)));
     provide(c, LoginUseCase, (get) =>
       new LoginUseCase({
         ...session(get),
@@ -70,7 +78,7 @@ export const accountsModule: AppModule = {
       resets: get(TOKENS.PasswordResetRepository),
       keyHasher: get(TOKENS.KeyHasher),
       mailer: get(TOKENS.Mailer),
-      publicBaseUrl: get(TOKENS.Config).publicBaseUrl,
+      consoleUrl: consoleBaseUrl(get(TOKENS.Config)),
     });
     provide(c, RequestPasswordResetUseCase, (get) =>
       new RequestPasswordResetUseCase({ ...resetDeps(get), branding: c.isBound(BRANDING_TOKENS.MailBranding) ? get(BRANDING_TOKENS.MailBranding) : undefined }),
@@ -98,11 +106,16 @@ export const accountsModule: AppModule = {
       };
     });
   },
+  /** A fresh install's setup link: issued at every start while the platform has no admin, printed by `announce`. */
+  async start(c: Container) {
+    resolve(c, TOKENS.PendingSetupLink).link = await resolve(c, IssueSetupLinkUseCase).execute();
+  },
   routers: (c) => [
     authRouter({
       auth: resolve(c, TOKENS.AuthMiddleware),
       addressLimit: resolve(c, TOKENS.AddressLimitMiddleware),
       register: resolve(c, RegisterUseCase),
+      setup: resolve(c, CompleteSetupUseCase),
       login: resolve(c, LoginUseCase),
       refresh: resolve(c, RefreshSessionUseCase),
       signOut: resolve(c, SignOutUseCase),

@@ -32,14 +32,14 @@ import { ListInvoicesUseCase } from '../../../core/billing/use-cases/list-invoic
 import { OpenPortalUseCase } from '../../../core/billing/use-cases/open-portal.use-case';
 import { ReportOverageUseCase } from '../../../core/billing/use-cases/report-overage.use-case';
 import { SubscribeUseCase } from '../../../core/billing/use-cases/subscribe.use-case';
-import type { AppConfig } from '../../shared/config';
+import { consoleBaseUrl, type AppConfig } from '../../shared/config';
 import { BILLING_TOKENS } from './billing.tokens';
+import { planDeps } from './plan-deps';
 
 /** The Stripe gateway of the configuration, or the unconfigured one. */
 function paymentGateway(config: AppConfig): PaymentGateway {
   if (!config.stripe) return unconfiguredPaymentGateway;
-  const base = config.publicBaseUrl ?? `http://localhost:${config.port}`;
-  return new StripePaymentGateway({ ...config.stripe, returnUrl: `${base}/billing` });
+  return new StripePaymentGateway({ ...config.stripe, returnUrl: `${consoleBaseUrl(config)}/billing` });
 }
 
 /** The "keys-and-quota" chat policy, for `conversationsModule([...])` (needs the provider-keys and billing modules). */
@@ -49,7 +49,9 @@ export const keysAndQuotaPolicy: ChatPolicyFactory = (c) => resolve(c, KeysAndQu
 export const billingModule: AppModule = {
   name: 'billing',
   bind(c: Container) {
-    provide(c, BILLING_TOKENS.SubscriptionRepository, (get) => new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
+    provide(c, BILLING_TOKENS.SubscriptionRepository, (get) =>
+      new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource), get(TOKENS.Config).defaultPlan), get(TOKENS.Cache)),
+    );
     provide(c, BILLING_TOKENS.LeasedUsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource), { leaseMs: get(TOKENS.Config).usageHoldLeaseMs, clock: get(TOKENS.Clock) }));
     provide(c, BILLING_TOKENS.UsageLedger, (get) => get(BILLING_TOKENS.LeasedUsageLedger));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
@@ -58,11 +60,9 @@ export const billingModule: AppModule = {
     provide(c, BILLING_TOKENS.BillingAccounts, (get) => new TypeOrmBillingAccounts(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.MarketplaceLicenses, () => noMarketplaceLicenses);
     const deps = (get: Getter) => ({
-      subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+      ...planDeps(get),
       usage: get(BILLING_TOKENS.UsageLedger),
       owned: get(BILLING_TOKENS.OwnedResources),
-      clock: get(TOKENS.Clock),
-      plans: get(BILLING_TOKENS.Plans),
     });
     provide(c, KeysAndQuotaPolicy, (get) =>
       new KeysAndQuotaPolicy({

@@ -9,9 +9,9 @@ import { GetBrandingUseCase } from '../../../core/branding/use-cases/get-brandin
 import { UpdateBrandingUseCase } from '../../../core/branding/use-cases/update-branding.use-case';
 import { provide, type AppModule } from '../../shared/app-module';
 import { TOKENS, resolve } from '../../shared/tokens';
-import { BILLING_TOKENS } from './billing.tokens';
 import { THEME_TOKENS } from './themes.tokens';
 import { BRANDING_TOKENS } from './branding.tokens';
+import { planDeps } from './plan-deps';
 
 /**
  * Branding (SPEC 2.11; EXTENSIONS.md "Branding"): per-application colours, fonts, widget settings,
@@ -23,7 +23,7 @@ export const brandingModule: AppModule = {
   bind(c: Container) {
     provide(c, BRANDING_TOKENS.BrandingRepository, (get) => new TypeOrmBrandingRepository(get(TOKENS.DataSource)));
     provide(c, BRANDING_TOKENS.PlanFeatures, (get) =>
-      new SubscriptionPlanFeatures({ subscriptions: get(BILLING_TOKENS.SubscriptionRepository), plans: get(BILLING_TOKENS.Plans), clock: get(TOKENS.Clock) }),
+      new SubscriptionPlanFeatures(planDeps(get)),
     );
     provide(c, BrandingPresentation, (get) =>
       new BrandingPresentation({ branding: get(BRANDING_TOKENS.BrandingRepository), plans: get(BRANDING_TOKENS.PlanFeatures) }),

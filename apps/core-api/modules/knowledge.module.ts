@@ -35,6 +35,7 @@ import type { ChatPolicyFactory } from './conversations.tokens';
 import { PROVIDER_KEY_TOKENS } from './provider-keys.tokens';
 import { bindFileStore } from './file-store';
 import { UPLOAD_TOKENS } from './uploads.tokens';
+import { planDeps } from './plan-deps';
 import { CachedKnowledgeDocumentRepository } from '../../../adapters/cache/cached-repositories';
 import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
 
@@ -149,10 +150,8 @@ function embeddingKeys(c: Container, get: Getter): EmbeddingKeySource {
     return new OwnerEmbeddingKeys({
       keys: get(PROVIDER_KEY_TOKENS.ProviderKeyRepository),
       secretBox: get(TOKENS.SecretBox),
-      subscriptions: get(BILLING_TOKENS.SubscriptionRepository),
+      ...planDeps(get),
       usage: get(BILLING_TOKENS.UsageLedger),
-      clock: get(TOKENS.Clock),
-      plans: get(BILLING_TOKENS.Plans),
       platformKey,
     });
   }

@@ -12,6 +12,7 @@ import {
 import { CreateTeamUseCase, DeleteTeamUseCase, GetTeamUseCase, ListTeamsUseCase, UpdateTeamUseCase } from '../../../core/teams/use-cases/teams.use-cases';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { eventDeps } from '../../shared/modules/event.tokens';
+import { consoleBaseUrl } from '../../shared/config';
 import { TOKENS, resolve } from '../../shared/tokens';
 import { TEAM_TOKENS } from './teams.tokens';
 
@@ -29,7 +30,7 @@ export const teamsModule: AppModule = {
       keyHasher: get(TOKENS.KeyHasher),
       mailer: get(TOKENS.Mailer),
       clock: get(TOKENS.Clock),
-      publicBaseUrl: get(TOKENS.Config).publicBaseUrl,
+      consoleUrl: consoleBaseUrl(get(TOKENS.Config)),
     });
     provide(c, CreateTeamUseCase, (get) => new CreateTeamUseCase(teams(get)));
     provide(c, ListTeamsUseCase, (get) => new ListTeamsUseCase(teams(get)));

@@ -30,7 +30,8 @@ export class RequestPasswordResetUseCase {
       keyHasher: KeyHasher;
       mailer: Mailer;
       clock: Clock;
-      publicBaseUrl?: string;
+      /** The console's absolute address (PUBLIC_BASE_URL, else where the platform listens). */
+      consoleUrl: string;
       branding?: MailBranding;
     },
   ) {}
@@ -42,20 +43,21 @@ export class RequestPasswordResetUseCase {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.deps.clock.now().getTime() + RESET_TOKEN_TTL_MS);
     await this.deps.resets.create({ tokenHash: this.deps.keyHasher.hash(token), userId: user.id, expiresAt });
-    const base = this.deps.publicBaseUrl ?? '';
     const branding = applicationId && this.deps.branding ? await this.deps.branding.forUser(user.id, applicationId) : null;
+    // The console's page, not the token in a URL (which browser history and referrers keep): the token is pasted there.
     await this.deps.mailer.send(brandMail({
       to: user.email,
       subject: 'Reset your password',
       text: [
         `Hello ${user.displayName},`,
         '',
-        'Someone asked to reset the password of your account. If it was you, use this token within the hour:',
+        'Someone asked to reset the password of your account. If it was you, open this page within the hour:',
+        '',
+        `${this.deps.consoleUrl}/reset-password`,
+        '',
+        'and enter this reset token there with your new password:',
         '',
         token,
-        '',
-        `Paste it with a new password at ${base}/reset-password (the console), or`,
-        `POST ${base}/api/auth/password-reset/confirm with {"token": "<the token>", "password": "<your new password>"}`,
         '',
         'If it was not you, ignore this message; your password has not changed.',
       ].join('\n'),

@@ -79,6 +79,14 @@ export interface Entitlements {
   limits: PlanLimits;
 }
 
+/**
+ * A platform admin's entitlements: the plan's name and features, with no limit (applications, API keys, messages,
+ * tokens) and the platform's own provider keys, which are the operator's. Nothing is billed as overage.
+ */
+export function exemptEntitlements(e: Entitlements): Entitlements {
+  return { ...e, platformKeys: true, overageAllowed: false, limits: { includedTokens: null, applications: null, messagesPerMonth: null, apiKeys: null } };
+}
+
 /** The plans this install offers: the defaults, or those of PLANS_FILE. One per tier, always all four. */
 export class PlanCatalog {
   private readonly plans: Readonly<Record<PlanTier, Plan>>;

@@ -28,6 +28,12 @@ export interface UsageView {
   /** The plan whose limits apply now (Free while canceled or incomplete). */
   effectivePlan: PlanTier;
   overageAllowed: boolean;
+  /** Chats without an own key may run on the platform's provider keys. */
+  platformKeys: boolean;
+  /** The account is the platform's admin: no plan limit holds it (every limit is null). */
+  exempt: boolean;
+  /** Payments are configured on this install: plans can be bought (the console shows prices and Subscribe only then). */
+  payments: boolean;
   period: { start: string; end: string };
   limits: PlanLimits;
   usage: {
@@ -48,6 +54,8 @@ export function toUsageView(input: {
   plan: PlanTier;
   status: SubscriptionStatus;
   entitlements: Entitlements;
+  exempt: boolean;
+  payments: boolean;
   period: BillingPeriod;
   counters: UsageCounters;
   applications: number;
@@ -60,6 +68,9 @@ export function toUsageView(input: {
     status: input.status,
     effectivePlan: e.plan.tier,
     overageAllowed: e.overageAllowed,
+    platformKeys: e.platformKeys,
+    exempt: input.exempt,
+    payments: input.payments,
     period: { start: input.period.start.toISOString(), end: input.period.end.toISOString() },
     limits: { ...e.limits },
     usage: {

@@ -9,12 +9,12 @@ export class GetUsageUseCase {
   constructor(private readonly deps: CurrentPlanDeps & { usage: UsageLedger; owned: OwnedResources }) {}
 
   async execute(actor: Actor): Promise<UsageView> {
-    const { subscription, entitlements, period } = await currentPlan(this.deps, actor.userId);
+    const { subscription, entitlements, period, exempt, payments } = await currentPlan(this.deps, actor.userId);
     const [counters, applications, apiKeys] = await Promise.all([
       this.deps.usage.current(actor.userId, period),
       this.deps.owned.applications(actor.userId),
       this.deps.owned.apiKeys(actor.userId),
     ]);
-    return toUsageView({ plan: subscription.plan, status: subscription.status, entitlements, period, counters, applications, apiKeys });
+    return toUsageView({ plan: subscription.plan, status: subscription.status, entitlements, exempt, payments, period, counters, applications, apiKeys });
   }
 }

@@ -10,7 +10,7 @@ import { estimateTokens } from '../../shared/tokens';
 import type { BillingPeriod } from '../domain/billing-period';
 import type { UsageLedger } from '../ports/usage-ledger.port';
 import { currentPlan, type CurrentPlan, type CurrentPlanDeps } from './current-plan';
-import { quotaExceededMessage } from './quota-messages';
+import { platformKeysMessage, quotaExceededMessage } from './quota-messages';
 
 export type KeysAndQuotaDeps = CurrentPlanDeps & {
   keys: ProviderKeyRepository;
@@ -79,9 +79,7 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
       return;
     }
     if (!current.entitlements.platformKeys) {
-      throw new PaymentRequiredError(
-        `The ${current.entitlements.plan.name} plan does not include platform AI usage: add your own ${provider} key with PUT /api/provider-keys/${provider} (own keys are never metered), or upgrade your plan`,
-      );
+      throw new PaymentRequiredError(platformKeysMessage(current, provider));
     }
     const estimate = estimateTokens(turn.content) + estimateTokens(settings.systemPrompt ?? '') + settings.maxTokens;
     await this.hold(turn, plan, current, { tokens: estimate, ownKey: false, provider });

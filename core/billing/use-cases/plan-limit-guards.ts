@@ -1,11 +1,13 @@
 import { PaymentRequiredError } from '../../shared/errors';
 import type { OwnerLimit } from '../../shared/owner-limit';
 import { currentPlan, type CurrentPlanDeps } from './current-plan';
+import { resourceLimitMessage } from './quota-messages';
 
 /**
  * The application and API-key limits of the owner's plan, as limits for the repositories to enforce:
  * they count and insert in one step that concurrent creations of one owner take in turn, so the limit
- * holds exactly even under a burst. Past it, a 402 that names the limit; null means unlimited.
+ * holds exactly even under a burst. Past it, a 402 that names the limit and what lifts it; null means unlimited
+ * (a platform admin's plan is always unlimited: `currentPlan`).
  */
 export class PlanLimitGuards {
   constructor(private readonly deps: CurrentPlanDeps) {}
@@ -16,22 +18,18 @@ export class PlanLimitGuards {
    * that is full, and names no one.
    */
   applications(ownerId: string, callerId?: string): Promise<OwnerLimit | null> {
-    return this.limit(ownerId, callerId, 'applications', 'delete one');
+    return this.limit(ownerId, callerId, 'applications');
   }
 
   apiKeys(ownerId: string, callerId?: string): Promise<OwnerLimit | null> {
-    return this.limit(ownerId, callerId, 'apiKeys', 'revoke one');
+    return this.limit(ownerId, callerId, 'apiKeys');
   }
 
-  private async limit(ownerId: string, callerId: string | undefined, kind: 'applications' | 'apiKeys', freeOne: string): Promise<OwnerLimit | null> {
-    const { entitlements } = await currentPlan(this.deps, ownerId);
-    const max = entitlements.limits[kind];
+  private async limit(ownerId: string, callerId: string | undefined, kind: 'applications' | 'apiKeys'): Promise<OwnerLimit | null> {
+    const current = await currentPlan(this.deps, ownerId);
+    const max = current.entitlements.limits[kind];
     if (max === null) return null;
-    const what = kind === 'applications' ? 'applications' : 'API keys';
-    const message =
-      callerId && callerId !== ownerId
-        ? `The team owner's plan allows ${max} ${what} and they are all in use; ask the team owner to ${freeOne} or upgrade their plan`
-        : `The ${entitlements.plan.name} plan allows ${max} ${what}; ${freeOne} or upgrade your plan to create more`;
+    const message = resourceLimitMessage(current, kind, callerId && callerId !== ownerId ? 'team owner' : 'own');
     return { max, exceeded: () => new PaymentRequiredError(message) };
   }
 }

@@ -75,7 +75,7 @@ export class UpdateBrandingUseCase {
       compiledCss = this.compile(customCss);
     }
     if (body.showAttribution === false && current.showAttribution !== false && !(await this.deps.plans.mayHideAttribution(app.ownerId))) {
-      throw new PaymentRequiredError('Hiding the attribution line needs a paid plan; upgrade to Starter or above');
+      throw new PaymentRequiredError(await this.deps.plans.attributionRefusal(app.ownerId));
     }
     const saved = await this.deps.branding.save(app.id, {
       colors: mergeSection(current.colors, body.colors),

@@ -1,7 +1,7 @@
 import type { ProviderId } from '../../ai/domain/provider-id';
 import type { UsageLedger } from '../../billing/ports/usage-ledger.port';
 import { currentPlan, type CurrentPlan, type CurrentPlanDeps } from '../../billing/use-cases/current-plan';
-import { quotaExceededMessage } from '../../billing/use-cases/quota-messages';
+import { platformKeysMessage, quotaExceededMessage } from '../../billing/use-cases/quota-messages';
 import type { ProviderKeyRepository } from '../../provider-keys/ports/provider-key-repository.port';
 import { openProviderKey } from '../../provider-keys/use-cases/open-provider-key';
 import { PaymentRequiredError } from '../../shared/errors';
@@ -100,9 +100,7 @@ export class OwnerEmbeddingKeys implements EmbeddingKeySource {
     }
     const plan = await currentPlan(this.deps, ownerId);
     if (!plan.entitlements.platformKeys) {
-      throw new PaymentRequiredError(
-        `The ${plan.entitlements.plan.name} plan does not include platform AI usage: add your own ${provider} key with PUT /api/provider-keys/${provider} (own keys are never metered), or upgrade your plan`,
-      );
+      throw new PaymentRequiredError(platformKeysMessage(plan, provider));
     }
     const platform = this.deps.platformKey(provider);
     return platform ? { platformKey: platform, plan } : null;

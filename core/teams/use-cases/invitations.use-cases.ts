@@ -29,24 +29,25 @@ interface InvitationDeps {
   keyHasher: KeyHasher;
   mailer: Mailer;
   clock: Clock;
-  publicBaseUrl?: string;
+  /** The console's absolute address (PUBLIC_BASE_URL, else where the platform listens). */
+  consoleUrl: string;
 }
 
-/** Mails an invitation's token, with the console link and the API call that accept it. */
-async function mailInvitation(deps: Pick<InvitationDeps, 'mailer' | 'publicBaseUrl'>, teamName: string, email: string, role: string, token: string): Promise<void> {
-  const base = deps.publicBaseUrl ?? '';
+/** Mails an invitation: the console's absolute link that accepts it, and the code for pasting by hand. */
+async function mailInvitation(deps: Pick<InvitationDeps, 'mailer' | 'consoleUrl'>, teamName: string, email: string, role: string, token: string): Promise<void> {
   await deps.mailer.send({
     to: email,
     subject: `You are invited to join ${teamName}`,
     text: [
       'Hello,',
       '',
-      `You are invited to join the team "${teamName}" as ${role}. Sign in with this e-mail address and use this token within seven days:`,
+      `You are invited to join the team "${teamName}" as ${role}. To accept, open this link within seven days and sign in (or create an account) with this e-mail address:`,
+      '',
+      `${deps.consoleUrl}/teams/accept?token=${encodeURIComponent(token)}`,
+      '',
+      `If the link does not open, go to ${deps.consoleUrl}/teams/accept and enter this invitation token:`,
       '',
       token,
-      '',
-      `In the console, open ${base}/teams/accept?token=${token}`,
-      `Through the API, POST ${base}/api/teams/invitations/accept with {"token": "<the token>"}`,
       '',
       'If you did not expect this invitation, ignore this message.',
     ].join('\n'),

@@ -188,7 +188,7 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
       expect(moved.body.message).not.toMatch(/upgrade your plan/);
       // The Owner, refused on their own plan, is told it is theirs.
       const ownerRefused = await post('/api/applications', { name: 'Owner Three' }, owner.token);
-      expect(ownerRefused.body).toMatchObject({ statusCode: 402, message: expect.stringMatching(/^The Free plan allows 3 applications; delete one or upgrade your plan/) });
+      expect(ownerRefused.body).toMatchObject({ statusCode: 402, message: expect.stringMatching(/^The Free plan allows 3 applications, and all are in use\. To create another application, ask the platform's administrator to raise your plan\.$/) });
       expect(await holder(adminsApp.id)).toEqual({ owner_id: admin.user.id, team_id: null });
       expect((await stack.client.get(`/api/applications/${adminsApp.id}`, { token: admin.token })).body).toMatchObject({ teamId: null });
       // Once the Owner has room again, the same move goes through.
@@ -208,10 +208,10 @@ describe.each(DATABASE_KINDS)('core API: applications (%s)', (database) => {
     for (let i = 0; i < 2; i++) expect((await createKey(admin.token, app.id)).status).toBe(201);
     const refused = await createKey(admin.token, app.id);
     expect(refused.status).toBe(402);
-    expect(refused.body.message).toMatch(/^The team owner's plan allows 2 API keys and they are all in use; ask the team owner to revoke one/);
+    expect(refused.body.message).toMatch(/^The team owner's plan allows 2 API keys, and all are in use\. To create another API key, ask the platform's administrator to raise the team owner's plan\.$/);
     expect(refused.body.message).not.toContain(owner.email);
     // The Admin's own plan is untouched; the Owner, refused on their own plan, is told it is theirs.
     expect((await createKey(admin.token)).status).toBe(201);
-    expect((await createKey(owner.token)).body.message).toMatch(/^The Free plan allows 2 API keys; revoke one or upgrade your plan/);
+    expect((await createKey(owner.token)).body.message).toMatch(/^The Free plan allows 2 API keys, and all are in use\. To create another API key, ask the platform's administrator to raise your plan\.$/);
   });
 });

@@ -96,7 +96,7 @@ describe.each(DATABASE_KINDS)('core API: billing through Stripe, against the loc
     expect(await subscriptionOf(owner.token)).toMatchObject({ status: 'canceled', effectivePlan: 'free', overageAllowed: false });
     const free = await owner.chat();
     expect(free.status).toBe(402);
-    expect(free.body.message).toMatch(/own provider_a key/);
+    expect(free.body.message).toMatch(/own OpenAI key/);
     await stack.client.put('/api/provider-keys/provider_a', { apiKey: OWN_KEY }, { token: owner.token });
     expect((await owner.chat()).status).toBe(200);
 

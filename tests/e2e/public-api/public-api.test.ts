@@ -167,7 +167,7 @@ describe.each(DATABASE_KINDS)('public API (%s)', (database) => {
     const free = await anOwnerWithKey(stack, { plan: 'free', appName: 'Free App' });
     const sent = await chat(free.key.key, { message: 'hi', applicationId: free.app.id });
     expect(sent.status).toBe(402);
-    expect(sent.body.message).toMatch(/own provider_a key/i);
+    expect(sent.body.message).toMatch(/save your own OpenAI key under Provider keys/);
     const streamed = await postStream(`${stack.listening.url}/api/v1/chat/stream`, { message: 'hi', applicationId: free.app.id }, { 'X-API-Key': free.key.key });
     expect(streamed.status).toBe(402);
     expect(streamed.headers.get('content-type')).toContain('application/json');

@@ -31,6 +31,7 @@ function aSystem() {
     limiter: new FlexibleRateLimiter(),
     clock,
     adminEmails: ['admin@example.com'],
+    consoleUrl: 'https://console.example.com',
   };
   return {
     deps,

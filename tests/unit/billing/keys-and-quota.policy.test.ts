@@ -47,7 +47,7 @@ function fakeEngine(tokens = 100) {
   return engine;
 }
 
-function aWorld(options: { policiesAfter?: ChatPolicy[]; tools?: TurnTools } = {}) {
+function aWorld(options: { policiesAfter?: ChatPolicy[]; tools?: TurnTools; admin?: boolean; payments?: boolean } = {}) {
   const ownerId = randomUUID();
   const subscriptions = new InMemorySubscriptionRepository(new Map([[ownerId, new Date('2026-01-10T00:00:00Z')]]));
   const keys = new InMemoryProviderKeyRepository();
@@ -57,7 +57,8 @@ function aWorld(options: { policiesAfter?: ChatPolicy[]; tools?: TurnTools } = {
   const clock = { now: () => now };
   const engine = fakeEngine();
   const plans = new PlanCatalog();
-  const policy = new KeysAndQuotaPolicy({ subscriptions, keys, usage, secretBox, clock, plans });
+  const admins = { isAdmin: async (id: string) => options.admin === true && id === ownerId };
+  const policy = new KeysAndQuotaPolicy({ subscriptions, keys, usage, secretBox, clock, plans, admins, payments: options.payments });
   const runner = new ChatTurnRunner({ engine: engine as unknown as ChatEngine, policies: [policy, ...(options.policiesAfter ?? [])], ...(options.tools ? { tools: async () => options.tools } : {}) });
   const application = { id: randomUUID(), ownerId } as Application;
   const conversation = { id: randomUUID(), applicationId: application.id, configVersionId: null } as Conversation;
@@ -67,6 +68,7 @@ function aWorld(options: { policiesAfter?: ChatPolicy[]; tools?: TurnTools } = {
     engine,
     keys,
     usage,
+    deps,
     send: (request: Partial<ChatMessageRequest> = {}) =>
       runner.send({ ownerId, application, conversation, content: 'Hello there', source: 'dashboard' }, { content: 'Hello there', ...request }),
     onPlan: (plan: PlanTier, status: SubscriptionStatus = 'active') => subscriptions.change(ownerId, { plan, status, startedAt: now }),
@@ -137,7 +139,9 @@ describe('the keys-and-quota chat policy', () => {
       const w = aWorld();
       const error = await w.send({ provider: 'provider_b' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PaymentRequiredError);
-      expect((error as Error).message).toMatch(/add your own provider_b key with PUT \/api\/provider-keys\/provider_b/);
+      expect((error as Error).message).toBe(
+        "The Free plan does not include the platform's AI keys. To use Anthropic, save your own Anthropic key under Provider keys (own keys are never metered).",
+      );
       expect(w.engine.requests).toEqual([]);
     });
 
@@ -202,7 +206,9 @@ describe('the keys-and-quota chat policy', () => {
       // 100,050 used: one request past the limit, and no further.
       const error = await w.send().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PaymentRequiredError);
-      expect((error as Error).message).toMatch(/100,000 platform tokens of the Starter plan are used up.*PUT \/api\/provider-keys\/provider_a/);
+      expect((error as Error).message).toBe(
+        "This month's 100,000 platform tokens of the Starter plan are used up. It starts again on 2026-04-01; to chat before then, save your own OpenAI key under Provider keys (own keys are never metered).",
+      );
       expect(await w.counters()).toMatchObject({ tokensUsed: 100_050, messagesUsed: 2 });
       await w.saveOwnKey();
       await expect(w.send()).resolves.toBeDefined();
@@ -224,7 +230,33 @@ describe('the keys-and-quota chat policy', () => {
     const w = aWorld();
     await w.saveOwnKey();
     for (let i = 0; i < 1_000; i++) await w.send();
-    await expect(w.send()).rejects.toThrow(/Free plan allows 1,000 messages per month/);
+    // The user has a key already: the way out is a larger plan, and without payments only the administrator gives one.
+    const error = (await w.send().catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^The Free plan allows 1,000 messages per month, and this month's are used up\. It starts again on \d{4}-\d{2}-\d{2}; to chat before then, ask the platform's administrator to raise your plan\.$/);
+    expect(error.message).not.toMatch(/key|upgrade|\/api\//i);
+  });
+
+  it('offers an upgrade for a used-up allowance only where payments are configured', async () => {
+    const w = aWorld({ payments: true });
+    await w.saveOwnKey();
+    for (let i = 0; i < 1_000; i++) await w.send();
+    await expect(w.send()).rejects.toThrow(/this month's are used up\. It starts again on \S+; to chat before then, upgrade your plan\.$/);
+  });
+
+  describe("for the platform's admin", () => {
+    it('holds no plan limit: past the Free messages, on the platform key without an own key, with nothing billed', async () => {
+      const w = aWorld({ admin: true });
+      for (let i = 0; i < 1_005; i++) await w.send();
+      expect(w.engine.requests.at(-1)!.apiKey).toBeUndefined();
+      expect(await w.counters()).toMatchObject({ messagesUsed: 1_005, tokensUsed: 100_500, overageTokens: 0, tokensReserved: 0 });
+    });
+
+    it('keeps the plan the subscription names, with every limit lifted', async () => {
+      const w = aWorld({ admin: true });
+      const current = await currentPlan({ ...w.deps, admins: { isAdmin: async () => true } }, w.ownerId);
+      expect(current).toMatchObject({ exempt: true, entitlements: { plan: { tier: 'free' }, platformKeys: true, overageAllowed: false } });
+      expect(current.entitlements.limits).toEqual({ includedTokens: null, applications: null, messagesPerMonth: null, apiKeys: null });
+    });
   });
 
   it('starts each billing month with fresh counters', async () => {

@@ -1361,7 +1361,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account */
+        /**
+         * Create an account
+         * @description An ordinary account (role developer) on the install's default plan (DEFAULT_PLAN). The platform's first admin comes from the setup link the start log prints (`POST /api/auth/setup`) or from ADMIN_EMAILS.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1386,6 +1389,67 @@ export interface paths {
             };
             responses: {
                 /** @description Signed in */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                429: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the platform's admin with the setup link
+         * @description A fresh install has an operator. While the platform has no admin (no account stored as admin, none of ADMIN_EMAILS registered), every start prints one setup link in its log: the console's `/setup?token=…` page, with a one-time token valid 24 hours. Only the token's digest is stored, so each start replaces the previous link. This call creates the account that becomes the platform's admin and signs it in; the token works once (a second use, an expired or replaced token is a 400 naming `token`), and an e-mail already taken (409) leaves the link usable. Rate-limited per client address like sign-up. Accounts made by `POST /api/auth/register` are ordinary users.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description `cookie` (the console): the refresh token is set as the HttpOnly, SameSite=Strict cookie `ap_refresh` (path /api/auth, Secure over https) and left out of the body */
+                    "X-AP-Session"?: "cookie";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The one-time token of the setup link in the start log
+                         * @example q1Z4yT8xW2vU6sR0pO3nM7lK5jI9hG1fE4dC8bA2zY0
+                         */
+                        token: string;
+                        /** @example ada@example.com */
+                        email: string;
+                        /** @example correct horse battery staple */
+                        password: string;
+                        /** @example Ada Lovelace */
+                        displayName: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The admin account, signed in */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -1854,7 +1918,7 @@ export interface paths {
         };
         /**
          * The caller's plan, billing period, limits and usage
-         * @description Every user has a subscription: Free from registration until they subscribe through Stripe (or an admin sets another plan). `usage.overageTokens` and `overageCostUsd` are the overage of the period so far, reported to Stripe hourly.
+         * @description Every user has a subscription: the install's default plan (DEFAULT_PLAN, Free unless set) from registration until they subscribe through Stripe (or an admin sets another plan). The platform's admins are never held to a plan: their limits are all null (`exempt`). `usage.overageTokens` and `overageCostUsd` are the overage of the period so far, reported to Stripe hourly.
          */
         get: {
             parameters: {
@@ -16294,6 +16358,12 @@ export interface components {
             effectivePlan?: string;
             /** @description True on active Starter and Pro: tokens past the included ones are billed as overage. Otherwise the included tokens are a hard limit (402). */
             overageAllowed?: boolean;
+            /** @description Chats without an own provider key may run on the platform's provider keys (not on Free; always for an admin). */
+            platformKeys?: boolean;
+            /** @description The caller is the platform's admin: no plan limit holds them (every limit is null). */
+            exempt?: boolean;
+            /** @description Payments are configured on this install (STRIPE_SECRET_KEY): plans can be bought. Without them the console shows no prices, Subscribe buttons or invoices, and limits name the administrator as the way to a larger plan. */
+            payments?: boolean;
             /** @description The current monthly billing period, counted from registration or the last plan change */
             period?: {
                 /** Format: date-time */

@@ -9,8 +9,9 @@ import { Loading } from '../components/States';
 import { useScope } from '../lib/scope';
 import { t } from '../lib/strings';
 import { useSession } from '../lib/use-session';
+import { usePayments } from '../lib/payments';
 import { AREAS } from './areas';
-import { NAV } from './nav';
+import { NAV, shownIn } from './nav';
 
 const navItems = AREAS.flatMap((a) => (NAV[a.id] ? [{ id: a.id, ...NAV[a.id]! }] : [])).sort((a, b) => a.order - b.order);
 
@@ -24,6 +25,7 @@ export function Shell() {
   const { pathname } = useLocation();
   useEffect(() => setMenuOpen(false), [pathname]);
   const admin = state.status === 'signed-in' && state.user.role === 'admin';
+  const payments = usePayments() === true;
   // The area remounts when the personal/team context changes, so its queries take the new scope's keys.
   const scopeKey = useScope();
   return (
@@ -46,7 +48,7 @@ export function Shell() {
           <ScopeSwitcher />
           <nav aria-label={t.mainNav}>
             <ul>
-              {navItems.filter((item) => admin || !item.adminOnly).map(({ id, label, icon: Icon }) => (
+              {navItems.filter((item) => shownIn(item, { admin, payments })).map(({ id, label, icon: Icon }) => (
                 <li key={id}>
                   <NavLink to={`/${id}`} className="ap-nav-link">
                     <Icon aria-hidden size={18} />

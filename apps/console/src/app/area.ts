@@ -9,6 +9,8 @@ export interface AreaNav {
   order: number;
   /** Shown to admins only (the API stays the authority: others get its 403). */
   adminOnly?: boolean;
+  /** Shown only where the install takes payments (Billing): without them there is nothing to buy or pay. */
+  paymentsOnly?: boolean;
 }
 
 /** One area of the console: the folder `src/routes/<id>/`, served at `/<id>/*`, loaded on first visit. */

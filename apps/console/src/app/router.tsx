@@ -18,6 +18,7 @@ const routes: RouteObject[] = [
       { path: 'sign-in', lazy: lazyScreen(() => import('../routes/auth/SignIn')) },
       { path: 'sign-up', lazy: lazyScreen(() => import('../routes/auth/SignUp')) },
       { path: 'reset-password', lazy: lazyScreen(() => import('../routes/auth/ResetPassword')) },
+      { path: 'setup', lazy: lazyScreen(() => import('../routes/auth/Setup')) },
       {
         element: <RequireSession />,
         children: [

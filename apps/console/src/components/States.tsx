@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError, NetworkError } from '../lib/errors';
 import { t } from '../lib/strings';
+import { usePayments } from '../lib/payments';
 import { Button } from './Button';
 
 /** Loading: a spinner announced politely. */
@@ -31,7 +32,8 @@ export function EmptyState({ title, children, action }: { title: string; childre
 export function describeError(error: unknown): { title: string; message: string } {
   if (error instanceof NetworkError) return { title: t.offline, message: '' };
   if (error instanceof ApiError) {
-    if (error.status === 402) return { title: t.paymentRequired, message: `${error.message} ${t.paymentRequiredHint}` };
+    // The API's 402 says what was hit and the one thing that lifts it, true for this account: shown as it is.
+    if (error.status === 402) return { title: t.paymentRequired, message: error.message };
     if (error.status === 403) return { title: t.forbidden, message: error.message };
     if (error.status === 404) return { title: t.notFound, message: error.message };
     return { title: error.message, message: '' };
@@ -39,9 +41,10 @@ export function describeError(error: unknown): { title: string; message: string 
   return { title: error instanceof Error ? error.message : String(error), message: '' };
 }
 
-/** Under a 402: the way to lift the plan's limit, a link to the billing screen. */
+/** Under a 402, where the install takes payments: a link to the plans on the billing screen. */
 function BillingLink({ error }: { error: unknown }) {
-  if (!(error instanceof ApiError) || error.status !== 402) return null;
+  const payments = usePayments();
+  if (!(error instanceof ApiError) || error.status !== 402 || payments !== true) return null;
   return (
     <Link className="ap-billing-link" to="/billing">
       {t.paymentRequiredLink}

@@ -63,9 +63,9 @@ export class Session {
     );
   }
 
-  /** Signs in with e-mail and password (or registers, or exchanges an OAuth/SSO code); the answer's error body is thrown as is. */
-  async signIn(kind: 'login' | 'register' | 'exchange', body: unknown): Promise<SessionUser> {
-    const path = kind === 'login' ? '/api/auth/login' : kind === 'register' ? '/api/auth/register' : '/api/auth/oauth/exchange';
+  /** Signs in with e-mail and password (or registers, creates the admin with the setup link, or exchanges an OAuth/SSO code); the answer's error body is thrown as is. */
+  async signIn(kind: 'login' | 'register' | 'setup' | 'exchange', body: unknown): Promise<SessionUser> {
+    const path = { login: '/api/auth/login', register: '/api/auth/register', setup: '/api/auth/setup', exchange: '/api/auth/oauth/exchange' }[kind];
     const res = await this.authCall(path, body);
     const json = (await res.json().catch(() => null)) as { user?: SessionUser; access_token?: string } | null;
     if (!res.ok || !json?.access_token || !json.user) throw new SessionError(res.status, json);

@@ -25,7 +25,6 @@ export const t = {
   notFoundBody: 'This page does not exist, or it belongs to someone else.',
   forbidden: 'Your role cannot do this.',
   paymentRequired: 'Your plan does not allow this.',
-  paymentRequiredHint: 'Upgrade the plan, or save your own provider key to lift this limit.',
   paymentRequiredLink: 'See plans and billing',
   sessionExpired: 'Your session ended. Sign in again to continue.',
   signedOut: 'You are signed out.',

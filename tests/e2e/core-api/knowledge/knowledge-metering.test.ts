@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)('core API: embedding calls and the token quota (%s
     stack.emulator!.reset();
     const res = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id, embeddingProvider: 'provider_c' }, DOCUMENTS.drone);
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/PUT \/api\/provider-keys\/provider_c/) });
+    expect(res.body).toEqual({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/save your own Google Gemini key under Provider keys/) });
     expect((await stack.client.get(`/api/knowledge?applicationId=${owner.app.id}`, { token: owner.token })).body).toEqual([]);
     expect(stack.emulator!.requests).toEqual([]);
     // The local embedder needs no key and no plan.

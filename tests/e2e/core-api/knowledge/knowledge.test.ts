@@ -154,7 +154,7 @@ describe.each(DATABASE_KINDS)('core API: knowledge base (%s)', (database) => {
   it('answers 402 for a provider embedder on the Free plan without an own key, like chat (SPEC 8)', async () => {
     const res = await uploadDocument(stack.client, owner.token, { applicationId: owner.app.id, embeddingProvider: 'provider_c' }, { name: 'a.txt', text: 'words' });
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/own provider_c key/) });
+    expect(res.body).toEqual({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/own Google Gemini key/) });
   });
 
   it('answers 400 for a search without a query or with a bad limit', async () => {

@@ -19,7 +19,7 @@ export const s = {
   columns: { email: 'E-mail', name: 'Name', role: 'Role', plan: 'Plan', state: 'State', created: 'Joined', actions: 'Actions' },
   roleOf: (email: string) => `Role of ${email}`,
   planOf: (email: string) => `Plan of ${email}`,
-  viaAdminEmails: 'Admin by the server’s list of administrator e-mails, whatever is stored here.',
+  viaAdminEmails: 'Admin through the platform’s list of admin e-mail addresses, whatever is stored here.',
   yourself: 'You',
   selfRole: 'You cannot take the admin role from yourself.',
   selfDisable: 'You cannot disable your own account.',

@@ -26,7 +26,9 @@ export default function SignUp() {
     setError(null);
     try {
       await session.signIn('register', values);
-      navigate(params.get('next') ? safeNext(params.get('next')) : '/start', { replace: true }); // a newcomer starts with the guide
+      // A newcomer starts with the guide, also when signing up from `/` (which would list no applications).
+      const next = safeNext(params.get('next'));
+      navigate(next === '/' ? '/start' : next, { replace: true });
     } catch (e) {
       const apiError = e instanceof SessionError ? toApiError(e.status, e.body) : e;
       const byField = fieldErrors(apiError, FIELDS);

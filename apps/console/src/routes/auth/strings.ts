@@ -26,4 +26,9 @@ export const s = {
   backToSignIn: 'Back to sign in',
   externalFailed: 'That sign-in did not finish (the code expired or was already used). Try again.',
   required: (field: string) => `${field} is required`,
+  setupTitle: 'Set up this platform',
+  setupIntro: 'This account becomes the platform’s administrator: it manages users and plans, and no plan limit applies to it.',
+  setupNoToken: 'Open the setup link printed in the platform’s start log; it carries the one-time code this page needs.',
+  setupSubmit: 'Create the administrator account',
+  settingUp: 'Creating…',
 } as const;

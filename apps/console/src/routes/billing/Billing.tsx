@@ -24,6 +24,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 function Current({ usage, plans }: { usage: Usage; plans: Plan[] }) {
+  const payments = usage.payments === true;
   const plan = plans.find((p) => p.id === usage.plan);
   const included = usage.limits?.includedTokens ?? null;
   const u = usage.usage ?? {};
@@ -42,14 +43,15 @@ function Current({ usage, plans }: { usage: Usage; plans: Plan[] }) {
         <Row label={s.used}>{formatNumber(used)}</Row>
         {u.tokensReserved ? <Row label={s.reserved}>{formatNumber(u.tokensReserved)}</Row> : null}
         <Row label={s.remaining}>{u.tokensRemaining == null ? s.unlimited : formatNumber(u.tokensRemaining)}</Row>
-        <Row label={s.overage}>{s.overageValue(formatNumber(u.overageTokens ?? 0), usd(u.overageCostUsd ?? 0))}</Row>
+        {payments ? <Row label={s.overage}>{s.overageValue(formatNumber(u.overageTokens ?? 0), usd(u.overageCostUsd ?? 0))}</Row> : null}
         <Row label={s.ownKeys}>{formatNumber(u.ownKeyTokens ?? 0)}</Row>
         <Row label={s.limits.messages}>{limit(u.messages, usage.limits?.messagesPerMonth)}</Row>
         <Row label={s.limits.applications}>{limit(u.applications, usage.limits?.applications)}</Row>
         <Row label={s.limits.apiKeys}>{limit(u.apiKeys, usage.limits?.apiKeys)}</Row>
       </dl>
       {included ? <progress className="bl-meter" aria-label={s.usageBar} max={included} value={Math.min(used, included)} /> : null}
-      <p className="ap-muted">{usage.overageAllowed ? s.overageAllowed : s.overageHard}</p>
+      {usage.exempt ? <p className="ap-muted">{s.exempt}</p> : null}
+      {!payments ? <p className="ap-muted">{s.noPayments}</p> : usage.exempt ? null : <p className="ap-muted">{usage.overageAllowed ? s.overageAllowed : s.overageHard}</p>}
     </section>
   );
 }
@@ -200,14 +202,19 @@ export default function Billing() {
     body = (
       <div className="ap-stack">
         <Current usage={usage.data} plans={plans.data} />
-        <Plans plans={plans.data} usage={usage.data} paying={paying} />
-        <Invoices />
+        {/* Without payments there is nothing to buy or pay: no prices, Subscribe buttons or invoices (STUDIO.md). */}
+        {usage.data.payments ? (
+          <>
+            <Plans plans={plans.data} usage={usage.data} paying={paying} />
+            <Invoices />
+          </>
+        ) : null}
       </div>
     );
 
   return (
     <>
-      <PageHeader title={s.title} description={s.description} />
+      <PageHeader title={s.title} description={usage.data?.payments ? s.description : s.descriptionNoPayments} />
       {checkout === 'success' ? (
         <p className="ap-notice" role="status">
           {paying ? s.checkoutConfirmed : s.checkoutSuccess}

@@ -2,6 +2,7 @@
 export const s = {
   title: 'Billing',
   description: 'Your plan, the tokens it includes and what you used this period, paid plans through Stripe, and your invoices.',
+  descriptionNoPayments: 'Your plan, its limits and what you used this period.',
   current: 'Current plan',
   planName: (name: string) => name,
   status: { active: 'Active', past_due: 'Payment past due', canceled: 'Canceled', trialing: 'Trial', incomplete: 'Incomplete' } as Record<string, string>,
@@ -30,6 +31,8 @@ export const s = {
   includedTokens: (n: string) => `${n} tokens included`,
   subscribe: (name: string) => `Subscribe to ${name}`,
   currentPlan: 'Your plan',
+  exempt: 'As the platform’s administrator, no plan limit applies to you.',
+  noPayments: 'This platform does not take payments: its administrator sets each account’s plan.',
   manageInPortal: 'Paying already: change plans in the customer portal.',
   portal: 'Open the customer portal',
   portalHint: 'Payment method, plan changes, cancellation and receipts, on Stripe.',

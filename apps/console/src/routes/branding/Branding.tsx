@@ -203,7 +203,8 @@ function BrandingForm({ app, form, themeColors, readOnly }: { app: App; form: Re
   const css = watch('customCss');
   const cssError = err('customCss');
   const refusal = useMemo(() => (cssError ? locateRefusal(save.variables?.customCss ?? '', cssError) : null), [cssError, save.variables]);
-  const free = !app.teamId && plan.data?.effectivePlan === 'free';
+  // The platform's admin is held to no plan (`exempt`); the plans are offered only where payments are configured.
+  const free = !app.teamId && plan.data?.effectivePlan === 'free' && !plan.data?.exempt;
   const attributionLocked = free && watch('showAttribution');
   const fieldError = apiError && apiError.status === 400 && apiError.details.length ? null : save.error;
 
@@ -280,7 +281,7 @@ function BrandingForm({ app, form, themeColors, readOnly }: { app: App; form: Re
         </div>
         <p className="ap-field__hint" id="branding-attribution-why">
           {app.teamId ? s.branding.attributionTeam : free ? s.branding.attributionFree : plan.data ? s.branding.attributionPaid : ''}{' '}
-          {free ? <Link to="/billing">{s.branding.upgrade}</Link> : null}
+          {free && plan.data?.payments ? <Link to="/billing">{s.branding.upgrade}</Link> : null}
         </p>
         {err('showAttribution') ? <p className="ap-field__error">{err('showAttribution')}</p> : null}
       </div>

@@ -30,8 +30,11 @@ function Step({ n, title, done, children }: { n: number; title: string; done: bo
 export default function FirstRun() {
   const client = useQueryClient();
   const apps = useQuery({ queryKey: ['applications', 'choices'], queryFn: () => data(api.GET('/api/applications', { params: { query: { limit: 100 } } })) });
-  const usage = useQuery({ queryKey: ['billing', 'usage'], queryFn: () => data(api.GET('/api/billing/usage')) });
+  // The guide reads what exists now on every visit (a chat or a key made elsewhere marks its step), not a cached answer.
+  const usage = useQuery({ queryKey: ['billing', 'usage'], queryFn: () => data(api.GET('/api/billing/usage')), staleTime: 0 });
   const keys = useQuery({ queryKey: ['provider-keys'], queryFn: () => data(api.GET('/api/provider-keys')) });
+  // Progress is read from what exists: any conversation of the caller's applications (playground or widget) marks the chat done.
+  const conversations = useQuery({ queryKey: ['conversations', 'first-run'], queryFn: () => data(api.GET('/api/conversations', { params: { query: { limit: 1 } } })), staleTime: 0 });
   // A team chosen in the switcher holds the new application (the API checks the Admin role there and the
   // team Owner's plan); otherwise it is the caller's own.
   const current = useScope();
@@ -49,14 +52,19 @@ export default function FirstRun() {
   const appForm = useForm<{ name: string }>({ defaultValues: { name: '' } });
   const keyForm = useForm<{ apiKey: string }>({ defaultValues: { apiKey: '' } });
 
-  if (apps.isPending || usage.isPending || keys.isPending) return <Loading />;
-  const failed = apps.error ?? usage.error ?? keys.error;
-  if (failed) return <ErrorState error={failed} onRetry={() => void Promise.all([apps.refetch(), usage.refetch(), keys.refetch()])} />;
+  if (apps.isPending || usage.isPending || keys.isPending || conversations.isPending) return <Loading />;
+  const failed = apps.error ?? usage.error ?? keys.error ?? conversations.error;
+  if (failed) return <ErrorState error={failed} onRetry={() => void Promise.all([apps.refetch(), usage.refetch(), keys.refetch(), conversations.refetch()])} />;
 
   const app = apps.data?.[0];
   const plan = usage.data?.effectivePlan ?? usage.data?.plan ?? 'free';
-  const ownKey = keys.data?.[0];
-  const modelReady = plan !== 'free' || !!ownKey;
+  const admin = usage.data?.exempt === true;
+  // The API says whether the platform's keys serve this account (a plan that includes them, or the admin).
+  const platformKeys = usage.data?.platformKeys ?? plan !== 'free';
+  const ownKey = keys.data?.find((k) => k.isActive !== false) ?? keys.data?.[0];
+  const modelReady = platformKeys || !!ownKey;
+  const chatted = (conversations.data?.length ?? 0) > 0;
+  const embedded = (usage.data?.usage?.apiKeys ?? 0) > 0;
 
   return (
     <>
@@ -93,8 +101,8 @@ export default function FirstRun() {
         </Step>
         <Step n={2} title={s.step2} done={modelReady}>
           {ownKey ? <p>{s.ownKeySaved(s.providers[ownKey.provider!] ?? ownKey.provider!, ownKey.keyHint!)}</p> : null}
-          {plan !== 'free' ? (
-            <p>{s.platformServes(plan)}</p>
+          {platformKeys ? (
+            <p>{admin ? s.platformServesAdmin : s.platformServes(plan)}</p>
           ) : !ownKey ? (
             <>
               <p>{s.freeNeedsKey}</p>
@@ -132,7 +140,7 @@ export default function FirstRun() {
             <Link to="/provider-keys">{s.manageKeys}</Link>
           </p>
         </Step>
-        <Step n={3} title={s.step3} done={false}>
+        <Step n={3} title={s.step3} done={chatted}>
           <p>{s.step3Body}</p>
           {app && modelReady ? (
             <Link className="ap-button ap-button--primary" to={`/playground/${app.id}`}>
@@ -140,7 +148,7 @@ export default function FirstRun() {
             </Link>
           ) : null}
         </Step>
-        <Step n={4} title={s.step4} done={false}>
+        <Step n={4} title={s.step4} done={embedded}>
           <p>{s.step4Body}</p>
           {app ? (
             <Link className="ap-button ap-button--secondary" to={`/api-keys?app=${app.id}`}>

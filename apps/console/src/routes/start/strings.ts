@@ -9,6 +9,7 @@ export const s = {
   inTeam: (team: string) => `It will be created in the team “${team}” (chosen in the switcher); its Owner's plan applies.`,
   step2: 'Give it a model to talk to',
   platformServes: (plan: string) => `Your ${plan} plan uses the platform’s own provider keys: nothing to do here. You can still save your own keys.`,
+  platformServesAdmin: 'As the platform’s administrator you chat on the platform’s own provider keys, when they are set: nothing to do here. You can still save your own keys.',
   freeNeedsKey: 'On the Free plan, chats use your own provider key. Save one (only its last four characters are ever shown again):',
   ownKeySaved: (provider: string, hint: string) => `Your ${provider} key ending in ${hint} is saved.`,
   provider: 'Provider',
