@@ -70,14 +70,16 @@ describeInBrowser('console: studio (Build)', () => {
     await page.getByLabel('Value of name in this chat').fill('Cy');
     await page.getByLabel('Ask the draft').fill('Who are you?');
     await page.getByRole('button', { name: 'Send' }).click();
-    const transcript = page.locator('.ap-studio-transcript');
+    // The debug chat renders through the shared transcript (components/chat), as the playground does.
+    const transcript = page.locator('.ap-studio-chat .ap-transcript');
     await transcript.getByText('[system: You are Cy, a pirate.] Echo: Who are you?').waitFor();
     await page.getByRole('button', { name: 'Send' }).waitFor();
-    // Its details are one collapsible block under the answer: model, tokens, latency.
-    await transcript.getByText('Details').click();
-    await transcript.getByText('Tokens', { exact: true }).waitFor();
-    expect(await transcript.getByRole('term').allTextContents()).toEqual(expect.arrayContaining(['Model', 'Tokens', 'Latency']));
-    expect(await transcript.getByRole('definition').first().textContent()).toMatch(/^provider_a · /);
+    // Under the answer what it used: model, tokens, its cost at the platform's prices, its time.
+    const meta = transcript.getByRole('list', { name: 'About this answer' }).or(transcript.locator('.ap-answer-meta'));
+    await meta.first().waitFor();
+    expect(await meta.first().getByRole('term').allTextContents()).toEqual(expect.arrayContaining(['Model', 'Tokens', 'Cost']));
+    expect(await meta.first().getByRole('definition').first().textContent()).toMatch(/^provider_a · /);
+    expect(await meta.first().getByRole('definition').nth(2).textContent()).toMatch(/^\$/);
     expect(await transcript.locator('.ap-message--assistant').count()).toBe(1);
     // End users still get the published version.
     expect(await endUserAnswer(key.key, owner.app.id)).toContain('[system: You are Ada, a librarian.]');

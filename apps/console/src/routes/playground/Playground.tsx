@@ -134,7 +134,8 @@ export default function Playground() {
   if (pending) entries.push({ kind: 'user', key: 'pending-question', content: pending.question }, ...(pending.answer.content || pending.answer.toolCalls.length || pending.answer.status === 'streaming' ? [pending.answer] : []));
   const storedRatings = Object.fromEntries(stored.filter((m) => m.rating).map((m) => [m.id!, m.rating!]));
   const streaming = pending?.answer.status === 'streaming';
-  const needsKey = pending?.error instanceof ApiError && pending.error.status === 402;
+  // The link to provider keys only where a key is what lifts the limit (the 402 says so); a monthly message limit is not.
+  const needsKey = pending?.error instanceof ApiError && pending.error.status === 402 && /\bProvider keys\b/.test(pending.error.message);
 
   return (
     <>
