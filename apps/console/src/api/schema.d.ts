@@ -17151,7 +17151,7 @@ export interface components {
              */
             method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             /**
-             * @description https URL; {{args.NAME}} fills the path or query (URL-encoded), never the host. Called through the SSRF-safe client: public addresses only, no redirects followed.
+             * @description https URL (http only with WEBHOOKS_ALLOW_HTTP), no credentials; {{args.NAME}} fills the path or query (URL-encoded), never the host. Called through the SSRF-safe client: public addresses only (and the ranges WEBHOOKS_ALLOWED_PRIVATE_CIDRS holds), no redirects followed. A save applies the same check as the call: a URL the call would refuse is a 400 naming source.url with the reason.
              * @example https://api.weather.example/v1/now?city={{args.city}}
              */
             url: string;
@@ -17164,6 +17164,7 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description Hosts the filled URL may reach (the URL's own host when empty); when given, it must hold the URL's host (a 400 naming source.allowedHosts otherwise: every call would be refused) */
             allowedHosts?: string[];
         } | {
             /** @constant */
