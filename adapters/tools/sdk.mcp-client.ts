@@ -6,7 +6,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTransport } from '../../core/tools/domain/mcp-server';
 import type { JsonObject } from '../../core/tools/domain/tool';
 import { McpUnreachable, type McpClient, type McpConnection, type McpListedTool } from '../../core/tools/ports/mcp-client.port';
-import type { WebhookSender } from '../../core/webhooks/ports/webhook-sender.port';
+import type { OutboundUrlRules } from '../../core/shared/outbound-url-rules.port';
 import { FetchRefused, type SafeFetch } from './ssrf-safe.fetch';
 
 /** Pages of a tool list read at most (a server paging forever is cut). */
@@ -15,7 +15,8 @@ const MAX_PAGES = 10;
 export interface SdkMcpClientOptions {
   /** The SSRF-safe fetch every request of both transports goes through. */
   fetch: SafeFetch;
-  urlCheck: Pick<WebhookSender, 'problemWith'>;
+  /** The rule of every outbound call, the one its fetch applies. */
+  urlCheck: OutboundUrlRules;
   clientName: string;
   clientVersion: string;
 }
@@ -30,8 +31,7 @@ export class SdkMcpClient implements McpClient {
   constructor(private readonly options: SdkMcpClientOptions) {}
 
   async problemWith(url: string): Promise<string | null> {
-    const problem = await this.options.urlCheck.problemWith(url);
-    return problem ? problem.replace(/^url/, 'the URL').replace('webhooks may not reach', 'MCP servers may not be at') : null;
+    return this.options.urlCheck.problemWith(url);
   }
 
   async listTools(connection: McpConnection): Promise<{ transport: McpTransport; tools: McpListedTool[] }> {
@@ -95,7 +95,7 @@ export class SdkMcpClient implements McpClient {
 
 function refused(error: unknown): FetchRefused | null {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof FetchRefused) return e;
-  if (error instanceof Error && /private or reserved address|may not reach|must use https/.test(error.message)) return new FetchRefused(error.message);
+  if (error instanceof Error && /private or reserved address|may not (reach|call)|must use https|carry credentials/.test(error.message)) return new FetchRefused(error.message);
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import type { WebhookSender } from '../../core/webhooks/ports/webhook-sender.port';
+import { urlProblemOf, type OutboundUrlRules } from '../../core/shared/outbound-url-rules.port';
 import type { LookupFunction } from '../webhooks/ssrf-safe.webhook-sender';
 
 /** A request the SSRF rules refused: no connection was made (or the connection's address was refused before any byte was sent). */
@@ -9,7 +9,7 @@ export class FetchRefused extends Error {}
 
 export interface SsrfSafeFetchOptions {
   /** The webhooks' check of a URL (scheme, every address of the host), reused as is. */
-  urlCheck: Pick<WebhookSender, 'problemWith'>;
+  urlCheck: OutboundUrlRules;
   /** Private ranges an operator allows (WEBHOOKS_ALLOWED_PRIVATE_CIDRS). */
   allowedPrivateCidrs?: string[];
   /** Bytes one response may stream in all (an SSE stream included); past it the stream fails. */
@@ -37,8 +37,7 @@ export function ssrfSafeFetch(options: SsrfSafeFetchOptions): SafeFetch {
   return async (input, init = {}) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const problem = await options.urlCheck.problemWith(url.toString());
-    if (problem) throw new FetchRefused(problem.replace(/^url/, 'the URL').replace('webhooks may not reach', "the platform's tools may not reach"));
-    if (url.username || url.password) throw new FetchRefused('the URL may not carry credentials');
+    if (problem) throw new FetchRefused(urlProblemOf(problem, 'the URL'));
     const headers: Record<string, string> = { 'user-agent': options.userAgent ?? 'ai-app-platform/1' };
     new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined)).forEach((value, name) => {
       if (name !== 'host' && name !== 'content-length' && name !== 'connection') headers[name] = value;
@@ -58,7 +57,7 @@ export function ssrfSafeFetch(options: SsrfSafeFetchOptions): SafeFetch {
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('close', () => signal?.removeEventListener('abort', onAbort));
       req.on('error', (error: Error) => {
-        reject(/is not allowed/.test(error.message) ? new FetchRefused("the host resolves to a private or reserved address, which the platform's tools may not reach") : error);
+        reject(/is not allowed/.test(error.message) ? new FetchRefused('the host resolves to a private or reserved address, which the platform may not call') : error);
       });
       req.end(body);
     });

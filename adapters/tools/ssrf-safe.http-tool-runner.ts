@@ -1,4 +1,4 @@
-import { fillHeaders, fillUrl } from '../../core/tools/domain/tool-input';
+import { fillHeaders, fillUrl, hostNotAllowed } from '../../core/tools/domain/tool-input';
 import { toolSecretAad, type Tool } from '../../core/tools/domain/tool';
 import { ToolFailure, type ToolCallContext, type ToolRunner } from '../../core/tools/ports/tool-runner.port';
 import type { SecretBox } from '../../core/shared/secret-box.port';
@@ -17,8 +17,8 @@ export class SsrfSafeHttpToolRunner implements ToolRunner {
     if (tool.source.type !== 'http') throw new ToolFailure('not an http tool');
     const source = tool.source;
     const url = new URL(fillUrl(source.url, args));
-    const allowed = source.allowedHosts.length ? source.allowedHosts : [new URL(fillUrl(source.url, {})).hostname.toLowerCase()];
-    if (!allowed.includes(url.hostname.toLowerCase())) throw new ToolFailure(`the tool may not reach ${url.hostname}`);
+    const refusedHost = hostNotAllowed(source, url);
+    if (refusedHost) throw new ToolFailure(`the tool may not reach ${refusedHost}`);
     const secrets = Object.fromEntries(Object.entries(tool.secretsSealed).map(([name, sealed]) => [name, this.secretBox.open(sealed, toolSecretAad(tool.id, name))]));
     const headers = fillHeaders(source.headers, secrets);
     const hasBody = source.method !== 'GET' && source.method !== 'DELETE';
@@ -28,7 +28,7 @@ export class SsrfSafeHttpToolRunner implements ToolRunner {
       const answer = await this.http.request({ method: source.method, url: url.toString(), headers, body: hasBody ? JSON.stringify(args) : undefined, timeoutMs: tool.timeoutMs });
       return `HTTP ${answer.status}\n${answer.body}`;
     } catch (error) {
-      if (error instanceof HttpRefused) throw new ToolFailure(error.message.replace(/workflows may not reach/, 'tools may not reach'));
+      if (error instanceof HttpRefused) throw new ToolFailure(error.message);
       throw new ToolFailure('the endpoint could not be reached');
     }
   }

@@ -53,13 +53,14 @@ export class SsrfSafeWebhookSender implements WebhookSender {
     return `whsec_${randomBytes(24).toString('base64')}`;
   }
 
+  /** The rule of every outbound call (OutboundUrlRules): tools, MCP servers and workflows check their URLs with it too. */
   async problemWith(url: string): Promise<string | null> {
     return this.check(url, true);
   }
 
   /**
-   * The scheme and the addresses of the URL's host; `resolveNames` false checks only a literal address
-   * (at delivery the agent's own lookup is checked, so a name is resolved once, by the socket).
+   * The scheme, the credentials and the addresses of the URL's host; `resolveNames` false checks only a
+   * literal address (at delivery the agent's own lookup is checked, so a name is resolved once, by the socket).
    */
   private async check(url: string, resolveNames: boolean): Promise<string | null> {
     let parsed: URL;
@@ -68,6 +69,7 @@ export class SsrfSafeWebhookSender implements WebhookSender {
     } catch {
       return 'url must be an absolute URL';
     }
+    if (parsed.username || parsed.password) return 'url must not carry credentials (a user name or password)';
     if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && this.options.allowHttp)) {
       if (this.options.allowHttp) return 'url must use http or https';
       return parsed.protocol === 'http:' ? 'url must use https (set WEBHOOKS_ALLOW_HTTP=true to allow http: URLs, for development)' : 'url must use https';
@@ -80,11 +82,15 @@ export class SsrfSafeWebhookSender implements WebhookSender {
       try {
         addresses = (await this.resolve(host)).map((a) => a.address);
       } catch {
-        return `url's host ${host} does not resolve`;
+        // A name that does not resolve yet has no address to judge: it is saved, and a call to it fails to
+        // connect until it resolves (the connecting socket's lookup is checked then). localhost is loopback
+        // whatever the resolver says (RFC 6761).
+        if (!/(^|\.)localhost\.?$/i.test(host)) return null;
+        addresses = ['127.0.0.1'];
       }
     }
     const refused = addresses.find((a) => !this.isAllowedAddress(a));
-    return refused ? `url's host resolves to a private or reserved address, which webhooks may not reach ${PRIVATE_HINT}` : null;
+    return refused ? `url's host resolves to a private or reserved address, which the platform may not call ${PRIVATE_HINT}` : null;
   }
 
   async send(message: SignedMessage): Promise<SendResult> {

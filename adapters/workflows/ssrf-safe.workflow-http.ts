@@ -1,13 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import type { WebhookSender } from '../../core/webhooks/ports/webhook-sender.port';
+import { urlProblemOf, type OutboundUrlRules } from '../../core/shared/outbound-url-rules.port';
 import { HttpRefused, type HttpAnswer, type HttpCall, type WorkflowHttp } from '../../core/workflows/ports/step-services.port';
 import type { LookupFunction } from '../webhooks/ssrf-safe.webhook-sender';
 
 export interface WorkflowHttpOptions {
   /** The webhooks' SSRF check of a URL (scheme and every resolved address), reused as is. */
-  urlCheck: Pick<WebhookSender, 'problemWith'>;
+  urlCheck: OutboundUrlRules;
   /** Same as the webhooks': `http:` too (WEBHOOKS_ALLOW_HTTP) and the operator's private ranges. */
   allowHttp?: boolean;
   allowedPrivateCidrs?: string[];
@@ -37,9 +37,8 @@ export class SsrfSafeWorkflowHttp implements WorkflowHttp {
 
   async request(call: HttpCall): Promise<HttpAnswer> {
     const problem = await this.options.urlCheck.problemWith(call.url);
-    if (problem) throw new HttpRefused(problem.replace(/^url/, 'the URL').replace('webhooks may not reach', 'workflows may not reach'));
+    if (problem) throw new HttpRefused(urlProblemOf(problem, 'the URL'));
     const url = new URL(call.url);
-    if (url.username || url.password) throw new HttpRefused('the URL may not carry credentials');
     const max = this.options.maxResponseBytes ?? 256 * 1024;
     const headers: Record<string, string | number> = { 'user-agent': USER_AGENT };
     for (const [k, v] of Object.entries(call.headers)) if (!DROPPED.has(k.toLowerCase())) headers[k] = v;
@@ -81,7 +80,7 @@ export class SsrfSafeWorkflowHttp implements WorkflowHttp {
       }, call.timeoutMs);
       req.on('error', (e: Error) => {
         const refused = /is not allowed/.test(e.message);
-        settle(() => reject(refused ? new HttpRefused('the host resolves to a private or reserved address, which workflows may not reach') : e));
+        settle(() => reject(refused ? new HttpRefused('the host resolves to a private or reserved address, which the platform may not call') : e));
       });
       req.end(call.body);
     });

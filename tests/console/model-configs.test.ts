@@ -78,8 +78,12 @@ describeInBrowser('console: model configs', () => {
     const armRow = metrics.getByRole('row', { name: /^Cooler/ });
     await armRow.waitFor();
     expect((await armRow.locator('td').allTextContents()).slice(0, 2)).toEqual(['100%', '1']);
-    expect((await metrics.getByRole('row', { name: /\(control\)/ }).locator('td').allTextContents()).slice(0, 2)).toEqual(['0%', '0']);
+    // The control answered nothing: its figures are "No data", never 0 ms, 0 % errors or a rating.
+    expect(await metrics.getByRole('row', { name: /\(control\)/ }).locator('td').allTextContents()).toEqual(['0%', '0', 'No data', 'No data', 'No data', 'No data']);
+    const cooler = await armRow.locator('td').allTextContents();
+    expect(cooler.slice(2)).toEqual([expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d+$/), '0%', 'No data']);
     expect(await page.getByRole('img', { name: /^Requests: .*\(control\) 0, Cooler 1$/ }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: /^Average latency \(ms\): .*\(control\) No data, Cooler \d+ ms$/ }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'model-configs-ab');
 

@@ -15,7 +15,7 @@ import { CreateToolUseCase, DeleteToolUseCase, GetToolUseCase, ListToolsUseCase,
 import type { ToolDeps } from '../../../core/tools/use-cases/tool-deps';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CachedToolRepository } from '../../../adapters/cache/cached-tool-repository';
-import { httpToolRunner } from '../../shared/modules/http-tool-runner';
+import { httpToolRunner, outboundUrlRules } from '../../shared/modules/http-tool-runner';
 import { SearchKnowledgeToolRunner } from '../../../core/tools/use-cases/search-knowledge.tool-runner';
 import { KeyedToolRunners } from '../../../core/tools/use-cases/tool-runners';
 import { TurnToolsLoader } from '../../../core/tools/use-cases/turn-tools';
@@ -107,6 +107,7 @@ export const toolsModule: AppModule = {
       applications: get(TOKENS.ApplicationRepository),
       schemas: get(TOOL_TOKENS.Schemas),
       secretBox: get(TOKENS.SecretBox),
+      urls: outboundUrlRules(get),
       ...(c.isBound(WORKFLOW_TOKENS.Repository)
         ? { workflowApplication: async (id: string) => (await get(WORKFLOW_TOKENS.Repository).findById(id))?.applicationId ?? null }
         : {}),

@@ -1,12 +1,21 @@
+import type { OutboundUrlRules } from '../../../core/shared/outbound-url-rules.port';
 import { SsrfSafeHttpToolRunner } from '../../../adapters/tools/ssrf-safe.http-tool-runner';
 import { SsrfSafeWebhookSender } from '../../../adapters/webhooks/ssrf-safe.webhook-sender';
 import { SsrfSafeWorkflowHttp } from '../../../adapters/workflows/ssrf-safe.workflow-http';
 import type { Getter } from '../app-module';
 import { TOKENS } from '../tokens';
 
+const configuredRules = (get: Getter) => {
+  const config = get(TOKENS.Config);
+  return { allowHttp: config.webhooksAllowHttp, allowedPrivateCidrs: config.webhooksAllowedPrivateCidrs };
+};
+
+/** The outbound rules http tools are called under (WEBHOOKS_ALLOW_HTTP, WEBHOOKS_ALLOWED_PRIVATE_CIDRS): their save applies them too. */
+export function outboundUrlRules(get: Getter): OutboundUrlRules {
+  return new SsrfSafeWebhookSender(configuredRules(get));
+}
+
 /** The http tool runner (docs/tools.md): the workflows' SSRF-safe client with the configured allow rules, secrets opened per call. */
 export function httpToolRunner(get: Getter): SsrfSafeHttpToolRunner {
-  const config = get(TOKENS.Config);
-  const rules = { allowHttp: config.webhooksAllowHttp, allowedPrivateCidrs: config.webhooksAllowedPrivateCidrs };
-  return new SsrfSafeHttpToolRunner(new SsrfSafeWorkflowHttp({ ...rules, urlCheck: new SsrfSafeWebhookSender(rules) }), get(TOKENS.SecretBox));
+  return new SsrfSafeHttpToolRunner(new SsrfSafeWorkflowHttp({ ...configuredRules(get), urlCheck: outboundUrlRules(get) }), get(TOKENS.SecretBox));
 }

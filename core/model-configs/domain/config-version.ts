@@ -31,12 +31,16 @@ export interface ConfigVersion {
   updatedAt: Date;
 }
 
-/** The metrics object of SPEC 2.4. `userSatisfactionScore` is null until an answer is rated. */
+/**
+ * The metrics object of SPEC 2.4. A figure without data is null, never a number that reads as a
+ * measurement: the error rate before the first request, latency, tokens and rating before the first
+ * successful answer (and the rating before the first rated one).
+ */
 export interface VersionMetrics {
   requestCount: number;
-  avgLatencyMs: number;
-  avgTokensUsed: number;
-  errorRate: number;
+  avgLatencyMs: number | null;
+  avgTokensUsed: number | null;
+  errorRate: number | null;
   userSatisfactionScore: number | null;
 }
 
@@ -58,12 +62,17 @@ export interface ConfigVersionView {
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
+/** Successful answers an arm counted: what its latency, tokens (and the control's rating) are averaged over. */
+export const answeredCount = (c: VersionCounters): number => c.requestCount - c.errorCount;
+
+/** An arm's metrics from its counters and its answers' average rating; null where there is no data. */
 export function toMetrics(c: VersionCounters, averageRating: number | null): VersionMetrics {
+  const answered = answeredCount(c) > 0;
   return {
     requestCount: c.requestCount,
-    avgLatencyMs: round2(c.avgLatencyMs),
-    avgTokensUsed: round2(c.avgTokensUsed),
-    errorRate: c.requestCount === 0 ? 0 : round2((c.errorCount / c.requestCount) * 100) / 100,
+    avgLatencyMs: answered ? round2(c.avgLatencyMs) : null,
+    avgTokensUsed: answered ? round2(c.avgTokensUsed) : null,
+    errorRate: c.requestCount > 0 ? round2((c.errorCount / c.requestCount) * 100) / 100 : null,
     userSatisfactionScore: averageRating === null ? null : round2(averageRating),
   };
 }

@@ -1,5 +1,5 @@
 import type { Actor } from '../../shared/actor';
-import { toMetrics, type ConfigVersionView, type VersionMetrics } from '../domain/config-version';
+import { answeredCount, toMetrics, type ConfigVersionView, type VersionMetrics } from '../domain/config-version';
 import { FULL_TRAFFIC, toPercent } from '../domain/traffic';
 import type { ModelConfigRepository } from '../ports/model-config-repository.port';
 import { findOwnedModelConfig } from './find-owned-model-config';
@@ -45,7 +45,9 @@ export class CompareConfigVersionsUseCase {
         isDefault: config.isDefault,
         // Only the default config's versions share live traffic; another config's arms wait for it to be made the default.
         trafficPercent: toPercent(Math.max(0, FULL_TRAFFIC - taken)),
-        metrics: toMetrics(counters, rating),
+        // The control's rating is read from every answer the config gave without a version, those from before
+        // its test included: an arm that counted no answer has no rating of its own (not 4.00 beside 0 requests).
+        metrics: toMetrics(counters, answeredCount(counters) > 0 ? rating : null),
       },
       versions: await versionViews(this.deps.ratings, versions),
     };

@@ -25,7 +25,8 @@ import { newId } from '../../shared/ids';
 export type SsoTeams = Pick<TeamRepository, 'findBySlug' | 'findById' | 'roleInTeam' | 'findMember' | 'addMember' | 'setRole'>;
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const attributeName = (name: string) => str().trim().min(1, `${name} must not be empty`).max(256, `${name} must be at most 256 characters`);
+// str() trims text itself; yup's own trim() would call trim() on a number sent there (a 500).
+const attributeName = (name: string) => str().typeError(`${name} must be text`).min(1, `${name} must not be empty`).max(256, `${name} must be at most 256 characters`);
 
 const rolesField = yup
   .mixed<Record<string, SsoRole>>()

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
+import { urlProblemOf, type OutboundUrlRules } from '../../shared/outbound-url-rules.port';
 import type { JsonSchemaChecker } from '../ports/json-schema.port';
 import { BUILTINS, HTTP_METHODS, MAX_SCHEMA_BYTES, type HttpToolMethod, type JsonObject, type ToolSource } from './tool';
 
@@ -53,14 +54,8 @@ function parseHttpSource(raw: Record<string, unknown>, secretNames: string[]): T
   const url = raw.url.trim();
   // Arguments may fill the path and the query, never the scheme, credentials or host.
   const probe = url.replace(ARG_PLACEHOLDER, 'x');
-  let parsed: URL;
-  try {
-    parsed = new URL(probe);
-  } catch {
-    throw ValidationError.field('source.url', 'source.url must be an absolute URL');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw ValidationError.field('source.url', 'source.url must be an https URL');
-  if (parsed.username || parsed.password) throw ValidationError.field('source.url', 'source.url may not carry credentials');
+  // The scheme, credentials and addresses are the outbound rules' (checkHttpTarget), the call's own.
+  if (!URL.canParse(probe)) throw ValidationError.field('source.url', 'source.url must be an absolute URL');
   const authority = url.slice(url.indexOf('//') + 2).split(/[/?#]/)[0] ?? '';
   if (authority.includes('{{')) throw ValidationError.field('source.url', 'arguments may fill the path and query of source.url, never its host');
   if (/\{\{(?!\s*args\.)/.test(url)) throw ValidationError.field('source.url', 'source.url may hold only {{args.NAME}} placeholders');
@@ -112,6 +107,30 @@ export function parseToolSecrets(raw: unknown, allowRemoval: boolean): { set: Re
     } else set[name] = value;
   }
   return { set, remove };
+}
+
+type HttpSource = Extract<ToolSource, { type: 'http' }>;
+
+/**
+ * The host of an http tool's filled URL when the tool may not reach it (not among its `allowedHosts`, or not
+ * the URL's own host when that list is empty), or null. The call refuses such a host; the save does too.
+ */
+export function hostNotAllowed(source: HttpSource, url: URL): string | null {
+  const allowed = source.allowedHosts.length ? source.allowedHosts : [new URL(fillUrl(source.url, {})).hostname.toLowerCase()];
+  return allowed.includes(url.hostname.toLowerCase()) ? null : url.hostname;
+}
+
+/**
+ * What a call of an http tool would refuse, refused at save with the reason: the outbound rules (scheme,
+ * credentials, every address of the host, the operator's settings) and the tool's allowed hosts.
+ */
+export async function checkHttpTarget(rules: OutboundUrlRules, source: ToolSource): Promise<void> {
+  if (source.type !== 'http') return;
+  const url = fillUrl(source.url, {});
+  const problem = await rules.problemWith(url);
+  if (problem) throw ValidationError.field('source.url', urlProblemOf(problem, 'source.url'));
+  const host = hostNotAllowed(source, new URL(url));
+  if (host) throw ValidationError.field('source.allowedHosts', `source.allowedHosts does not hold ${host}, the host of source.url, so every call would be refused: add it or leave the list empty`);
 }
 
 /** Fills `{{args.NAME}}` in an http tool's URL, each value URL-encoded (missing ones empty). */

@@ -1,3 +1,4 @@
+import type { OutboundUrlRules } from '../../shared/outbound-url-rules.port';
 import type { JsonObject } from '../domain/tool';
 import type { McpTransport, McpTransportChoice } from '../domain/mcp-server';
 
@@ -17,12 +18,11 @@ export interface McpListedTool {
 }
 
 /**
- * A remote MCP server's client (the SDK's, over the SSRF-safe network). Failures are McpUnreachable with
+ * A remote MCP server's client; `problemWith` is the rule its own connections obey (OutboundUrlRules).
+ * (the SDK's, over the SSRF-safe network). Failures are McpUnreachable with
  * a message fit for the owner and the model: never a header, a secret or an internal address.
  */
-export interface McpClient {
-  /** Why the URL may not be used (scheme, an address of the platform's own network), or null. */
-  problemWith(url: string): Promise<string | null>;
+export interface McpClient extends OutboundUrlRules {
   listTools(connection: McpConnection): Promise<{ transport: McpTransport; tools: McpListedTool[] }>;
   callTool(connection: McpConnection, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
 }

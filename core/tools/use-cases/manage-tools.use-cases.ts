@@ -5,7 +5,7 @@ import { ConflictError, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { num, str, validate } from '../../shared/validation';
 import { DEFAULT_TOOL_TIMEOUT_MS, MAX_DESCRIPTION, MAX_TOOL_TIMEOUT_MS, MAX_TOOLS_PER_APPLICATION, TOOL_NAME, toolSecretAad, toToolView, type ToolView } from '../domain/tool';
-import { parseParameters, parseSource, parseToolSecrets } from '../domain/tool-input';
+import { checkHttpTarget, parseParameters, parseSource, parseToolSecrets } from '../domain/tool-input';
 import { checkWorkflowSource, findOwnedTool, type ToolDeps } from './tool-deps';
 
 const fields = {
@@ -45,6 +45,7 @@ export class CreateToolUseCase {
     const secrets = parseToolSecrets(body.secrets, false);
     const source = parseSource(body.source, Object.keys(secrets.set));
     await checkWorkflowSource(this.deps, application.id, source);
+    await checkHttpTarget(this.deps.urls, source);
     const existing = await this.deps.tools.listByApplication(application.id);
     if (existing.length >= MAX_TOOLS_PER_APPLICATION) throw ValidationError.field('name', `An application holds at most ${MAX_TOOLS_PER_APPLICATION} tools`);
     if (existing.some((t) => t.name === body.name)) throw nameTaken(body.name);
@@ -99,7 +100,10 @@ export class UpdateToolUseCase {
     }
     // A changed set of secrets re-checks the source's header references too.
     const source = body.source !== undefined || secretsSealed ? parseSource(body.source ?? tool.source, Object.keys(secretsSealed ?? tool.secretsSealed)) : undefined;
-    if (body.source !== undefined && source) await checkWorkflowSource(this.deps, tool.applicationId, source);
+    if (body.source !== undefined && source) {
+      await checkWorkflowSource(this.deps, tool.applicationId, source);
+      await checkHttpTarget(this.deps.urls, source);
+    }
     if (body.name !== undefined && body.name !== tool.name) {
       const others = await this.deps.tools.listByApplication(tool.applicationId);
       if (others.some((t) => t.name === body.name)) throw nameTaken(body.name);

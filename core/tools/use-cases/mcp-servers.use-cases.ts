@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '..
 import { isUuid, newId } from '../../shared/ids';
 import type { SecretBox } from '../../shared/secret-box.port';
 import { num, str, validate } from '../../shared/validation';
+import { urlProblemOf } from '../../shared/outbound-url-rules.port';
 import { MAX_MCP_SERVERS_PER_APPLICATION, MCP_SERVER_NAME, MCP_TRANSPORTS, mcpHeaderAad, mcpSecretAad, toMcpServerView, type McpServer, type McpServerView, type McpTransportChoice } from '../domain/mcp-server';
 import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS } from '../domain/tool';
 import { parseHeaders, parseToolSecrets } from '../domain/tool-input';
@@ -40,18 +41,11 @@ const createSchema = yup.object({
 });
 const updateSchema = yup.object({ name: fields.name(), url: fields.url(), transport: fields.transport(), headers: yup.mixed(), secrets: yup.mixed(), timeoutMs: fields.timeoutMs() });
 
-/** An absolute http(s) URL without credentials, whose host the client may reach (checked before anything is stored). */
+/** A URL the client's calls would reach: the rule of every outbound call (scheme, credentials, every resolved address), checked before anything is stored. */
 async function checkUrl(client: McpClient, raw: string): Promise<string> {
   const url = raw.trim();
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw ValidationError.field('url', 'url must be an absolute URL');
-  }
-  if (parsed.username || parsed.password) throw ValidationError.field('url', 'url may not carry credentials: put them in headers, with secrets');
   const problem = await client.problemWith(url);
-  if (problem) throw ValidationError.field('url', problem);
+  if (problem) throw ValidationError.field('url', urlProblemOf(problem, 'url'));
   return url;
 }
 

@@ -6,6 +6,7 @@ import type { Actor } from '../../shared/actor';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import type { SecretBox } from '../../shared/secret-box.port';
+import type { OutboundUrlRules } from '../../shared/outbound-url-rules.port';
 import type { Tool, ToolSource } from '../domain/tool';
 import type { JsonSchemaChecker } from '../ports/json-schema.port';
 import type { ToolRepository } from '../ports/tool-repository.port';
@@ -15,6 +16,8 @@ export interface ToolDeps {
   applications: ApplicationRepository;
   schemas: JsonSchemaChecker;
   secretBox: SecretBox;
+  /** The outbound rules the http tool runner's calls obey, applied to an http source when it is saved. */
+  urls: OutboundUrlRules;
   /** The application a workflow belongs to (null when there is none), where workflows are served. */
   workflowApplication?: (workflowId: string) => Promise<string | null>;
   /** Names of every tool the application may enable (its own, its plugins', its MCP servers'); its own only without it. */

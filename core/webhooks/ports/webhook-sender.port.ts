@@ -1,3 +1,5 @@
+import type { OutboundUrlRules } from '../../shared/outbound-url-rules.port';
+
 /** What one POST to a receiver came to. */
 export interface SendResult {
   outcome: 'succeeded' | 'failed' | 'timeout' | 'refused';
@@ -21,10 +23,8 @@ export interface SignedMessage {
  * Signs (Standard Webhooks v1) and POSTs a message to a receiver through the SSRF-safe client:
  * only public addresses (or the operator's allowed ranges), no redirects, bounded time and body.
  */
-export interface WebhookSender {
+export interface WebhookSender extends OutboundUrlRules {
   send(message: SignedMessage): Promise<SendResult>;
-  /** Why this URL can never be a webhook target (scheme, a private address), or null. */
-  problemWith(url: string): Promise<string | null>;
   /** A fresh signing secret in the Standard Webhooks format (`whsec_` + base64). */
   newSecret(): string;
 }

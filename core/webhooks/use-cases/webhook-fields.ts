@@ -12,7 +12,7 @@ export const eventsField = () =>
     .max(EVENT_TYPES.length);
 export const descriptionField = () => str().max(500, 'description must be at most 500 characters');
 
-/** A URL that parses and that the sender would deliver to (scheme, every resolved address). */
+/** A URL that parses and that the sender would deliver to: the rule of every outbound call (scheme, credentials, every resolved address). */
 export async function checkedUrl(sender: WebhookSender, url: string): Promise<string> {
   let parsed: URL;
   try {
@@ -20,7 +20,6 @@ export async function checkedUrl(sender: WebhookSender, url: string): Promise<st
   } catch {
     throw ValidationError.field('url', 'url must be an absolute URL');
   }
-  if (parsed.username || parsed.password) throw ValidationError.field('url', 'url must not carry credentials');
   const problem = await sender.problemWith(parsed.href);
   if (problem) throw ValidationError.field('url', problem);
   return parsed.href;

@@ -179,7 +179,7 @@ describe.each(DATABASE_KINDS)('core API: model configs, A/B versions and ratings
         settings: { temperature: 1.1 },
         trafficPercent: 30,
         isActive: true,
-        metrics: { requestCount: 0, avgLatencyMs: 0, avgTokensUsed: 0, errorRate: 0, userSatisfactionScore: null },
+        metrics: { requestCount: 0, avgLatencyMs: null, avgTokensUsed: null, errorRate: null, userSatisfactionScore: null },
       });
       const duplicate = await stack.client.post(versions, { label: 'warm' }, { token });
       expect(duplicate.status).toBe(409);
@@ -411,6 +411,31 @@ describe.each(DATABASE_KINDS)('core API: model configs, A/B versions and ratings
       expect(res.body.control.metrics.avgTokensUsed).toBeCloseTo(expected.avgTokensUsed, 1);
       expect(res.body.versions).toEqual([expect.objectContaining({ _id: v._id, trafficPercent: 60, metrics: expect.objectContaining({ requestCount: 0 }) })]);
       expect((await stack.client.get(`/api/model-configs/${config._id}/metrics`, { token: stranger.access_token })).status).toBe(404);
+    });
+
+    it('answers null, never a number, for a figure an arm has no data for (no 4.00 rating beside 0 requests)', async () => {
+      const { token, app } = await anApp();
+      const config = (await createConfig(token, { applicationId: app.id, name: 'GPT', provider: 'provider_a', modelId: 'gpt-4o-mini' })).body;
+      // An answer of the config before any test began, rated: not an answer of the control arm.
+      const conversation = await newConversation(token, app.id);
+      const before = await send(token, conversation, { content: 'Hello' });
+      expect(before.status).toBe(200);
+      expect((await stack.client.post(`/api/conversations/${conversation}/messages/${before.body.message.id}/rating`, { rating: 4 }, { token })).status).toBeLessThan(300);
+      const v = (await stack.client.post(`/api/model-configs/${config._id}/versions`, { label: 'Challenger', provider: 'provider_b', trafficPercent: 60 }, { token })).body;
+      const none = { requestCount: 0, avgLatencyMs: null, avgTokensUsed: null, errorRate: null, userSatisfactionScore: null };
+      expect(v.metrics).toEqual(none);
+
+      const empty = (await stack.client.get(`/api/model-configs/${config._id}/metrics`, { token })).body;
+      expect(empty.control.metrics).toEqual(none);
+      expect(empty.versions[0].metrics).toEqual(none);
+      expect((await stack.client.get(`/api/model-configs/${config._id}/versions`, { token })).body[0].metrics).toEqual(none);
+
+      // A failed request is data for the error rate only: there is still no answer to time, count or rate.
+      stack.emulator!.behaviour.failStatus = 500;
+      expect((await send(token, conversation, { content: 'This one fails' })).status).toBe(502);
+      stack.emulator!.behaviour.failStatus = undefined;
+      const failed = (await stack.client.get(`/api/model-configs/${config._id}/metrics`, { token })).body;
+      expect(failed.control.metrics).toEqual({ ...none, requestCount: 1, errorRate: 1 });
     });
 
     it('does not count a turn the plan refused before any provider was asked', async () => {

@@ -29,7 +29,7 @@ export interface Owned {
   token: string;
   apiKey: string;
   serviceToken: string;
-  ids: Record<'application' | 'slug' | 'config' | 'version' | 'prompt' | 'conversation' | 'message' | 'document' | 'upload' | 'apiKey', string>;
+  ids: Record<'application' | 'slug' | 'config' | 'version' | 'prompt' | 'conversation' | 'message' | 'document' | 'upload' | 'apiKey' | 'teamSlug', string>;
   /** The marketplace service's items the requests may reach (a published plugin and theme). */
   marketplace?: { token: string; plugin: string; theme: string };
 }
@@ -102,22 +102,42 @@ function plausible(name: string, shape: Shape, owned: Owned): unknown {
 
 const typeOf = (shape: Shape): string | undefined => (Array.isArray(shape.type) ? shape.type.find((t) => t !== 'null') : shape.type);
 
+/** A step of a field's path: a property's name, or the index of an item of a list. */
+type PathStep = string | number;
+
+/** How deep the paths go (the documents' deepest objects are four levels down; a schema that nests itself stops here). */
+const MAX_PATH_DEPTH = 6;
+
 /**
- * The fields of a body as paths: each declared field, and each property of a declared object field (one level
- * down, e.g. `compatibility.minPlatformVersion`), where a validation that reads two fields together can still throw.
+ * The fields of a body below its own: each property of an object field, at every depth, and the properties
+ * of a list's object items (`steps[0].kind`), e.g. `attributeMapping.displayName` or
+ * `applications[0].modelConfigs[0].name`, where a validation past the first level can still throw.
  */
-function nestedPaths(shape: Shape): string[][] {
-  return Object.entries(shape.properties ?? {}).flatMap(([name, field]) =>
-    field.properties && typeOf(field) === 'object' ? Object.keys(field.properties).map((inner) => [name, inner]) : [],
-  );
+function nestedPaths(shape: Shape, at: PathStep[] = []): PathStep[][] {
+  if (at.length >= MAX_PATH_DEPTH) return [];
+  if (typeOf(shape) === 'array' && at.length && shape.items) return nestedPaths(shape.items, [...at, 0]);
+  if (!shape.properties || typeOf(shape) !== 'object') return [];
+  return Object.entries(shape.properties).flatMap(([name, field]) => [...(at.length ? [[...at, name]] : []), ...nestedPaths(field, [...at, name])]);
 }
 
-/** A copy of `body` with `value` at `path` (the objects on the way copied, created when missing). */
-function withValueAt(body: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A copy of `container` with `value` at `path`, the objects and lists on the way copied; one missing on the
+ * way is made plausible from its shape (a list gets one plausible item), so that only the value is wrong.
+ */
+function withValueAt(container: unknown, path: PathStep[], value: unknown, shape: Shape | undefined, owned: Owned): unknown {
   const [head, ...rest] = path;
-  if (!rest.length) return { ...body, [head!]: value };
-  const inner = body[head!];
-  return { ...body, [head!]: withValueAt(inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {}, rest, value) };
+  if (typeof head === 'number') {
+    const items = Array.isArray(container) ? [...(container as unknown[])] : [];
+    const itemShape = shape?.items;
+    items[head] = rest.length ? withValueAt(items[head] ?? (itemShape ? plausible('', itemShape, owned) : {}), rest, value, itemShape, owned) : value;
+    return items;
+  }
+  const object = isPlainObject(container) ? container : {};
+  const field = shape?.properties?.[head!];
+  const inner = object[head!] ?? (field && rest.length ? plausible(head!, field, owned) : undefined);
+  return { ...object, [head!]: rest.length ? withValueAt(inner, rest, value, field, owned) : value };
 }
 
 /** A valid-looking body for the shape, then one hostile change to it (or a hostile body outright). */
@@ -127,7 +147,7 @@ export function mutateBody(body: NonNullable<Operation['body']>, owned: Owned): 
   const base = (): Record<string, unknown> => Object.fromEntries(names.map((n) => [n, plausible(n, properties[n]!, owned)]));
   const fieldName = names.length ? fc.oneof(fc.constantFrom(...names), fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 });
   const nested = nestedPaths(body.shape);
-  const fieldPath = nested.length ? fc.oneof(fieldName.map((name) => [name]), fc.constantFrom(...nested)) : fieldName.map((name) => [name]);
+  const fieldPath: fc.Arbitrary<PathStep[]> = nested.length ? fc.oneof(fieldName.map((name) => [name]), fc.constantFrom(...nested)) : fieldName.map((name) => [name]);
   if (body.kind === 'form') {
     return fc
       .record({ name: fc.oneof(fieldName, fc.constant('applicationId')), value: fc.oneof(hostileString, fc.constant(owned.ids.application.toUpperCase())) })
@@ -135,7 +155,7 @@ export function mutateBody(body: NonNullable<Operation['body']>, owned: Owned): 
   }
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant(null).map(() => base()) },
-    { weight: 5, arbitrary: fc.tuple(fieldPath, hostileValue).map(([path, value]) => withValueAt(base(), path, value)) },
+    { weight: 5, arbitrary: fc.tuple(fieldPath, hostileValue).map(([path, value]) => withValueAt(base(), path, value, body.shape, owned)) },
     { weight: 2, arbitrary: names.length ? fc.constantFrom(...names).map((name) => ({ ...base(), [name]: undefined })) : fc.constant({}) },
     {
       // A prototype-named key one level down, written as text (a JS object literal would not keep `__proto__`).
@@ -198,6 +218,7 @@ function realIdFor(op: Operation, name: string, owned: Owned): string | undefine
   if (name === 'provider') return 'provider_a';
   if (name === 'asset') return 'swagger-ui.css';
   if (name === 'slug') return ids.slug;
+  if (name === 'teamSlug') return ids.teamSlug;
   if (name === 'appId') return ids.application;
   if (name === 'configId') return ids.config;
   if (name === 'versionId') return ids.version;
@@ -231,7 +252,7 @@ export function queryFor(op: Operation, owned: Owned): fc.Arbitrary<string> {
 
 /** Values of the wrong type (or refused text) that every declared field receives once, in turn. */
 const WRONG_FOR_EVERY_FIELD: unknown[] = [0, true, null, [], { a: 1 }, 'a\u0000b', '\udc00x'];
-/** Fewer for the properties of object fields (there are many), text that is no format among them. */
+/** Fewer for the properties of object fields at every depth (there are many), text that is no format among them. */
 const WRONG_FOR_EVERY_NESTED_FIELD: unknown[] = [0, null, { a: 1 }, 'x'];
 
 /**
@@ -247,7 +268,7 @@ export function everyFieldWrong(body: NonNullable<Operation['body']>, owned: Own
   }
   return [
     ...names.flatMap((name) => WRONG_FOR_EVERY_FIELD.map((value) => ({ ...base(), [name]: value }))),
-    ...nestedPaths(body.shape).flatMap((path) => WRONG_FOR_EVERY_NESTED_FIELD.map((value) => withValueAt(base(), path, value))),
+    ...nestedPaths(body.shape).flatMap((path) => WRONG_FOR_EVERY_NESTED_FIELD.map((value) => withValueAt(base(), path, value, body.shape, owned))),
   ];
 }
 

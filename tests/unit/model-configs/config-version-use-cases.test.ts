@@ -37,7 +37,7 @@ describe('A/B version use cases', () => {
       settings: { temperature: 0.9, systemPrompt: 'Be brief.', maxTokens: 2048 },
       trafficPercent: 25,
       isActive: true,
-      metrics: { requestCount: 0, avgLatencyMs: 0, avgTokensUsed: 0, errorRate: 0, userSatisfactionScore: null },
+      metrics: { requestCount: 0, avgLatencyMs: null, avgTokensUsed: null, errorRate: null, userSatisfactionScore: null },
     });
     const second = await create.execute(config._id, { label: 'Other', version: 'v9-beta' }, actor);
     expect(second).toMatchObject({ version: 'v9-beta', trafficPercent: 0 });

@@ -17247,13 +17247,30 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
         };
-        /** @description Updated after every answer of a conversation assigned to the version. Latency and tokens are averaged over successful answers; errorRate is failed requests / requestCount; userSatisfactionScore is the average rating (1-5) of the version's rated answers, null before the first rating. */
+        /** @description Updated after every answer of a conversation assigned to the version (or, for the control arm, answered by the config itself while it has active versions). Latency and tokens are averaged over successful answers; errorRate is failed requests / requestCount; userSatisfactionScore is the average rating (1-5) of the arm's rated answers. A figure without data is null, never 0: errorRate before the first request, avgLatencyMs and avgTokensUsed before the first successful answer, userSatisfactionScore before the first rating (for the control arm, also before its first counted answer: ratings of the config's answers from before the test are not the arm's). */
         VersionMetrics: {
-            requestCount?: number;
-            avgLatencyMs?: number;
-            avgTokensUsed?: number;
-            errorRate?: number;
-            userSatisfactionScore?: number | null;
+            /** @example 120 */
+            requestCount: number;
+            /**
+             * @description null before the first successful answer
+             * @example 812.5
+             */
+            avgLatencyMs: number | null;
+            /**
+             * @description null before the first successful answer
+             * @example 245.3
+             */
+            avgTokensUsed: number | null;
+            /**
+             * @description null before the first request
+             * @example 0.02
+             */
+            errorRate: number | null;
+            /**
+             * @description null before the first rated answer
+             * @example 4.25
+             */
+            userSatisfactionScore: number | null;
         };
         ModelConfigVersion: {
             /** @example 5d8a3f2e-1b4c-4e6f-9a7d-3c2b1e0f9a8b */
@@ -18137,7 +18154,7 @@ export interface components {
              */
             method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             /**
-             * @description https URL; {{args.NAME}} fills the path or query (URL-encoded), never the host. Called through the SSRF-safe client: public addresses only, no redirects followed.
+             * @description https URL (http only with WEBHOOKS_ALLOW_HTTP), no credentials; {{args.NAME}} fills the path or query (URL-encoded), never the host. Called through the SSRF-safe client: public addresses only (and the ranges WEBHOOKS_ALLOWED_PRIVATE_CIDRS holds), no redirects followed. A save applies the same check as the call: a URL the call would refuse is a 400 naming source.url with the reason.
              * @example https://api.weather.example/v1/now?city={{args.city}}
              */
             url: string;
@@ -18150,6 +18167,7 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description Hosts the filled URL may reach (the URL's own host when empty); when given, it must hold the URL's host (a 400 naming source.allowedHosts otherwise: every call would be refused) */
             allowedHosts?: string[];
         } | {
             /** @constant */

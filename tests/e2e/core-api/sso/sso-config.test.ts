@@ -90,6 +90,23 @@ describe('core API: a team SSO connection, managed by its Owner and Admins', () 
     expect((await stack.client.get(path(), { token })).body).toEqual(before);
   });
 
+  it('answers a mapped attribute of the wrong type (a number, 1e309, a list) with a 400 naming it, never a 500', async () => {
+    const token = owner.access_token;
+    const before = (await stack.client.put(path(), oidc, { token })).body;
+    // Raw JSON: `-0` and `1e309` (Infinity once parsed) do not survive JSON.stringify.
+    for (const field of ['displayName', 'email', 'groups']) {
+      for (const value of ['-0', '-1', '1e309', '0', 'true', '[]', '{"a":1}']) {
+        const raw = `{"protocol":"oidc","attributeMapping":{"${field}":${value}}}`;
+        const res = await fetch(stack.client.baseUrl + path(), { method: 'PUT', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: raw });
+        const body = await res.json();
+        expect({ raw, status: res.status, error: body.error }).toEqual({ raw, status: 400, error: 'Bad Request' });
+        expect({ raw, paths: body.details.map((d: { path: string }) => d.path) }).toEqual({ raw, paths: [`attributeMapping.${field}`] });
+        expect(body.message).toContain(`attributeMapping.${field}`);
+      }
+    }
+    expect((await stack.client.get(path(), { token })).body).toEqual(before);
+  });
+
   it('has no sign-in for a team without an enabled connection', async () => {
     const token = owner.access_token;
     await stack.client.put(path(), { ...oidc, enabled: false }, { token });

@@ -20,25 +20,31 @@ interface Arm {
   metrics: NonNullable<Version['metrics']>;
 }
 
-/** One metric of every arm as horizontal SVG bars, the figures written beside them. */
-function BarChart({ title, arms, value, format }: { title: string; arms: Arm[]; value: (a: Arm) => number; format: (n: number) => string }) {
-  const max = Math.max(1, ...arms.map(value));
+/** A metric as text, or "No data" where the API has none (null): never a 0 that reads as a measurement. */
+const figure = (n: number | null | undefined, format: (n: number) => string): string => (n == null ? s.noData : format(n));
+
+/** One metric of every arm as horizontal SVG bars, the figures written beside them; an arm without data has no bar. */
+function BarChart({ title, arms, value, format }: { title: string; arms: Arm[]; value: (a: Arm) => number | null | undefined; format: (n: number) => string }) {
+  const max = Math.max(1, ...arms.map((a) => value(a) ?? 0));
   const row = 28;
   return (
     <figure>
       <figcaption>{title}</figcaption>
-      <svg width="100%" height={arms.length * row} viewBox={`0 0 400 ${arms.length * row}`} role="img" aria-label={`${title}: ${arms.map((a) => `${a.name} ${format(value(a))}`).join(', ')}`}>
-        {arms.map((arm, i) => (
-          <g key={arm.name} transform={`translate(0 ${i * row})`}>
-            <text x={0} y={17}>
-              {arm.name.length > 18 ? `${arm.name.slice(0, 17)}…` : arm.name}
-            </text>
-            <rect className={arm.control ? 'ap-mc-bar ap-mc-bar--control' : 'ap-mc-bar'} x={140} y={5} height={16} width={Math.max(1, (value(arm) / max) * 180)} />
-            <text x={146 + (value(arm) / max) * 180} y={17}>
-              {format(value(arm))}
-            </text>
-          </g>
-        ))}
+      <svg width="100%" height={arms.length * row} viewBox={`0 0 400 ${arms.length * row}`} role="img" aria-label={`${title}: ${arms.map((a) => `${a.name} ${figure(value(a), format)}`).join(', ')}`}>
+        {arms.map((arm, i) => {
+          const v = value(arm);
+          return (
+            <g key={arm.name} transform={`translate(0 ${i * row})`}>
+              <text x={0} y={17}>
+                {arm.name.length > 18 ? `${arm.name.slice(0, 17)}…` : arm.name}
+              </text>
+              {v == null ? null : <rect className={arm.control ? 'ap-mc-bar ap-mc-bar--control' : 'ap-mc-bar'} x={140} y={5} height={16} width={Math.max(1, (v / max) * 180)} />}
+              <text x={146 + ((v ?? 0) / max) * 180} y={17}>
+                {figure(v, format)}
+              </text>
+            </g>
+          );
+        })}
       </svg>
     </figure>
   );
@@ -120,7 +126,7 @@ export default function Versions() {
   else if (comparison.isError) body = <ErrorState error={comparison.error} onRetry={() => void comparison.refetch()} />;
   else {
     const { control, versions = [] } = comparison.data;
-    const empty = { requestCount: 0, avgLatencyMs: 0, avgTokensUsed: 0, errorRate: 0, userSatisfactionScore: null };
+    const empty = { requestCount: 0, avgLatencyMs: null, avgTokensUsed: null, errorRate: null, userSatisfactionScore: null };
     const arms: Arm[] = [
       { name: s.control(control?.name ?? ''), control: true, traffic: control?.trafficPercent ?? 100, metrics: control?.metrics ?? empty },
       ...versions.map((v) => ({ name: v.label ?? v.version ?? '', control: false, traffic: v.trafficPercent ?? 0, metrics: v.metrics ?? empty })),
@@ -169,7 +175,7 @@ export default function Versions() {
           <h2 id="mc-metrics">{s.metricsTitle}</h2>
           <div className="ap-mc-chart">
             <BarChart title={s.chartRequests} arms={arms} value={(a) => a.metrics.requestCount ?? 0} format={formatNumber} />
-            <BarChart title={s.chartLatency} arms={arms} value={(a) => a.metrics.avgLatencyMs ?? 0} format={s.ms} />
+            <BarChart title={s.chartLatency} arms={arms} value={(a) => a.metrics.avgLatencyMs} format={s.ms} />
           </div>
           <DataTable
             caption={s.metricsTitle}
@@ -179,10 +185,10 @@ export default function Versions() {
               { header: s.mcolumns.arm, rowHeader: true, cell: (arm) => arm.name },
               { header: s.mcolumns.traffic, cell: (arm) => s.percent(arm.traffic) },
               { header: s.mcolumns.requests, cell: (arm) => formatNumber(arm.metrics.requestCount ?? 0) },
-              { header: s.mcolumns.latency, cell: (arm) => s.ms(arm.metrics.avgLatencyMs ?? 0) },
-              { header: s.mcolumns.tokens, cell: (arm) => formatNumber(Math.round(arm.metrics.avgTokensUsed ?? 0)) },
-              { header: s.mcolumns.errors, cell: (arm) => s.percent(Math.round((arm.metrics.errorRate ?? 0) * 10000) / 100) },
-              { header: s.mcolumns.rating, cell: (arm) => s.rating(arm.metrics.userSatisfactionScore) },
+              { header: s.mcolumns.latency, cell: (arm) => figure(arm.metrics.avgLatencyMs, s.ms) },
+              { header: s.mcolumns.tokens, cell: (arm) => figure(arm.metrics.avgTokensUsed, (n) => formatNumber(Math.round(n))) },
+              { header: s.mcolumns.errors, cell: (arm) => figure(arm.metrics.errorRate, (n) => s.percent(Math.round(n * 10000) / 100)) },
+              { header: s.mcolumns.rating, cell: (arm) => figure(arm.metrics.userSatisfactionScore, s.rating) },
             ]}
           />
         </section>

@@ -54,7 +54,9 @@ export const s = {
   mcolumns: { arm: 'Arm', traffic: 'Traffic', requests: 'Requests', latency: 'Avg latency', tokens: 'Avg tokens', errors: 'Error rate', rating: 'Avg rating' },
   percent: (n: number) => `${n}%`,
   ms: (n: number) => `${Math.round(n)} ms`,
-  rating: (n: number | null | undefined) => (n == null ? '—' : n.toFixed(2)),
+  rating: (n: number) => n.toFixed(2),
+  /** A figure the API answers null for: the arm has no data for it yet. */
+  noData: 'No data',
   chartRequests: 'Requests',
   chartLatency: 'Average latency (ms)',
 } as const;

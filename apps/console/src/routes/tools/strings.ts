@@ -27,7 +27,7 @@ export const s = {
   kinds: { http: 'HTTPS request', search_knowledge: 'Search the knowledge base', run_workflow: 'Run a workflow' } as Record<string, string>,
   method: 'Method',
   url: 'URL',
-  urlHint: 'https only; {{args.NAME}} fills the path or query, never the host.',
+  urlHint: 'https (http only where the operator allows it); private and loopback addresses are refused unless the operator allows them. {{args.NAME}} fills the path or query, never the host.',
   headers: 'Headers',
   headersHint: 'One “Name: value” a line; values may use {{secrets.NAME}}.',
   allowedHosts: 'Allowed hosts',
