@@ -1,6 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { AREAS } from '../../apps/console/src/app/areas';
-import { TABS } from '../../apps/console/src/app/tabs';
 import { describeInBrowser } from '../browser/support/browser';
 import { ADMIN_EMAIL, registerUser } from '../support/test-stack';
 import { closeCheckedTab, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
@@ -13,6 +13,13 @@ import { closeCheckedTab, signIn, startConsoleStack, type ConsolePage, type Cons
  * admin who holds an application with a conversation, a key and a tool, so the screens show content, not only
  * their empty states.
  */
+const CONSOLE_APP = join(__dirname, '..', '..', 'apps', 'console', 'src', 'app');
+/** The ids the console's registries list, one line each (`area('id', …)`, `tab('id', …)`), read from their sources. */
+const registered = (file: string, fn: string): string[] =>
+  [...readFileSync(join(CONSOLE_APP, file), 'utf8').matchAll(new RegExp(`^\\s*${fn}\\('([a-z-]+)'`, 'gm'))].map((m) => m[1]!);
+const AREAS = registered('areas.ts', 'area');
+const TABS = registered('tabs.ts', 'tab');
+
 const API_PATH = /\/api\//;
 const ENV_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/;
 /** `settings.topP`, `attributeMapping.displayName`, `manifest.version`: a dotted name whose parts are identifiers of ours. */
@@ -89,8 +96,10 @@ describeInBrowser('console: words people read', () => {
       if (bad.length) found[path] = bad;
     };
 
-    for (const area of AREAS) await visit(`/${area.id}`);
-    for (const t of TABS) await visit(`/applications/${app.id}/${t.id}`);
+    expect(AREAS.length).toBeGreaterThan(15);
+    expect(TABS).toEqual(expect.arrayContaining(['overview', 'build', 'publish', 'settings']));
+    for (const area of AREAS) await visit(`/${area}`);
+    for (const t of TABS) await visit(`/applications/${app.id}/${t}`);
     await visit(`/playground/${app.id}/${conversation.id}`);
     expect(found).toEqual({});
   });

@@ -1,4 +1,4 @@
-import { TOOL_TOKENS } from '../../../apps/core-api/modules/tools.module';
+import { TOOL_TOKENS } from '../../../apps/core-api/modules/tools.tokens';
 import { resolve } from '../../../apps/shared/tokens';
 import type { Tool } from '../../../core/tools/domain/tool';
 import { startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
