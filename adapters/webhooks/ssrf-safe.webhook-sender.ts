@@ -10,7 +10,8 @@ import type { SendResult, SignedMessage, WebhookSender } from '../../core/webhoo
 
 
 /** The setting that lets an operator allow a private range (an internal receiver, development). */
-const PRIVATE_HINT = '(an operator may allow a private range with WEBHOOKS_ALLOWED_PRIVATE_CIDRS, e.g. 10.1.0.0/16)';
+/** Said to people (the operator's setting is named in docs/webhooks.md, not here: STUDIO.md "Words people read"). */
+const PRIVATE_HINT = '(the platform’s operator can allow a private network range)';
 
 /** `dns.lookup`'s shape; tests give one that asks a local DNS server. */
 export type LookupFunction = typeof systemLookup;
@@ -72,7 +73,7 @@ export class SsrfSafeWebhookSender implements WebhookSender {
     if (parsed.username || parsed.password) return 'url must not carry credentials (a user name or password)';
     if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && this.options.allowHttp)) {
       if (this.options.allowHttp) return 'url must use http or https';
-      return parsed.protocol === 'http:' ? 'url must use https (set WEBHOOKS_ALLOW_HTTP=true to allow http: URLs, for development)' : 'url must use https';
+      return parsed.protocol === 'http:' ? 'url must use https (this platform calls http addresses only where its operator allows them, for development)' : 'url must use https';
     }
     const host = hostOf(parsed);
     let addresses: string[];

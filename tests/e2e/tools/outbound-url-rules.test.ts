@@ -12,8 +12,8 @@ import { startCoreApi, userWithApplication, type TestStack } from '../../support
 const ALLOWED = 'https://127.0.0.1:1/v1/now';
 
 const REFUSED: Array<[string, string, RegExp]> = [
-  ['http:, which the operator has not allowed', 'http://127.0.0.1:1/v1/now', /must use https \(set WEBHOOKS_ALLOW_HTTP=true/],
-  ['a private range the operator has not allowed', 'https://10.0.0.1/v1/now', /private or reserved address.*WEBHOOKS_ALLOWED_PRIVATE_CIDRS/],
+  ['http:, which the operator has not allowed', 'http://127.0.0.1:1/v1/now', /must use https \(this platform calls http addresses only where its operator allows them/],
+  ['a private range the operator has not allowed', 'https://10.0.0.1/v1/now', /private or reserved address.*operator can allow a private network range/],
   ['the cloud metadata address', 'https://169.254.169.254/latest/meta-data/', /private or reserved address/],
   ['IPv6 loopback', 'https://[::1]/v1/now', /private or reserved address/],
   ['credentials in the URL', 'https://user:pw@127.0.0.1:1/v1/now', /must not carry credentials/],
