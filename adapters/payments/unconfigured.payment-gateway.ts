@@ -1,8 +1,8 @@
 import type { PaymentGateway } from '../../core/billing/ports/payment-gateway.port';
 import { UnavailableError } from '../../core/shared/errors';
 
-const MESSAGE =
-  'Billing is not configured on this install (STRIPE_SECRET_KEY is unset); plans are set by an admin with PUT /api/admin/users/{id}/plan';
+/** Said to people: the operator's setting (STRIPE_SECRET_KEY) and the admin's plan endpoint are in the docs, not here. */
+const MESSAGE = "Payments are not set up on this platform: plans are set by the platform's administrator.";
 
 const refuse = (): never => {
   throw new UnavailableError(MESSAGE);
