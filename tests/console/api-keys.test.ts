@@ -89,9 +89,11 @@ describeInBrowser('console: API keys and embedding', () => {
     await page.getByText('Chats through the key “Intranet”', { exact: false }).waitFor();
     expect(await page.getByText('Create a key for this application to preview the widget with it.').count()).toBe(0);
 
-    const frame = page.locator('iframe[title="Widget preview"]');
+    // The embed panel's preview (Publish & embed also previews the theme beside the branding form).
+    const embed = page.getByRole('region', { name: 'Embed the chat widget' });
+    const frame = embed.locator('iframe[title="Widget preview"]');
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
-    const widget = page.frameLocator('iframe[title="Widget preview"]');
+    const widget = embed.frameLocator('iframe[title="Widget preview"]');
     // Named after the application, not "Chat with Chat".
     await widget.getByRole('button', { name: 'Chat with Lighthouse Desk' }).click();
     await widget.getByRole('textbox', { name: 'Your message' }).fill('Is the lamp lit tonight?');

@@ -66,7 +66,7 @@ describeInBrowser('console: prompt templates', () => {
     await page.getByRole('button', { name: 'Edit Plain' }).click();
     await page.getByRole('heading', { name: 'Editing Plain' }).waitFor();
     await page.getByLabel('Template', { exact: true }).fill('You help {{ team }}.');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await plain.getByText('team').waitFor();
     await screenshot(page, 'prompts');
 

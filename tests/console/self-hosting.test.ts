@@ -64,8 +64,9 @@ describeInBrowser('console: first run on a self-hosted install', () => {
     }
     expect(await page.getByRole('row', { name: /Lighthouse Desk|Harbour Help|Tide Tables|Ferry Times|Pier Rules/ }).count()).toBe(5);
 
-    // Three API keys, past the Free plan's two.
-    await nav.getByRole('link', { name: 'API keys' }).click();
+    // Three API keys, past the Free plan's two, on one application's Publish & embed tab.
+    await page.getByRole('link', { name: /^Open Harbour Help/ }).click();
+    await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name: 'Publish & embed' }).click();
     let raw = '';
     for (const name of ['Website', 'Kiosk', 'Mobile']) {
       await page.getByRole('button', { name: 'New API key' }).click();
@@ -79,7 +80,7 @@ describeInBrowser('console: first run on a self-hosted install', () => {
     }
 
     // A visitor's chat through that key (as the widget sends it): the guide marks its steps from what exists.
-    const appId = new URL(page.url()).searchParams.get('app') ?? (await page.getByLabel('Application').inputValue());
+    const appId = new URL(page.url()).pathname.split('/')[2]!;
     const visitor = await world.stack.client.post('/api/v1/chat', { message: 'Is the lighthouse open?', applicationId: appId }, { headers: { 'X-API-Key': raw } });
     expect(visitor.status).toBe(200);
     await nav.getByRole('link', { name: 'Get started' }).click();

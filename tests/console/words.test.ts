@@ -23,7 +23,7 @@ const TABS = registered('tabs.ts', 'tab');
 const API_PATH = /\/api\//;
 const ENV_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/;
 /** `settings.topP`, `attributeMapping.displayName`, `manifest.version`: a dotted name whose parts are identifiers of ours. */
-const FIELD_PATH = /\b(?:[a-z][a-zA-Z0-9]*\.)+[a-z][a-z0-9]*[A-Z][a-zA-Z0-9]*\b|\b(?:settings|manifest|attributeMapping|metadata|customHeaders|variables)\.[a-zA-Z]/;
+const FIELD_PATH = /\b(?:[a-z][a-zA-Z0-9]*\.)+[a-z][a-z0-9]*[A-Z][a-zA-Z0-9]*\b|\b(?:settings|manifest|attributeMapping|metadata|customHeaders|variables)\.(?!json\b)[a-zA-Z]/;
 
 /** The text a person sees on the page: visible text nodes outside code, scripts and editors. */
 function visibleText(page: Page): Promise<string> {

@@ -33,7 +33,7 @@ export const s = {
   editOrigins: 'Edit allowed origins',
   snippet: 'Widget snippet',
   keyPlaceholder: 'YOUR_API_KEY',
-  keyNote: 'Replace YOUR_API_KEY with a key of this application (the raw key is only shown when created).',
+  keyNote: 'In the snippet, put a key of this application in place of the placeholder key (the raw key is only shown when it is created).',
   previewTitle: 'Preview',
   previewBody: 'The widget as your visitors get it, in an isolated frame. It chats for real, without adding the console to the allowed origins: the preview gets a session of its own that lasts 15 minutes and is renewed while this page is open.',
   previewKey: (name: string, hint: string) => `Chats through the key “${name}” (…${hint}); its rate limit applies.`,
