@@ -32,6 +32,10 @@ describeInBrowser('console: model configs', () => {
     await dialog.getByLabel('Name').fill(hostile);
     await dialog.getByLabel('Provider').selectOption('provider_a');
     await dialog.getByLabel('Model').selectOption('gpt-4o');
+    // The ranges are shown before a save, not only in its refusal (gpt-4o answers at most 16,384 tokens).
+    await dialog.getByText('From 0 to 2; empty for the default.').waitFor();
+    await dialog.getByText('From 1 to 16384; empty for the default.').waitFor();
+    await dialog.getByText('From 0 to 1; empty for the default.').waitFor();
     await dialog.getByLabel('Temperature').fill('2.5');
     await dialog.getByLabel('Max tokens (limit per answer)').fill('500');
     await dialog.getByRole('button', { name: 'Create' }).click();

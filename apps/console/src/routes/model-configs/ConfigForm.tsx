@@ -1,5 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
+import { useDraft } from '../studio/queries';
 import { Button } from '../../components/Button';
 import { Field, TextArea } from '../../components/Field';
 import { ErrorText } from '../../components/States';
@@ -41,6 +42,8 @@ const text = (n: number | undefined) => (n === undefined ? '' : String(n));
 /** Create or edit a config: provider and model from the catalogue, settings and limits; the API's 400s on their fields. */
 export function ConfigForm({ applicationId, config, onDone }: { applicationId?: string; config?: ModelConfig; onDone: () => void }) {
   const catalogue = useProviderCatalogue();
+  // The platform's allowed ranges (the studio's draft reports them), shown before a save rather than after a refusal.
+  const ranges = useDraft(applicationId ?? '', { enabled: !!applicationId }).data?.ranges;
   const save = useSaveConfig(applicationId, config?._id);
   const form = useForm<Values>({
     defaultValues: {
@@ -113,9 +116,15 @@ export function ConfigForm({ applicationId, config, onDone }: { applicationId?: 
         ) : null}
       </div>
       <div className="ap-mc-grid">
-        <Field label={s.temperature} inputMode="decimal" error={errors.settings?.temperature?.message} {...form.register('settings.temperature')} />
-        <Field label={s.maxTokens} inputMode="numeric" error={errors.settings?.maxTokens?.message} {...form.register('settings.maxTokens')} />
-        <Field label={s.topP} inputMode="decimal" error={errors.settings?.topP?.message} {...form.register('settings.topP')} />
+        <Field label={s.temperature} inputMode="decimal" hint={hint(ranges?.temperature?.[provider])} error={errors.settings?.temperature?.message} {...form.register('settings.temperature')} />
+        <Field
+          label={s.maxTokens}
+          inputMode="numeric"
+          hint={hint(ranges?.maxTokens && { min: ranges.maxTokens.min, max: Math.min(ranges.maxTokens.max ?? Infinity, models.find((m) => m.id === (form.watch('modelId') || info?.defaultModel))?.maxOutputTokens ?? Infinity) })}
+          error={errors.settings?.maxTokens?.message}
+          {...form.register('settings.maxTokens')}
+        />
+        <Field label={s.topP} inputMode="decimal" hint={hint(ranges?.topP)} error={errors.settings?.topP?.message} {...form.register('settings.topP')} />
       </div>
       <TextArea label={s.systemPrompt} rows={3} error={errors.settings?.systemPrompt?.message} {...form.register('settings.systemPrompt')} />
       <ErrorText error={unplaced} />
@@ -126,4 +135,9 @@ export function ConfigForm({ applicationId, config, onDone }: { applicationId?: 
       </div>
     </form>
   );
+}
+
+/** "From 0 to 2; empty for the default.", when the range is known. */
+function hint(range: { min?: number; max?: number } | undefined): string | undefined {
+  return range && range.min !== undefined && range.max !== undefined && Number.isFinite(range.max) ? s.range(range.min, range.max) : undefined;
 }

@@ -26,6 +26,7 @@ export const s = {
   temperature: 'Temperature',
   maxTokens: 'Max tokens (limit per answer)',
   topP: 'Top P',
+  range: (min: number, max: number) => `From ${min} to ${max}; empty for the default.`,
   systemPrompt: 'System prompt',
   providers: { provider_a: 'OpenAI', provider_b: 'Anthropic', provider_c: 'Google Gemini', provider_d: 'Hugging Face' } as Record<string, string>,
   settingsSummary: (t?: number, m?: number, p?: number) =>
