@@ -180,7 +180,7 @@ describeInBrowser('console: teams and SSO', () => {
     await page.getByLabel('Team role 1').selectOption('admin');
     await page.getByLabel('Allowed e-mail domains').fill('example.com');
     await page.getByRole('button', { name: 'Save the connection' }).click();
-    await page.locator('.ap-field__error').getByText(/saml\.certificate/).waitFor();
+    await page.locator('.ap-field__error').getByText(/^Certificate /).waitFor();
     await page.getByLabel('IdP signing certificate (PEM)').fill(makeSigningKey('Harbour IdP').cert);
     await page.getByLabel(/^Enforced/).check();
     await page.getByRole('button', { name: 'Save the connection' }).click();

@@ -30,11 +30,19 @@ export type ChatEvent =
  * the bearer header, which EventSource cannot send). A refusal before the stream (400, 402, 404, 429)
  * is thrown as the API's error; a failure during it arrives as an `error` event.
  */
-export async function* streamChat(conversationId: string, body: { content: string; provider?: string; model?: string }, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
+export function streamChat(conversationId: string, body: { content: string; provider?: string; model?: string }, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
+  return streamEvents<ChatEvent>(`/api/conversations/${encodeURIComponent(conversationId)}/stream`, body, signal);
+}
+
+/**
+ * POSTs `body` to a streaming endpoint of the API and yields its SSE events (objects with a `type`) as they
+ * arrive; a refusal before the stream is thrown as the API's error, a stop (abort) ends it quietly.
+ */
+export async function* streamEvents<E extends { type: string }>(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<E> {
   let res: Response;
   try {
     res = await session.fetch(
-      new Request(`/api/conversations/${encodeURIComponent(conversationId)}/stream`, {
+      new Request(path, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         body: JSON.stringify(body),
@@ -47,7 +55,7 @@ export async function* streamChat(conversationId: string, body: { content: strin
   }
   if (!res.ok) throw toApiError(res.status, await res.json().catch(() => null));
   for await (const message of readSse(res, signal)) {
-    const event = sseJson<ChatEvent>(message);
+    const event = sseJson<E>(message);
     if (event && typeof event === 'object' && 'type' in event) yield event;
   }
 }

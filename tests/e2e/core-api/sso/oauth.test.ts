@@ -175,7 +175,7 @@ describe('core API: sign-in with GitHub and Google', () => {
     expect((await stack.client.put(`/api/sso/${team.slug}/config`, sso, { token: owner.access_token })).status).toBe(200);
     const { callback } = await signIn('github', person({ email: member.email }));
     expect(callback.status).toBe(403);
-    expect(((await callback.json()) as { message: string }).message).toContain(`/api/sso/${team.slug}/login`);
+    expect(((await callback.json()) as { message: string }).message).toContain(`requires single sign-on: choose to sign in with your team's SSO and enter "${team.slug}"`);
   });
 
   describe('Google: an answer that fails verification is a 401, a provider down or answering garbage a 502', () => {

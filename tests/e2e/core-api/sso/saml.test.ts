@@ -187,7 +187,7 @@ describe('core API: SAML single sign-on', () => {
     try {
       const login = await stack.client.post('/api/auth/login', { email: member.email, password: member.password });
       expect(login.status).toBe(403);
-      expect(login.body.message).toContain(`/api/sso/${team.slug}/login`);
+      expect(login.body.message).toContain(`requires single sign-on: choose to sign in with your team's SSO and enter "${team.slug}"`);
       // A wrong password still says nothing about the team.
       expect((await stack.client.post('/api/auth/login', { email: member.email, password: 'wrong password!' })).status).toBe(401);
       const request = await begin();

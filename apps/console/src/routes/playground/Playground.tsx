@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Pencil, Plus, Send, Square } from 'lucide-react';
+import { Pencil, Plus } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApplicationChoices } from '../../components/ApplicationScope';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
+import { Composer } from '../../components/chat/Composer';
 import { ChatTranscript } from '../../components/chat/ChatTranscript';
 import { applyAnswerEvent, streamingAnswer, transcriptOf } from '../../components/chat/transcript';
 import type { AnswerEntry, StoredMessage, TranscriptEntry } from '../../components/chat/types';
@@ -258,40 +259,7 @@ export default function Playground() {
               <Link to="/provider-keys">{s.saveKey}</Link>
             </p>
           ) : null}
-          <form
-            className="ap-composer"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void send();
-            }}
-          >
-            <div className="ap-field">
-              <label htmlFor="pg-message">{s.message}</label>
-              <textarea
-                id="pg-message"
-                rows={3}
-                value={draft}
-                onChange={(e) => setDraft(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' && !e.shiftKey) {
-                    e.preventDefault();
-                    void send();
-                  }
-                }}
-              />
-            </div>
-            {streaming ? (
-              <Button onClick={() => abort.current?.abort()}>
-                <Square aria-hidden size={16} />
-                {s.stop}
-              </Button>
-            ) : (
-              <Button type="submit" variant="primary" disabled={!draft.trim()}>
-                <Send aria-hidden size={16} />
-                {s.send}
-              </Button>
-            )}
-          </form>
+          <Composer id="pg-message" label={s.message} value={draft} onChange={setDraft} onSend={() => void send()} onStop={() => abort.current?.abort()} streaming={streaming} sendLabel={s.send} stopLabel={s.stop} />
         </section>
       </div>
     </>

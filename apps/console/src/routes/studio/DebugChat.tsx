@@ -1,6 +1,7 @@
-import { RotateCcw, Send, Square } from 'lucide-react';
+import { RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/Button';
+import { Composer } from '../../components/chat/Composer';
 import { ChatTranscript } from '../../components/chat/ChatTranscript';
 import { applyAnswerEvent, streamingAnswer } from '../../components/chat/transcript';
 import type { AnswerEntry, TranscriptEntry } from '../../components/chat/types';
@@ -114,40 +115,7 @@ export function DebugChat({ appId, config, variables }: { appId: string; config:
       ) : null}
       <ChatTranscript entries={entries} empty={s.emptyChat} />
       <ErrorText error={error} />
-      <form
-        className="ap-composer"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        <div className="ap-field">
-          <label htmlFor="studio-message">{s.message}</label>
-          <textarea
-            id="studio-message"
-            rows={2}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey) {
-                e.preventDefault();
-                void send();
-              }
-            }}
-          />
-        </div>
-        {streaming ? (
-          <Button onClick={() => abort.current?.abort()}>
-            <Square aria-hidden size={16} />
-            {s.stop}
-          </Button>
-        ) : (
-          <Button type="submit" variant="primary" disabled={!message.trim()}>
-            <Send aria-hidden size={16} />
-            {s.send}
-          </Button>
-        )}
-      </form>
+      <Composer id="studio-message" label={s.message} rows={2} value={message} onChange={setMessage} onSend={() => void send()} onStop={() => abort.current?.abort()} streaming={streaming} sendLabel={s.send} stopLabel={s.stop} />
     </section>
   );
 }

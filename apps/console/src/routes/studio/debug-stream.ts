@@ -1,6 +1,4 @@
-import { session } from '../../api/client';
-import { NetworkError, toApiError } from '../../lib/errors';
-import { readSse, sseJson } from '../../lib/sse';
+import { streamEvents } from '../../lib/chat-stream';
 import type { StudioConfig } from './queries';
 
 /** The events of a debug turn: the conversations' stream format (SSE `chunk`, `tool_call`, `tool_result`, then `done` or `error`). */
@@ -34,24 +32,6 @@ export interface DebugRequest {
  * One debug turn on the draft (`POST /api/applications/:appId/studio/debug/stream`), yielding its events as they
  * arrive. A refusal before the stream is thrown as the API's error; a failure during it arrives as an `error` event.
  */
-export async function* streamDebug(appId: string, body: DebugRequest, signal?: AbortSignal): AsyncGenerator<DebugEvent> {
-  let res: Response;
-  try {
-    res = await session.fetch(
-      new Request(`/api/applications/${encodeURIComponent(appId)}/studio/debug/stream`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify(body),
-        signal,
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') return;
-    throw new NetworkError('The platform could not be reached');
-  }
-  if (!res.ok) throw toApiError(res.status, await res.json().catch(() => null));
-  for await (const message of readSse(res, signal)) {
-    const event = sseJson<DebugEvent>(message);
-    if (event && typeof event === 'object' && 'type' in event) yield event;
-  }
+export function streamDebug(appId: string, body: DebugRequest, signal?: AbortSignal): AsyncGenerator<DebugEvent> {
+  return streamEvents<DebugEvent>(`/api/applications/${encodeURIComponent(appId)}/studio/debug/stream`, body, signal);
 }
