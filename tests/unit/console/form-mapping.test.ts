@@ -55,6 +55,7 @@ describe('console form mapping', () => {
     // A path that opens a sentence without details, and one in the middle of a sentence that is not a path.
     expect(inWords('attributeMapping.displayName must be a string')).toBe('Display name must be a string');
     expect(inWords('Upload returns-policy.md again, or see example.com for help')).toBe('Upload returns-policy.md again, or see example.com for help');
+    expect(inWords('returns.docx is too large; saml.certificate is required')).toBe('returns.docx is too large; Certificate is required');
     expect(fieldLabel('allowedOrigins[2]')).toBe('Allowed origins');
     expect(fieldLabel('name')).toBe('Name');
   });

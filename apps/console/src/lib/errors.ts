@@ -55,6 +55,9 @@ const FIELD_WORDS: Record<string, string> = {
   idpCertificate: 'Identity provider certificate',
 };
 
+/** The first names of the API's nested fields, whose dotted paths open its messages (`saml.certificate is …`). */
+const PATH_ROOTS = new Set(['settings', 'saml', 'oidc', 'attributeMapping', 'manifest', 'source', 'metadata', 'variables', 'secrets', 'branding', 'theme', 'customHeaders', 'config', 'input', 'steps']);
+
 /** A field path as a person reads it: `settings.topP` is "Top P", `allowedOrigins[1]` is "Allowed origins". */
 export function fieldLabel(path: string): string {
   const last = path.replace(/\[\d+\]/g, '').split('.').filter(Boolean).at(-1) ?? path;
@@ -74,7 +77,10 @@ export function inWords(message: string, paths: readonly string[] = []): string 
   for (const path of [...new Set(paths)].filter((p) => /[.[]/.test(p) || /[A-Z]/.test(p)).sort((a, b) => b.length - a.length)) {
     out = out.split(path).join(fieldLabel(path));
   }
-  out = out.replace(/(^|[.;:]\s+)([a-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*|\[\d+\])+)(?=\s(?:must|is|are|cannot|may|should|has|does)\b)/g, (_m, lead: string, path: string) => lead + fieldLabel(path));
+  out = out.replace(/(^|[.;:]\s+)([a-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*|\[\d+\])+)(?=\s(?:must|is|are|cannot|may|should|has|does)\b)/g, (m, lead: string, path: string) =>
+    // A file name ("returns.docx is too large") is no path: only camelCase, an index or a known object counts.
+    /[A-Z[]/.test(path) || PATH_ROOTS.has(path.split(/[.[]/)[0]!) ? lead + fieldLabel(path) : m,
+  );
   return out;
 }
 
