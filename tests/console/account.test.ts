@@ -60,7 +60,7 @@ describeInBrowser('console: account', () => {
     await section.getByRole('button', { name: 'Change password' }).click();
     const error = section.locator('.ap-field', { has: page.getByLabel('Current password') }).getByRole('alert');
     await error.waitFor();
-    expect(await error.textContent()).toMatch(/currentPassword is incorrect/);
+    expect(await error.textContent()).toMatch(/^Current password is incorrect/);
     await expect(section.getByLabel('New password').inputValue()).resolves.toBe('a much longer passphrase 2027');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'account-wrong-password');

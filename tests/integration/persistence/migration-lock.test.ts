@@ -112,7 +112,7 @@ async function expectCompleteSchemaOnce(url: string): Promise<void> {
       opened = await opening;
       await expectCompleteSchemaOnce(db.url);
       // The lock is released once the migrations are done: nothing holds it any more.
-      expect(await query(db.url, `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`)).toEqual([{ n: 0 }]);
+      expect(await query(db.url, `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).toEqual([{ n: 0 }]);
     } finally {
       await opened?.close();
       await holder.end();

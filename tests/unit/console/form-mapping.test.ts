@@ -58,5 +58,6 @@ describe('console form mapping', () => {
     expect(inWords('returns.docx is too large; saml.certificate is required')).toBe('returns.docx is too large; Certificate is required');
     expect(fieldLabel('allowedOrigins[2]')).toBe('Allowed origins');
     expect(fieldLabel('name')).toBe('Name');
+    expect(fieldLabel('customHeaders.Set-Cookie')).toBe('Set-Cookie');
   });
 });

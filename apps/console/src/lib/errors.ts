@@ -62,6 +62,8 @@ const PATH_ROOTS = new Set(['settings', 'saml', 'oidc', 'attributeMapping', 'man
 export function fieldLabel(path: string): string {
   const last = path.replace(/\[\d+\]/g, '').split('.').filter(Boolean).at(-1) ?? path;
   if (Object.hasOwn(FIELD_WORDS, last)) return FIELD_WORDS[last]!;
+  // A name the user gave (a header such as `Set-Cookie`, a variable) is shown as it is.
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(last)) return last;
   const words = last.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -7,8 +7,8 @@ export interface CssRefusal {
   message: string;
 }
 
-/** The server names the refused rule as `customCss: <reason> in rule \`<rule>\`` (whitespace collapsed, long rules cut with "..."). */
-const REFUSAL = /^customCss: ([\s\S]*) in rule `([\s\S]*)`$/;
+/** The server names the refused rule as `customCss: <reason> in rule \`<rule>\`` (the console shows the field as "Custom CSS", lib/errors.ts) (whitespace collapsed, long rules cut with "..."). */
+const REFUSAL = /^(?:customCss|Custom CSS): ([\s\S]*) in rule `([\s\S]*)`$/;
 
 /**
  * Finds the rule a `customCss` refusal names in the stylesheet the user wrote: compares with whitespace
