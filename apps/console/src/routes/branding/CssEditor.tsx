@@ -19,7 +19,7 @@ export function CssEditor({ value, onChange, refusal, error }: { value: string; 
       value={value}
       onChange={onChange}
       mark={mark}
-      error={error ? (refusal ? s.branding.refusedOnLine(refusal.line, error.replace(/^customCss: /, '')) : error) : undefined}
+      error={error ? (refusal ? s.branding.refusedOnLine(refusal.line, error.replace(/^(?:customCss|Custom CSS): /, '')) : error) : undefined}
     />
   );
 }
