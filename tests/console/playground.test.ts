@@ -122,14 +122,14 @@ describeInBrowser('console: playground', () => {
     const { page } = tab;
     const owner = await userWithApplication(world.stack.client, { name: 'Order Desk' });
     await world.stack.setPlan(owner.user.id, 'pro');
-    // A tool whose endpoint the platform refuses to reach (a private address): its call comes back as an error.
+    // A tool whose host never resolves (the .invalid domain): saved (no address to judge yet), its call comes back as an error.
     const tool = await world.stack.client.post(
       `/api/applications/${owner.app.id}/tools`,
       {
         name: 'order_status',
         description: 'The status of an order',
         parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
-        source: { type: 'http', method: 'GET', url: 'https://127.0.0.1/orders/{{args.order}}' },
+        source: { type: 'http', method: 'GET', url: 'https://orders.invalid/orders/{{args.order}}' },
         timeoutMs: 3000,
       },
       { token: owner.token },
