@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
-import { useDraft } from '../studio/queries';
+import { useSettingRanges } from '../../lib/ranges';
 import { Button } from '../../components/Button';
 import { Field, TextArea } from '../../components/Field';
 import { ErrorText } from '../../components/States';
@@ -43,7 +43,7 @@ const text = (n: number | undefined) => (n === undefined ? '' : String(n));
 export function ConfigForm({ applicationId, config, onDone }: { applicationId?: string; config?: ModelConfig; onDone: () => void }) {
   const catalogue = useProviderCatalogue();
   // The platform's allowed ranges (the studio's draft reports them), shown before a save rather than after a refusal.
-  const ranges = useDraft(applicationId ?? '', { enabled: !!applicationId }).data?.ranges;
+  const ranges = useSettingRanges(applicationId).data;
   const save = useSaveConfig(applicationId, config?._id);
   const form = useForm<Values>({
     defaultValues: {

@@ -9,8 +9,8 @@ export type StudioDiff = components['schemas']['StudioDiff'];
 
 const key = (appId: string) => ['studio', appId] as const;
 
-export function useDraft(appId: string, options: { enabled?: boolean } = {}) {
-  return useQuery({ ...options, queryKey: [...key(appId), 'draft'], queryFn: () => data(api.GET('/api/applications/{appId}/studio/draft', { params: { path: { appId } } })) });
+export function useDraft(appId: string) {
+  return useQuery({ queryKey: [...key(appId), 'draft'], queryFn: () => data(api.GET('/api/applications/{appId}/studio/draft', { params: { path: { appId } } })) });
 }
 
 export function useVersions(appId: string) {
