@@ -25,7 +25,7 @@ describeInBrowser('console: API keys and embedding', () => {
     await page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
     await page.getByText('https://harbour.example.com').waitFor();
     expect(await page.getByLabel('Widget snippet').inputValue()).toBe(
-      `<script src="${world.url}/public/widget.js" data-app-id="${owner.app.id}" data-api-key="YOUR_API_KEY" async></script>`,
+      `<script src="${world.url}/public/widget.js" data-app-id="${owner.app.id}" data-api-key="paste-a-key-of-this-application" async></script>`,
     );
     expect(await axeViolations(page)).toEqual([]);
 
@@ -61,7 +61,7 @@ describeInBrowser('console: API keys and embedding', () => {
     await page.reload();
     await row.getByText('120/min').waitFor();
     expect(await page.content()).not.toContain(raw.slice(8, 30));
-    expect(await page.getByLabel('Widget snippet').inputValue()).toContain('data-api-key="YOUR_API_KEY"');
+    expect(await page.getByLabel('Widget snippet').inputValue()).toContain('data-api-key="paste-a-key-of-this-application"');
 
     await page.getByRole('button', { name: 'Revoke Website' }).click();
     await page.getByRole('dialog', { name: 'Revoke “Website”?' }).getByRole('button', { name: 'Revoke' }).click();

@@ -32,7 +32,7 @@ export const s = {
   noOrigins: 'No origin is allowed yet: add your site’s origin to the application, or the widget will say the site is not allowed.',
   editOrigins: 'Edit allowed origins',
   snippet: 'Widget snippet',
-  keyPlaceholder: 'YOUR_API_KEY',
+  keyPlaceholder: 'paste-a-key-of-this-application',
   keyNote: 'In the snippet, put a key of this application in place of the placeholder key (the raw key is only shown when it is created).',
   previewTitle: 'Preview',
   previewBody: 'The widget as your visitors get it, in an isolated frame. It chats for real, without adding the console to the allowed origins: the preview gets a session of its own that lasts 15 minutes and is renewed while this page is open.',
