@@ -36,8 +36,9 @@ export default function Settings({ applicationId }: { applicationId: string }) {
 
 /** Move into a team where the caller is Admin or above (the API checks the rights and the Owner's plan). */
 function Transfer({ applicationId, teamId }: { applicationId: string; teamId: string | null }) {
-  // Read afresh: a team joined since the list was cached is a place to move it to.
-  const teams = useQuery({ ...teamsQuery, refetchOnMount: 'always' });
+  // Read afresh, under a key of its own: a team joined since the list was cached is a place to move it to, and a
+  // read of the shared list already under way (begun before that team existed) is not taken for a fresh one.
+  const teams = useQuery({ queryKey: [...teamsQuery.queryKey, 'to-move-into'], queryFn: teamsQuery.queryFn, staleTime: 0, gcTime: 0, refetchOnMount: 'always' });
   const transfer = useTransferApplication(applicationId);
   const [target, setTarget] = useState('');
   const [done, setDone] = useState('');
@@ -48,7 +49,7 @@ function Transfer({ applicationId, teamId }: { applicationId: string; teamId: st
       <h3 id="app-transfer">{st.transferTitle}</h3>
       <p className="ap-muted">{st.transferBody}</p>
       {current ? <p>{st.inTeam(current.name)}</p> : null}
-      {teams.isSuccess && !eligible.length ? (
+      {!teams.isSuccess ? null : !eligible.length ? (
         <p className="ap-muted">{st.transferNeedsTeam}</p>
       ) : (
         <form

@@ -122,6 +122,7 @@ export function useTransferApplication(id: string) {
       if (!response.ok) throw toApiError(response.status, error);
       return data as Application;
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+    // The header names the team now holding it: the list of teams is read again too (it may predate that team).
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: key }), client.invalidateQueries({ queryKey: ['teams'] })]),
   });
 }
