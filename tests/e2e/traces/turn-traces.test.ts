@@ -22,7 +22,7 @@ describe('traces of chat turns (engine in-process, OTLP http/json)', () => {
     stack = await startCoreApi({
       providers: true,
       engine: 'in-process',
-      env: { ...STACK_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-token=abc%20123', OTEL_SERVICE_NAME: 'platform-under-test' },
+      env: { ...STACK_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-token=abc%20123', OTEL_SERVICE_NAME: 'platform-under-test', METRICS_TOKEN: 'metrics-token-for-traces-0123' },
     });
     owner = await tracedOwner(stack, shop.url, TOOL_SECRET);
     ids = await turnOnEveryChannel(stack, owner);
@@ -58,6 +58,12 @@ describe('traces of chat turns (engine in-process, OTLP http/json)', () => {
       for (const key of ['gen_ai.tool.call.arguments', 'gen_ai.tool.call.result', 'gen_ai.input.messages', 'gen_ai.output.messages', 'app.retrieval.query']) expect(s.attributes).not.toHaveProperty(key);
     }
     expect(receiver.bodies.join('\n')).not.toContain('Zephyr-9');
+  });
+
+  it('counts the spans written and dropped in /metrics', async () => {
+    const res = await stack.client.get('/metrics', { token: 'metrics-token-for-traces-0123' });
+    expect(res.text).toMatch(/^trace_spans_dropped_total 0$/m);
+    expect(Number(/^trace_spans_written_total (\d+)$/m.exec(res.text)![1])).toBeGreaterThan(10);
   });
 
   it('keeps every secret out of the stored spans and the export', async () => {
