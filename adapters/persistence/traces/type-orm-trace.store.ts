@@ -5,100 +5,123 @@ import type { TraceStore } from '../../../core/traces/ports/trace-store.port';
 import { isUuid } from '../../../core/shared/ids';
 import { ambientTransaction, rows } from '../sql';
 
-interface SpanRow {
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
+/** A span as stored in its part's JSON array. */
+interface StoredSpan {
+  id: string;
+  parent: string | null;
   name: string;
-  start_time: Date | string;
-  duration_ms: number | string;
+  kind: RecordedSpan['kind'];
+  start: number;
+  ms: number;
   status: 'ok' | 'error';
-  status_message: string | null;
-  attributes: Record<string, SpanView['attributes'][string]> | string;
-  message_id: string | null;
+  message?: string;
+  attributes: SpanView['attributes'];
 }
 
 /** jsonb refuses the NUL character, which a tool's result may hold. */
 const NUL_ESCAPE = /(?<!\\)\\u0000/g;
 const uuidOrNull = (v: string | undefined): string | null => (v !== undefined && isUuid(v) ? v : null);
 
-/** Spans in `trace_spans` (PostgreSQL and PGlite): batched inserts, read by the assistant messages their turns produced. */
+/**
+ * Traces in `trace_spans` (PostgreSQL and PGlite): each batch's spans grouped by trace into one row per part, one
+ * multi-row INSERT per batch; read by the assistant messages their turns produced, every part of the trace joined.
+ */
 export class TypeOrmTraceStore implements TraceStore {
   constructor(private readonly db: DataSource) {}
 
   async insert(spans: readonly RecordedSpan[]): Promise<void> {
     if (spans.length === 0) return;
-    const col = <T>(f: (s: RecordedSpan) => T) => spans.map(f);
-    // One statement per batch; a span written twice (a retried batch) is kept once.
-    // Never inside a turn's transaction, whichever async context started the batch.
-    await ambientTransaction.exit(() => rows(
-      this.db,
-      `INSERT INTO trace_spans (trace_id, span_id, parent_span_id, name, kind, start_time, duration_ms, status, status_message, attributes, message_id, conversation_id, application_id)
-       SELECT u.trace_id, u.span_id, u.parent_span_id, u.name, u.kind, to_timestamp(u.start_ms / 1000.0), u.duration_ms, u.status, u.status_message,
-              u.attributes::jsonb, u.message_id, u.conversation_id, u.application_id
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::text[], $9::text[], $10::text[], $11::uuid[], $12::uuid[], $13::uuid[])
-              AS u(trace_id, span_id, parent_span_id, name, kind, start_ms, duration_ms, status, status_message, attributes, message_id, conversation_id, application_id)
-       ON CONFLICT (trace_id, span_id) DO NOTHING`,
-      [
-        col((s) => s.traceId),
-        col((s) => s.spanId),
-        col((s) => s.parentSpanId),
-        col((s) => s.name.slice(0, 200)),
-        col((s) => s.kind),
-        col((s) => s.startMs),
-        col((s) => s.durationMs),
-        col((s) => s.status),
-        col((s) => s.statusMessage?.slice(0, 500) ?? null),
-        col((s) => JSON.stringify(s.attributes).replace(NUL_ESCAPE, '')),
-        col((s) => uuidOrNull(s.messageId)),
-        col((s) => uuidOrNull(s.conversationId)),
-        col((s) => uuidOrNull(s.applicationId)),
-      ],
-    ));
+    const parts = new Map<string, RecordedSpan[]>();
+    for (const s of spans) {
+      const part = parts.get(s.traceId);
+      if (part) part.push(s);
+      else parts.set(s.traceId, [s]);
+    }
+    const list = [...parts.values()];
+    const col = <T>(f: (part: RecordedSpan[]) => T) => list.map(f);
+    const keyed = (part: RecordedSpan[], key: 'messageId' | 'conversationId' | 'applicationId') => uuidOrNull(part.find((s) => s[key] !== undefined)?.[key]);
+    // Never inside a turn's transaction, whichever async context started the batch; a part written twice is kept once.
+    await ambientTransaction.exit(() =>
+      rows(
+        this.db,
+        `INSERT INTO trace_spans (trace_id, part_id, started_at, message_id, conversation_id, application_id, span_count, spans)
+         SELECT u.trace_id, u.part_id, to_timestamp(u.start_ms / 1000.0), u.message_id, u.conversation_id, u.application_id, u.span_count, u.spans::jsonb
+           FROM unnest($1::text[], $2::text[], $3::float8[], $4::uuid[], $5::uuid[], $6::uuid[], $7::int[], $8::text[])
+                AS u(trace_id, part_id, start_ms, message_id, conversation_id, application_id, span_count, spans)
+         ON CONFLICT (trace_id, part_id) DO NOTHING`,
+        [
+          col((p) => p[0]!.traceId),
+          // The part's first span names it: the same batch written again is the same part.
+          col((p) => p[0]!.spanId),
+          col((p) => Math.min(...p.map((s) => s.startMs))),
+          col((p) => keyed(p, 'messageId')),
+          col((p) => keyed(p, 'conversationId')),
+          col((p) => keyed(p, 'applicationId')),
+          col((p) => p.length),
+          col((p) => JSON.stringify(p.map(toStored)).replace(NUL_ESCAPE, '')),
+        ],
+      ),
+    );
   }
 
   async forMessages(messageIds: readonly string[]): Promise<Map<string, TraceView>> {
     const ids = [...new Set(messageIds.filter((id) => isUuid(id)))];
     const traces = new Map<string, TraceView>();
     if (ids.length === 0) return traces;
-    const found = await rows<SpanRow & { keyed_message: string }>(
+    const found = await rows<{ keyed_message: string; trace_id: string; spans: StoredSpan[] | string }>(
       this.db,
-      `SELECT r.message_id AS keyed_message, s.trace_id, s.span_id, s.parent_span_id, s.name, s.start_time, s.duration_ms, s.status, s.status_message, s.attributes, s.message_id
+      `SELECT r.message_id AS keyed_message, t.trace_id, t.spans
          FROM trace_spans r
-         JOIN trace_spans s ON s.trace_id = r.trace_id
-        WHERE r.message_id = ANY($1::uuid[])
-        ORDER BY r.message_id, s.start_time, s.parent_span_id NULLS FIRST`,
+         JOIN trace_spans t ON t.trace_id = r.trace_id
+        WHERE r.message_id = ANY($1::uuid[])`,
       [ids],
     );
+    const parts = new Map<string, { traceId: string; spans: StoredSpan[] }>();
     for (const row of found) {
-      let trace = traces.get(row.keyed_message);
-      if (!trace) traces.set(row.keyed_message, (trace = { traceId: row.trace_id, spans: [] }));
-      trace.spans.push(toView(row));
+      let part = parts.get(row.keyed_message);
+      if (!part) parts.set(row.keyed_message, (part = { traceId: row.trace_id, spans: [] }));
+      part.spans.push(...(typeof row.spans === 'string' ? (JSON.parse(row.spans) as StoredSpan[]) : row.spans));
     }
-    // The root first, then by start time (a span of the AI service may start within the same millisecond).
-    for (const trace of traces.values()) {
-      const root = trace.spans.findIndex((s) => s.parentSpanId === null || !trace.spans.some((p) => p.spanId === s.parentSpanId));
-      if (root > 0) trace.spans.unshift(...trace.spans.splice(root, 1));
+    for (const [messageId, { traceId, spans }] of parts) {
+      const ids = new Set(spans.map((s) => s.id));
+      // Root first (the span without a parent in the trace), then by start time (to the microsecond).
+      const isRoot = (s: StoredSpan) => s.parent === null || !ids.has(s.parent);
+      spans.sort((a, b) => Number(isRoot(b)) - Number(isRoot(a)) || a.start - b.start);
+      traces.set(messageId, { traceId, spans: spans.map(toView) });
     }
     return traces;
   }
 
   async deleteStartedBefore(before: Date): Promise<number> {
-    const deleted = await rows<{ n: string }>(this.db, `WITH d AS (DELETE FROM trace_spans WHERE start_time < $1 RETURNING 1) SELECT count(*) AS n FROM d`, [before]);
+    const deleted = await rows<{ n: string }>(this.db, `WITH d AS (DELETE FROM trace_spans WHERE started_at < $1 RETURNING span_count) SELECT coalesce(sum(span_count), 0) AS n FROM d`, [before]);
     return Number(deleted[0]?.n ?? 0);
   }
 }
 
-function toView(row: SpanRow): SpanView {
-  const attributes = typeof row.attributes === 'string' ? (JSON.parse(row.attributes) as SpanView['attributes']) : row.attributes;
+function toStored(s: RecordedSpan): StoredSpan {
   return {
-    spanId: row.span_id,
-    parentSpanId: row.parent_span_id,
-    name: row.name,
-    startTime: new Date(row.start_time).toISOString(),
-    durationMs: Math.round(Number(row.duration_ms) * 1000) / 1000,
-    status: row.status,
-    ...(row.status_message ? { statusMessage: row.status_message } : {}),
-    attributes,
+    id: s.spanId,
+    parent: s.parentSpanId,
+    name: s.name.slice(0, 200),
+    kind: s.kind,
+    start: s.startMs,
+    ms: s.durationMs,
+    status: s.status,
+    ...(s.statusMessage !== undefined ? { message: s.statusMessage.slice(0, 500) } : {}),
+    attributes: s.attributes,
+  };
+}
+
+function toView(s: StoredSpan): SpanView {
+  return {
+    spanId: s.id,
+    parentSpanId: s.parent,
+    name: s.name,
+    // Microseconds survive in `start` (milliseconds with a fraction); ISO 8601 shows milliseconds.
+    startTime: new Date(s.start).toISOString(),
+    durationMs: Math.round(s.ms * 1000) / 1000,
+    status: s.status,
+    ...(s.message ? { statusMessage: s.message } : {}),
+    attributes: s.attributes,
   };
 }

@@ -22,7 +22,8 @@ export class TraceTurnPolicy implements ChatPolicy {
 
   async prepare(turn: ChatTurn): Promise<void> {
     if (!this.tracer.enabled) return;
-    turn.trace ??= this.tracer.startTurn('chat.turn', {
+    // A new trace for every turn, even when a caller sends one turn object twice.
+    turn.trace = this.tracer.startTurn('chat.turn', {
       [ATTR.operationName]: 'chat',
       [ATTR.channel]: turn.draft ? 'studio' : turn.source,
       [ATTR.conversationId]: turn.conversation.id,

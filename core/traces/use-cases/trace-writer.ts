@@ -30,7 +30,7 @@ export class TraceWriter implements SpanSink {
 
   constructor(private readonly options: TraceWriterOptions) {
     this.maxQueue = options.maxQueue ?? 20_000;
-    this.batchSize = options.batchSize ?? 500;
+    this.batchSize = options.batchSize ?? 2000;
     this.flushIntervalMs = options.flushIntervalMs ?? 250;
   }
 
