@@ -18,8 +18,6 @@ interface StoredSpan {
   attributes: SpanView['attributes'];
 }
 
-/** jsonb refuses the NUL character, which a tool's result may hold. */
-const NUL_ESCAPE = /(?<!\\)\\u0000/g;
 const uuidOrNull = (v: string | undefined): string | null => (v !== undefined && isUuid(v) ? v : null);
 
 /**
@@ -45,7 +43,7 @@ export class TypeOrmTraceStore implements TraceStore {
       rows(
         this.db,
         `INSERT INTO trace_spans (trace_id, part_id, started_at, message_id, conversation_id, application_id, span_count, spans)
-         SELECT u.trace_id, u.part_id, to_timestamp(u.start_ms / 1000.0), u.message_id, u.conversation_id, u.application_id, u.span_count, u.spans::jsonb
+         SELECT u.trace_id, u.part_id, to_timestamp(u.start_ms / 1000.0), u.message_id, u.conversation_id, u.application_id, u.span_count, u.spans
            FROM unnest($1::text[], $2::text[], $3::float8[], $4::uuid[], $5::uuid[], $6::uuid[], $7::int[], $8::text[])
                 AS u(trace_id, part_id, start_ms, message_id, conversation_id, application_id, span_count, spans)
          ON CONFLICT (trace_id, part_id) DO NOTHING`,
@@ -58,7 +56,7 @@ export class TypeOrmTraceStore implements TraceStore {
           col((p) => keyed(p, 'conversationId')),
           col((p) => keyed(p, 'applicationId')),
           col((p) => p.length),
-          col((p) => JSON.stringify(p.map(toStored)).replace(NUL_ESCAPE, '')),
+          col((p) => JSON.stringify(p.map(toStored))),
         ],
       ),
     );
