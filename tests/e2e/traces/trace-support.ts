@@ -38,14 +38,14 @@ export interface ExportedSpan {
   attributes: Record<string, unknown>;
 }
 
-type AnyValue = { stringValue?: string; boolValue?: boolean; intValue?: number | string | { low: number; high: number }; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
+type AnyValue = { stringValue?: string; boolValue?: boolean; intValue?: number | string; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
 type KeyValue = { key: string; value?: AnyValue };
 
 const valueOf = (v: AnyValue | undefined): unknown => {
   if (!v) return undefined;
   if (v.stringValue !== undefined) return v.stringValue;
   if (v.boolValue !== undefined) return v.boolValue;
-  if (v.intValue !== undefined) return Number(typeof v.intValue === 'object' ? protobuf.util.LongBits.from(v.intValue).toNumber() : v.intValue);
+  if (v.intValue !== undefined) return Number(v.intValue);
   if (v.doubleValue !== undefined) return v.doubleValue;
   if (v.arrayValue) return (v.arrayValue.values ?? []).map(valueOf);
   return undefined;
@@ -66,7 +66,7 @@ export async function startOtlpReceiver(): Promise<{ url: string; spans: Exporte
       const body = Buffer.concat(chunks);
       headers.push(req.headers);
       const isJson = (req.headers['content-type'] ?? '').includes('json');
-      const decoded = (isJson ? JSON.parse(body.toString('utf8')) : request.toObject(request.decode(body), { defaults: false })) as {
+      const decoded = (isJson ? JSON.parse(body.toString('utf8')) : request.toObject(request.decode(body), { defaults: false, longs: Number })) as {
         resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<Record<string, any>> }> }>;
       };
       bodies.push(JSON.stringify(decoded));

@@ -27,7 +27,8 @@ describe('traces of chat turns (AI service apart, OTLP http/protobuf, content op
     owner = await tracedOwner(stack, shop.url, TOOL_SECRET);
     ids = await turnOnEveryChannel(stack, owner);
     await flushTraces(stack);
-  });
+    // A stack, a document to embed and three turns: more than the default minute on a loaded machine.
+  }, 180_000);
   afterAll(async () => {
     await stack?.close();
     await receiver?.close();

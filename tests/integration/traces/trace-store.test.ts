@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('stored traces (%s)', (kind) => {
     const t = traces.get(m1)!;
     expect(t.spans.map((s) => s.name)).toEqual(['chat.turn', 'policy knowledge', 'chat.engine', 'chat m']);
     expect(t.spans[0]).toMatchObject({ parentSpanId: null, status: 'ok', attributes: { 'app.channel': 'api' } });
-    expect(t.spans[3]!.attributes).toEqual({ 'gen_ai.usage.input_tokens': 12, 'gen_ai.tool.call.result': 'ab' });
+    expect(t.spans[3]!.attributes).toEqual({ 'gen_ai.usage.input_tokens': 12, 'gen_ai.tool.call.result': 'a\u0000b' });
     expect(new Set(t.spans.map((s) => s.spanId)).size).toBe(4);
     expect(t.traceId).not.toBe(traces.get(m2)!.traceId);
   });
