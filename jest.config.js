@@ -13,8 +13,10 @@ module.exports = {
     // openid-client 6, oauth4webapi, jose and oidc-provider 9 (sign-in with OAuth, OIDC and the test identity provider).
     '^.+/node_modules/(openid-client|oauth4webapi|jose|oidc-provider)/.+\\.js$': swc,
     '^.+/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/tests/support/jest-builtin-import.transform.js',
+    // The OpenTelemetry OTLP exporters load `http` / `https` with `import()` too.
+    '^.+/node_modules/@opentelemetry/otlp-exporter-base/.+\\.cjs$': '<rootDir>/tests/support/jest-builtin-import.transform.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@electric-sql/pglite|request-filtering-agent|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities|openid-client|oauth4webapi|jose|oidc-provider)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@opentelemetry/(exporter-trace-otlp-proto/node_modules/@opentelemetry/)?otlp-exporter-base|inversify|@inversifyjs|@electric-sql/pglite|request-filtering-agent|htmlparser2|domhandler|domutils|domelementtype|dom-serializer|entities|openid-client|oauth4webapi|jose|oidc-provider)/)'],
   // Node.js 24 (the runtime npm installs) or no test runs: one line names the version found and the fix.
   globalSetup: '<rootDir>/tests/support/runtime.global-setup.ts',
   setupFiles: ['<rootDir>/tests/support/jest.setup.ts'],

@@ -8,6 +8,7 @@ import { cpuPerRequest } from './support/cpu';
 import { policyCosts } from './support/policy-costs';
 import { startServerProcess, stopAll } from './support/processes';
 import { pgliteThreadSetting } from '../apps/shared/config';
+import { recordingCost, writerThroughput } from './support/trace-costs';
 
 /**
  * `npm run bench:chat`: what the platform adds to a provider's own latency (issue 3).
@@ -17,7 +18,12 @@ import { pgliteThreadSetting } from '../apps/shared/config';
  * BENCH_ENGINE=http, over HTTP to the AI service); then the time to the first streamed chunk and whether chunks
  * arrive one by one. Each server runs in its own process; the emulator answers after a fixed delay. Last, in this
  * process, what each chat policy (and the access check and the turn's events) costs with its feature unused.
+ *
+ * Traces (issue 46): (c) runs twice side by side, on a platform with tracing on (the default) and on one with
+ * TRACES_ENABLED=false, and the last part measures a turn's recording alone and the trace writer at 1,000 turns/s
+ * against its queue bound. BENCH_TRACES=off skips all three.
  */
+const TRACES = process.env.BENCH_TRACES !== 'off';
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CHUNK_DELAY_MS = 10;
@@ -45,7 +51,16 @@ async function main() {
     ...shared,
     ...(aiService ? { BENCH_AI_SERVICE_URL: aiService.info.url } : {}),
   });
-  const children = [emulator.child, passthrough.child, platform.child, ...(aiService ? [aiService.child] : [])];
+  // The same platform with tracing off, for (c) side by side (an AI service apart keeps tracing on in both).
+  const untraced = TRACES
+    ? await startServerProcess<{ coreUrl: string; token: string; conversations: string[] }>('support/platform.server.ts', {
+        ...shared,
+        ...(shared.BENCH_SCHEMA ? { BENCH_SCHEMA: `${shared.BENCH_SCHEMA}_off` } : {}),
+        ...(aiService ? { BENCH_AI_SERVICE_URL: aiService.info.url } : {}),
+        TRACES_ENABLED: 'false',
+      })
+    : undefined;
+  const children = [emulator.child, passthrough.child, platform.child, ...(aiService ? [aiService.child] : []), ...(untraced ? [untraced.child] : [])];
   try {
     const providerBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     const direct = { url: `${emulator.info.baseUrls.provider_a}/chat/completions`, headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-0000' }, body: providerBody };
@@ -74,7 +89,17 @@ async function main() {
       const measured = await cpuPerRequest(servers, !!process.env.BENCH_DATABASE_URL, () => load(full, connections, DURATION_S));
       const c = rowOf(`(c) core API -> ${aiService || process.env.BENCH_ENGINE === 'http' ? 'AI service -> ' : ''}emulator`, measured.result);
       results[connections] = [a, b, c];
-      printTable(`POST a chat message, ${connections} concurrent client(s)`, [a, b, c], b);
+      const rows = [a, b, c];
+      let offCpu: number | undefined;
+      if (untraced) {
+        let n = 0;
+        const off = { ...full, url: untraced.info.coreUrl, headers: { ...full.headers, authorization: `Bearer ${untraced.info.token}` }, path: () => `/api/conversations/${untraced.info.conversations[n++ % untraced.info.conversations.length]}/messages` };
+        await load(off, connections, 2);
+        const offMeasured = await cpuPerRequest([untraced.child.pid!], false, () => load(off, connections, DURATION_S));
+        rows.push(rowOf('(c) the same, TRACES_ENABLED=false', offMeasured.result));
+        offCpu = offMeasured.serverMs[0];
+      }
+      printTable(`POST a chat message, ${connections} concurrent client(s)`, rows, b);
       // autocannon's p50 is in whole milliseconds; the means are not, and at one client they are what a turn costs.
       console.log(`mean latency: (a) ${meanOf(a)} (b) ${meanOf(b)} (c) ${meanOf(c)} ms; (c) adds ${(c.mean - b.mean).toFixed(2)} ms over (b)`);
       // Where a turn's cost lands (Linux /proc): the platform's processes and, on a local PostgreSQL, the
@@ -85,6 +110,9 @@ async function main() {
           ? `(c) CPU per request: core API ${core!.toFixed(2)} ms, AI service ${ai!.toFixed(2)} ms, PostgreSQL server ${measured.postgresMs.toFixed(2)} ms`
           : `(c) CPU per request: platform process ${core!.toFixed(2)} ms (the embedded PGlite included)`,
       );
+      if (offCpu !== undefined && !aiService) {
+        console.log(`tracing on vs off: CPU per request ${core!.toFixed(3)} vs ${offCpu.toFixed(3)} ms (${(core! - offCpu).toFixed(3)} ms for the trace, its batched write included); p50 ${c.p50} vs ${rows[3]!.p50} ms`);
+      }
     }
     if (results[32]) {
       const [, b32, c32] = results[32];
@@ -109,6 +137,26 @@ async function main() {
     stopAll(children);
   }
   if (process.env.BENCH_POLICIES !== 'off') await printPolicyCosts();
+  if (TRACES) await printTraceCosts();
+}
+
+/** A turn's recording alone (in this process), and the trace writer at 1,000 turns/s against its queue bound. */
+async function printTraceCosts(): Promise<void> {
+  const turns = Number(process.env.BENCH_TRACE_TURNS ?? 2000);
+  const cost = await recordingCost(turns);
+  console.log(`\nA turn's trace recorded (${cost.spans.toFixed(0)} spans: root, 5 policies, retrieval, a streamed model round, a tool call; into the write queue), ${turns} turns after 200 unmeasured`);
+  console.log(`| | p50 ms | p90 ms |\n|---|---|---|`);
+  console.log(`| turn untraced | ${cost.off.p50.toFixed(4)} | ${cost.off.p90.toFixed(4)} |\n| turn traced | ${cost.on.p50.toFixed(4)} | ${cost.on.p90.toFixed(4)} |`);
+  console.log(`The trace adds ${(cost.on.p50 - cost.off.p50).toFixed(4)} ms at p50 (target <= 0.3 ms)`);
+  const seconds = Number(process.env.BENCH_TRACE_SECONDS ?? 5);
+  for (const maxQueue of [20_000, 2_000]) {
+    const w = await writerThroughput(1000, seconds, maxQueue);
+    console.log(
+      `Trace writer at ${w.achievedTurnsPerSecond.toFixed(0)} turns/s for ${seconds} s (queue bound ${w.maxQueue} spans, ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}): ` +
+        `${w.spansPerSecondDuringLoad.toFixed(0)} spans/s written during the load, ${w.written} written, ${w.dropped} dropped, deepest queue ${w.deepest}, drained ${w.drainMs.toFixed(0)} ms after, ` +
+        `${w.cpuMsPerTurn.toFixed(3)} ms CPU per turn (recording and writing)`,
+    );
+  }
 }
 
 /** Each step of a turn with its feature unused, in this process (bench/support/policy-costs.ts). BENCH_POLICIES=off skips it. */

@@ -48,28 +48,30 @@ export class HttpChatEngine implements ChatEngine {
   }
 
   sendMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal): Promise<ChatAnswer> {
-    const { apiKey, ...body } = request;
-    return this.json('POST', `/conversations/${encodeURIComponent(conversationId)}/messages`, toWire(body), signal, apiKey);
+    const { apiKey, trace, ...body } = request;
+    return this.json('POST', `/conversations/${encodeURIComponent(conversationId)}/messages`, toWire(body), signal, apiKey, trace?.traceparent());
   }
 
   async streamMessage(conversationId: string, request: ChatMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
-    const { apiKey, ...body } = request;
-    const res = await this.call('POST', `/conversations/${encodeURIComponent(conversationId)}/stream`, toWire(body), signal, apiKey);
+    const { apiKey, trace, ...body } = request;
+    const res = await this.call('POST', `/conversations/${encodeURIComponent(conversationId)}/stream`, toWire(body), signal, apiKey, trace?.traceparent());
     if (res.statusCode !== 200) throw failure(res, await readText(res));
     return readSse(res);
   }
 
-  private async json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, apiKey?: string): Promise<T> {
-    const res = await this.call(method, path, body, signal, apiKey);
+  private async json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, apiKey?: string, traceparent?: string): Promise<T> {
+    const res = await this.call(method, path, body, signal, apiKey, traceparent);
     const text = await readText(res);
     if (res.statusCode! >= 400) throw failure(res, text);
     return (res.statusCode === 204 || text === '' ? undefined : JSON.parse(text)) as T;
   }
 
-  private async call(method: string, path: string, body?: unknown, signal?: AbortSignal, apiKey?: string): Promise<IncomingMessage> {
+  private async call(method: string, path: string, body?: unknown, signal?: AbortSignal, apiKey?: string, traceparent?: string): Promise<IncomingMessage> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (apiKey) headers['x-provider-key'] = apiKey;
+    // The turn's trace continues in the AI service under this span (W3C Trace Context).
+    if (traceparent) headers.traceparent = traceparent;
     try {
       return await send(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
     } catch {

@@ -5,9 +5,10 @@ import { chatEngineModule } from '../shared/modules/chat-engine.module';
 import { healthModule } from '../shared/modules/health.module';
 import { infrastructureModule } from '../shared/modules/infrastructure.module';
 import { aiModule } from './modules/ai.module';
+import { aiTracesModule } from './modules/traces.module';
 
 export function aiServiceModules(infra: Infrastructure): AppModule[] {
-  return [infrastructureModule(infra), chatEngineModule('in-process'), aiModule, healthModule('ai-service', 'ai-service')];
+  return [infrastructureModule(infra), chatEngineModule('in-process'), aiTracesModule, aiModule, healthModule('ai-service', 'ai-service')];
 }
 
 /** The internal AI service ({ai_service_url}). */

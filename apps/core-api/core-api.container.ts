@@ -37,6 +37,7 @@ import { teamsModule } from './modules/teams.module';
 import { toolsModule } from './modules/tools.module';
 import { consoleModule } from './modules/console.module';
 import { studioModule } from './modules/studio.module';
+import { tracedChatPolicies, tracesModule } from './modules/traces.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -80,7 +81,8 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     modelConfigsModule,
     uploadsModule,
     knowledgeModule(),
-    conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy]),
+    tracesModule(),
+    conversationsModule(tracedChatPolicies([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy])),
     studioModule,
     publicApiModule,
     hostedPageModule,

@@ -8,6 +8,7 @@ import { DEFAULT_PLANS, isPlanTier, PLAN_TIERS, type Plan, type PlanTier } from 
 import { catalogPrices, type PriceTable } from '../../core/ai/domain/model-catalog';
 import { applyPriceOverrides, PriceSettingsError } from '../../core/analytics/domain/prices';
 import { PGLITE_MEMORY_DEFAULTS, type PGliteMemorySettings } from '../../adapters/persistence/pglite/pglite-memory';
+import { tracesConfigFrom, type TracesConfig } from './traces-config';
 
 /** The runtime contract of ARCHITECTURE.md, read once and validated at start-up. */
 export interface AppConfig {
@@ -87,6 +88,8 @@ export interface AppConfig {
   oauth: OAuthConfig;
   /** Team SSO: `http:` OIDC issuers (SSO_ALLOW_HTTP, development only) and private ranges issuers may be in. */
   sso: { allowHttp: boolean; allowedPrivateCidrs: string[] };
+  /** Traces of chat turns and their OTLP export (TRACES_ENABLED, TRACE_RETENTION_DAYS, OTEL_*); absent: on, 30 days, no export. */
+  traces?: TracesConfig;
 }
 
 /** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, the prices of the plans and of overage, the meter, STRIPE_API_BASE. */
@@ -235,6 +238,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       allowHttp: onOff('SSO_ALLOW_HTTP', env.SSO_ALLOW_HTTP, false),
       allowedPrivateCidrs: cidrs('SSO_ALLOWED_PRIVATE_CIDRS', env.SSO_ALLOWED_PRIVATE_CIDRS),
     },
+    traces: tracesConfigFrom(env, (message) => new ConfigError(message)),
   };
 }
 

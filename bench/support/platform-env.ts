@@ -17,5 +17,6 @@ export function platformEnv(): Record<string, string> {
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...(process.env.PGLITE_THREAD ? { PGLITE_THREAD: process.env.PGLITE_THREAD } : {}),
+    ...(process.env.TRACES_ENABLED ? { TRACES_ENABLED: process.env.TRACES_ENABLED } : {}),
   };
 }

@@ -7,6 +7,8 @@ import { parsePageRequest } from '../../../core/shared/pagination';
 import { num, str, uuidField, validate } from '../../../core/shared/validation';
 import { respondWithPage } from '../shared/paged-response';
 import { abortOnDisconnect, writeSse } from '../shared/sse';
+import type { Tracer } from '../../../core/traces/use-cases/tracer';
+import { engineTrace, tracedSend, tracedStream } from '../../../core/traces/use-cases/engine-trace';
 
 const createSchema = yup.object({
   applicationId: uuidField('applicationId').required('applicationId is required'),
@@ -79,7 +81,7 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
 }
 
 /** The AI service's API (SPEC 4.4), behind the service token. The user's own key travels in `X-Provider-Key`. */
-export function aiRouter(d: { auth: Middleware; engine: ChatEngine }): Router {
+export function aiRouter(d: { auth: Middleware; engine: ChatEngine; tracer?: Tracer }): Router {
   const r = new Router({ prefix: '/api/ai' });
   r.use(d.auth);
   r.get('/providers', async (ctx) => {
@@ -106,12 +108,15 @@ export function aiRouter(d: { auth: Middleware; engine: ChatEngine }): Router {
   r.post('/conversations/:id/messages', async (ctx) => {
     const abort = abortOnDisconnect(ctx);
     const request = await readMessage(ctx.request.body, ctx.get('X-Provider-Key'));
-    ctx.body = await d.engine.sendMessage(ctx.params.id!, request, abort.signal);
+    // The turn's trace continues here when the core API sent its `traceparent` (docs/observability.md).
+    const trace = engineTrace(d.tracer, ctx.get('traceparent'), ctx.params.id!);
+    ctx.body = await tracedSend(trace, request, (r) => d.engine.sendMessage(ctx.params.id!, r, abort.signal));
   });
   r.post('/conversations/:id/stream', async (ctx) => {
     const abort = abortOnDisconnect(ctx);
     const request = await readMessage(ctx.request.body, ctx.get('X-Provider-Key'));
-    await writeSse(ctx, await d.engine.streamMessage(ctx.params.id!, request, abort.signal));
+    const trace = engineTrace(d.tracer, ctx.get('traceparent'), ctx.params.id!);
+    await writeSse(ctx, await tracedStream(trace, request, (r) => d.engine.streamMessage(ctx.params.id!, r, abort.signal)));
   });
   return r;
 }

@@ -9,6 +9,7 @@ import { KeyedToolRunners } from '../../../core/tools/use-cases/tool-runners';
 import { httpToolRunner } from '../../shared/modules/http-tool-runner';
 import { TOKENS, resolve } from '../../shared/tokens';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
+import { TRACE_TOKENS } from '../../shared/modules/traces.tokens';
 
 /** The AI service's HTTP API (SPEC 4.4) over the in-process engine, behind AI_SERVICE_TOKEN. */
 export const aiModule: AppModule = {
@@ -35,6 +36,10 @@ export const aiModule: AppModule = {
     });
   },
   routers: (c: Container) => [
-    aiRouter({ auth: serviceTokenAuth(resolve(c, TOKENS.Config).aiServiceToken), engine: resolve(c, CHAT_TOKENS.ChatEngine) }),
+    aiRouter({
+      auth: serviceTokenAuth(resolve(c, TOKENS.Config).aiServiceToken),
+      engine: resolve(c, CHAT_TOKENS.ChatEngine),
+      ...(c.isBound(TRACE_TOKENS.Tracer) ? { tracer: resolve(c, TRACE_TOKENS.Tracer) } : {}),
+    }),
   ],
 };

@@ -4,6 +4,7 @@ import type { ProviderId } from '../domain/provider-id';
 import type { TokenUsage } from './llm-provider.port';
 import type { AgentSettings } from '../../tools/domain/agent-settings';
 import type { Tool } from '../../tools/domain/tool';
+import type { TurnTrace } from '../../traces/domain/turn-trace';
 
 /** A tool call of a turn as its answer reports it (docs/tools.md): what was called and how it went. */
 export interface AnswerToolCall {
@@ -61,6 +62,11 @@ export interface ChatMessageRequest {
   announce?: TurnAnnouncement;
   /** The application's enabled tools and agent settings: the turn runs the tool loop. Absent: a turn without tools. */
   tools?: TurnTools;
+  /**
+   * The turn's trace (docs/observability.md): the engine records its model rounds and tool calls in it. Never
+   * sent as such: over HTTP it travels as a W3C `traceparent` and the AI service records its part under it.
+   */
+  trace?: TurnTrace;
 }
 
 export interface ChatAnswer {

@@ -1,4 +1,5 @@
 import type { ProviderId } from '../domain/provider-id';
+import type { SpanHandle } from '../../traces/domain/turn-trace';
 
 export interface ChatTurn {
   /** `tool` turns carry a tool's result back to the model (docs/tools.md). */
@@ -63,6 +64,8 @@ export interface ChatRequest {
   toolChoice?: ToolChoiceSpec;
   /** False asks the model for one call at a time (where the provider supports saying so). */
   parallelToolCalls?: boolean;
+  /** The model round's span in the turn's trace (docs/observability.md): what runs beneath it (retries, fallbacks) may add spans under it. */
+  span?: SpanHandle;
 }
 
 export interface ChatResult {

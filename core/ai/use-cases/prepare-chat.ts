@@ -13,6 +13,8 @@ import type { ChatRequest, LlmProvider, LlmProviderRegistry } from '../ports/llm
 import { estimateTokens } from '../../shared/tokens';
 import type { JsonSchemaChecker } from '../../tools/ports/json-schema.port';
 import type { ToolRunnerRegistry } from '../../tools/ports/tool-runner.port';
+import type { TurnTrace } from '../../traces/domain/turn-trace';
+import { tracedProvider } from '../../traces/use-cases/traced-chat';
 
 /** What runs a turn's tool calls where the engine runs (docs/tools.md): the schema checker and the runners by source. */
 export interface ToolRuntime {
@@ -40,6 +42,8 @@ export interface PreparedChat {
   request: ChatRequest;
   /** The turn runs on the platform's key (PROVIDER_X_API_KEY), not on one its caller supplied. */
   usesPlatformKey: boolean;
+  /** The turn's trace, when it is traced: its model rounds (through `provider`) and tool calls are spans of it. */
+  trace?: TurnTrace;
 }
 
 const MAX_CONTENT = 100_000;
@@ -84,11 +88,12 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   return {
     conversation,
     ...(begun.messageId ? { userMessageId: begun.messageId } : {}),
-    provider: deps.providers.get(providerId),
+    provider: input.trace ? tracedProvider(deps.providers.get(providerId), input.trace) : deps.providers.get(providerId),
     providerId,
     model,
     request: { model, messages: turns, system, settings, apiKey },
     usesPlatformKey: input.apiKey === undefined,
+    ...(input.trace ? { trace: input.trace } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import type { ToolRunnerRegistry } from '../../tools/ports/tool-runner.port';
 import type { AnswerToolCall, ChatMessageRequest, TurnTools } from '../ports/chat-engine.port';
 import type { ChatTurn } from '../ports/llm-provider.port';
 import type { ChatEngineDeps, PreparedChat, ToolRuntime } from './prepare-chat';
+import { tracedToolRunners } from '../../traces/use-cases/traced-chat';
 
 /** Where no runtime is given (a deployment without tools), every call answers that it cannot run here. */
 const NO_RUNNERS: ToolRunnerRegistry = { runnerFor: () => undefined };
@@ -19,7 +20,7 @@ export interface ToolTurn {
 export function startToolTurn(deps: ChatEngineDeps, chat: PreparedChat, tools: TurnTools, signal?: AbortSignal): ToolTurn {
   const turns: ChatTurn[] = [];
   const runtime = deps.tools ?? { schemas: NO_SCHEMAS, runners: NO_RUNNERS };
-  const loop = runToolLoop(runtime, {
+  const loop = runToolLoop(chat.trace ? { ...runtime, runners: tracedToolRunners(runtime.runners, chat.trace) } : runtime, {
     provider: chat.provider,
     request: chat.request,
     tools: tools.tools,

@@ -2,6 +2,7 @@ import type { Application } from '../../applications/domain/application';
 import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 import type { AnswerToolCall } from '../../ai/ports/chat-engine.port';
 import type { Conversation, ConversationSource, MessageSource } from '../domain/conversation';
+import type { TurnTrace } from '../../traces/domain/turn-trace';
 
 /** One turn of a conversation as the core API sees it, before the engine is called. */
 export interface ChatTurn {
@@ -16,6 +17,8 @@ export interface ChatTurn {
    * model config and any A/B version for this turn only. `settings.systemPrompt` holds the rendered instructions.
    */
   draft?: { provider: string; model: string; settings: Record<string, unknown> };
+  /** The turn's trace, started by the tracing policy (the first one) when tracing is on: policies add spans to it. */
+  trace?: TurnTrace;
 }
 
 /** What the engine will be asked; each policy fills in its part. */
@@ -45,6 +48,8 @@ export interface ChatOutcome {
   content?: string;
   /** The tool calls the turn made (docs/tools.md), for analytics. */
   toolCalls?: AnswerToolCall[];
+  /** The assistant message the turn stored (what its trace is keyed to). */
+  messageId?: string;
   /**
    * Why a failed turn failed, when it failed by an error (a later policy's refusal, the engine's or the
    * provider's error); absent when the answer itself ended badly (stored as failed or interrupted).

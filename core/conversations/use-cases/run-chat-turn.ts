@@ -50,7 +50,7 @@ export class ChatTurnRunner {
       throw error;
     }
     // Outside the try: a settle that fails must not settle the same answer a second time as a failure.
-    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content, ...toolCallsOf(answer) });
+    await this.settle(turn, plan, { ok: true, usage: answer.usage, latencyMs: answer.latencyMs, provider: answer.provider, model: answer.model, content: answer.message.content, messageId: answer.message.id, ...toolCallsOf(answer) });
     return answer;
   }
 
@@ -72,7 +72,7 @@ export class ChatTurnRunner {
         for await (const event of events) {
           if (event.type === 'chunk') partial += event.content;
           if (event.type === 'done') {
-            outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse, ...toolCallsOf(event) };
+            outcome = { ok: true, usage: event.usage, latencyMs: event.latencyMs, provider: event.provider, model: event.model, content: event.fullResponse, messageId: event.messageId, ...toolCallsOf(event) };
           }
           yield event;
         }
@@ -127,6 +127,7 @@ export class ChatTurnRunner {
       sources: plan.sources,
       ...(this.deps.announce ? { announce: { ownerId: turn.ownerId, source: turn.source } } : {}),
       ...(tools ? { tools } : {}),
+      ...(turn.trace ? { trace: turn.trace } : {}),
     };
   }
 

@@ -2,6 +2,7 @@ import type { ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/c
 import { isAppError } from '../../shared/errors';
 import { buildKnowledgeContext, DEFAULT_CONTEXT_BUDGET_TOKENS, excerptOf } from '../domain/retrieval';
 import type { KnowledgeRetriever } from './knowledge-retriever';
+import { retrievalSpan } from '../../traces/use-cases/retrieval-span';
 
 /**
  * Retrieval-augmented answers (SPEC 4.3): when the application has ready documents, the chunks most
@@ -17,8 +18,9 @@ export class KnowledgeRetrievalPolicy implements ChatPolicy {
     const groups = await this.deps.retriever.groups(turn.application.id);
     if (groups.length === 0) return;
     let hits;
+    const span = retrievalSpan(turn.trace, turn.content, turn.application.retrievalMode);
     try {
-      hits = await this.deps.retriever.retrieve({ id: turn.application.id, ownerId: turn.ownerId }, turn.content, { limit: this.deps.maxChunks ?? 8, relevantOnly: true, mode: turn.application.retrievalMode }, groups);
+      hits = await span.around(this.deps.retriever.retrieve({ id: turn.application.id, ownerId: turn.ownerId }, turn.content, { limit: this.deps.maxChunks ?? 8, relevantOnly: true, mode: turn.application.retrievalMode }, groups));
     } catch (error) {
       // An embedding provider that is down or has no key costs the answer its context, not the answer itself.
       if (isAppError(error) && (error.kind === 'upstream_failure' || error.kind === 'upstream_timeout' || error.kind === 'unavailable')) return;
