@@ -44,8 +44,4 @@ export class Tracer {
     if (!remote) return undefined;
     return new TurnTrace(this.options, name, attributes, { traceId: remote.traceId, parentSpanId: remote.spanId }, 'server');
   }
-
-  flush(): Promise<void> {
-    return (this.options.sink as SpanSink).flush?.() ?? Promise.resolve();
-  }
 }
