@@ -28,9 +28,12 @@ export interface Analysis {
   expectedObservations: number | null;
 }
 
-/** Challengers of a test: the config's versions that take part (active now, or switched off by a guardrail). */
+/**
+ * Challengers of a test: while it runs, the config's versions that take part (active now, or switched off by
+ * a guardrail); once decided, every version (a promotion switches them all off), so the record stays readable.
+ */
 const challengersOf = (experiment: Experiment, versions: ConfigVersion[]): ConfigVersion[] =>
-  versions.filter((v) => v.isActive || experiment.rolledBack.some((r) => r.versionId === v.id));
+  experiment.status === 'running' ? versions.filter((v) => v.isActive || experiment.rolledBack.some((r) => r.versionId === v.id)) : versions;
 
 async function goalMoments(deps: AnalysisDeps, experiment: Experiment, scope: ObservationScope): Promise<Map<string, Moments>> {
   switch (experiment.goal) {

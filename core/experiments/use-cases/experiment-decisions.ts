@@ -36,7 +36,8 @@ async function announce(deps: DecisionDeps, experiment: Experiment, owner: Confi
   if (extra.automatic) {
     await deps.audit.append(
       {
-        actorId: null,
+        // The platform acts on the owner's behalf (by the test's settings): the record is theirs to read.
+        actorId: owner.ownerId,
         actorRole: 'system',
         action: `model_config.experiment_${kind}`,
         resourceType: 'model_config',
