@@ -60,7 +60,8 @@ function Settings({ configId, test }: { configId: string; test: Test | null }) {
   const unplaced = save.error && !Object.keys(fieldErrors(save.error, FIELDS)).length ? save.error : null;
   const goalField = form.register('goal');
   return (
-    <form className="ap-stack" noValidate onSubmit={submit} aria-label={s.ab.title}>
+    <form className="ap-stack" noValidate onSubmit={submit} aria-labelledby="mc-ab-settings">
+      <h3 id="mc-ab-settings">{s.ab.settingsTitle}</h3>
       <div className="ap-mc-grid">
         <div className="ap-field">
           <label htmlFor="ab-goal">{s.ab.goal}</label>

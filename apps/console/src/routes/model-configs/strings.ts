@@ -90,6 +90,7 @@ export const s = {
     guardCost: 'Switch off a version at once if its cost is clearly higher',
     start: 'Start the test',
     save: 'Save the test settings',
+    settingsTitle: 'Settings of the test',
     restartNote: 'Changing the goal, the difference or the chance starts the test again from now.',
     saved: 'Saved.',
     decisionTitle: 'Decision',
