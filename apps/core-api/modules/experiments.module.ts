@@ -38,10 +38,15 @@ export function experimentsModule(options: ExperimentsModuleOptions = {}): AppMo
       provide(c, EXPERIMENT_TOKENS.Observed, (get) => {
         const queue = get(EXPERIMENT_TOKENS.JobQueue);
         const logger = get(TOKENS.Logger);
-        // A hint: a lost one is made up by the sweep.
-        return (applicationId: string) =>
+        const runs = get(EXPERIMENT_TOKENS.Runs);
+        // A hint: a lost one is made up by the sweep. One arriving while this process evaluates the application
+        // (the queue holds one job per application) makes that evaluation run once more.
+        return (applicationId: string) => {
+          if (runs.running.has(applicationId)) runs.again.add(applicationId);
           void queue.enqueue(EVALUATE_EXPERIMENTS_JOB, { applicationId }, { id: applicationId }).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not queue an A/B test evaluation'));
+        };
       });
+      provide(c, EXPERIMENT_TOKENS.Runs, () => ({ running: new Set<string>(), again: new Set<string>() }));
       const deps = (get: Getter) => ({
         experiments: get(EXPERIMENT_TOKENS.ExperimentRepository),
         observations: get(EXPERIMENT_TOKENS.ArmObservations),
@@ -79,7 +84,19 @@ export function experimentsModule(options: ExperimentsModuleOptions = {}): AppMo
       const experiments = resolve(c, EXPERIMENT_TOKENS.ExperimentRepository);
       const observed = resolve(c, EXPERIMENT_TOKENS.Observed);
       const logger = resolve(c, TOKENS.Logger);
-      queue.register<{ applicationId: string }>(EVALUATE_EXPERIMENTS_JOB, (p) => evaluate.execute(p.applicationId), { attempts: 3, backoffMs: 5000, concurrency: 1 });
+      const runs = resolve(c, EXPERIMENT_TOKENS.Runs);
+      const evaluateApplication = async ({ applicationId }: { applicationId: string }) => {
+        runs.running.add(applicationId);
+        try {
+          do {
+            runs.again.delete(applicationId);
+            await evaluate.execute(applicationId);
+          } while (runs.again.has(applicationId));
+        } finally {
+          runs.running.delete(applicationId);
+        }
+      };
+      queue.register<{ applicationId: string }>(EVALUATE_EXPERIMENTS_JOB, evaluateApplication, { attempts: 3, backoffMs: 5000, concurrency: 1 });
       await queue.start();
       const sweep = () =>
         void experiments

@@ -11,4 +11,6 @@ export const EXPERIMENT_TOKENS = {
   JobQueue: token<JobQueue>('ExperimentsJobQueue'),
   /** Asks for an application's tests to be evaluated soon (after a rating or an answer). */
   Observed: token<(applicationId: string) => void>('ExperimentsObserved'),
+  /** Applications this process is evaluating, and those observed meanwhile (evaluated once more). */
+  Runs: token<{ running: Set<string>; again: Set<string> }>('ExperimentsRuns'),
 } as const;
