@@ -59,7 +59,10 @@ export interface paths {
                          * @enum {string}
                          */
                         goal?: "rating" | "thumbs_up_rate" | "cost_per_conversation" | "evaluator_score";
-                        /** @description The evaluator scoring sampled live answers (goal evaluator_score) */
+                        /**
+                         * @description The evaluator scoring sampled live answers (goal evaluator_score)
+                         * @example 0c1e5a3b-7d2f-4e8a-b6c4-2a9d0f1e3b5c
+                         */
                         evaluatorId?: string | null;
                         /** @description Defaults: 0.3 stars, 0.05 of rated answers, 0.001 US dollars, 0.05 of score */
                         minimumEffect?: number;
@@ -15821,7 +15824,10 @@ export interface components {
              */
             arm: string;
             isControl: boolean;
-            /** @description The config's name for the control, the version's label otherwise */
+            /**
+             * @description The config's name for the control, the version's label otherwise
+             * @example Warmer answers
+             */
             label: string;
             isActive: boolean;
             trafficPercent: number;
@@ -15848,11 +15854,15 @@ export interface components {
             rolledBack: "error_rate" | "cost" | null;
         };
         AbTest: {
+            /** @example 4a7c2e1d-8b3f-4c6a-9e2d-1f0b3a5c7d9e */
             id: string;
+            /** @example 5d8a3f2e-1b4c-4e6f-9a7d-3c2b1e0f9a8b */
             configId: string;
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
             applicationId: string;
             /** @enum {string} */
             goal: "rating" | "thumbs_up_rate" | "cost_per_conversation" | "evaluator_score";
+            /** @example null */
             evaluatorId: string | null;
             /** @description The smallest difference worth detecting, in the goal's unit (stars, share of rated answers, US dollars per conversation, score) */
             minimumEffect: number;
@@ -15867,7 +15877,10 @@ export interface components {
              * @enum {string}
              */
             decision: "running" | "winner" | "no_difference";
-            /** @description `control` or a version id */
+            /**
+             * @description `control` or a version id
+             * @example 6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b
+             */
             winner: string | null;
             /**
              * Format: date-time
