@@ -116,7 +116,7 @@ describe.each(DATABASE_KINDS)('core API: A/B tests that decide (%s)', (database)
   });
 
   it("refuses bad settings with a clear 400, answers 404 for a config without a test or another user's", async () => {
-    const { experiment } = await aTest();
+    const { app, experiment } = await aTest();
     expect((await get(experiment)).status).toBe(404);
     const bad = [
       [{}, 'goal'],
@@ -135,6 +135,16 @@ describe.each(DATABASE_KINDS)('core API: A/B tests that decide (%s)', (database)
       expect(res.body.details.map((d: { path: string }) => d.path)).toEqual([path]);
     }
     expect((await put(experiment, { goal: 'thumbs_up_rate' })).body).toMatchObject({ goal: 'thumbs_up_rate', minimumEffect: 0.05, significance: 0.05, autoPromote: false, guardrails: [] });
+    // Cost per conversation: each conversation since the start, priced from its answers' tokens.
+    expect((await put(experiment, { goal: 'cost_per_conversation', guardrails: ['cost', 'error_rate'] })).body).toMatchObject({ minimumEffect: 0.001, decision: 'running' });
+    const conversation = await ratedAnswers(app.id, [4, 4]);
+    const [priced] = await stack.infra.dataSource.query(
+      `SELECT sum(prompt_tokens * 0.15 / 1e6 + completion_tokens * 0.6 / 1e6)::float8 AS cost FROM messages WHERE conversation_id = $1 AND role = 'assistant'`,
+      [conversation],
+    );
+    const costView = (await get(experiment)).body;
+    expect(costView.arms[0]).toMatchObject({ arm: 'control', observations: 1 });
+    expect(costView.arms[0].estimate.estimate).toBeCloseTo(priced.cost, 6);
     for (const res of [await get(experiment, stranger.access_token), await put(experiment, { goal: 'rating' }, stranger.access_token), await post(`${experiment}/promote`, {}, stranger.access_token)]) {
       expect(res.status).toBe(404);
     }
