@@ -52,7 +52,11 @@ export const modelConfigsModule: AppModule = {
     provide(c, DeleteModelConfigUseCase, (get) => new DeleteModelConfigUseCase(deps(get)));
     provide(c, SetDefaultModelConfigUseCase, (get) => new SetDefaultModelConfigUseCase(deps(get)));
     provide(c, ListConfigVersionsUseCase, (get) => new ListConfigVersionsUseCase(deps(get)));
-    provide(c, CompareConfigVersionsUseCase, (get) => new CompareConfigVersionsUseCase(deps(get)));
+    provide(c, CompareConfigVersionsUseCase, (get) => {
+      const experiments = c.isBound(EXPERIMENT_TOKENS.ExperimentRepository) ? get(EXPERIMENT_TOKENS.ExperimentRepository) : null;
+      const controlSince = experiments ? async (configId: string) => (await experiments.findByConfig(configId))?.startedAt ?? null : undefined;
+      return new CompareConfigVersionsUseCase({ ...deps(get), controlSince });
+    });
     provide(c, CreateConfigVersionUseCase, (get) => new CreateConfigVersionUseCase(deps(get)));
     provide(c, UpdateConfigVersionUseCase, (get) => new UpdateConfigVersionUseCase(deps(get)));
     provide(c, DeleteConfigVersionUseCase, (get) => new DeleteConfigVersionUseCase(deps(get)));
