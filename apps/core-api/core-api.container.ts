@@ -14,6 +14,7 @@ import { conversationsModule } from './modules/conversations.module';
 import { knowledgeModule, knowledgeRetrievalPolicy } from './modules/knowledge.module';
 import { publicApiModule } from './modules/public-api.module';
 import { modelConfigPolicy, modelConfigsModule } from './modules/model-configs.module';
+import { experimentsModule } from './modules/experiments.module';
 import { pluginChatPolicy, pluginsModule } from './modules/plugins.module';
 import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
@@ -79,6 +80,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     brandingModule,
     promptsModule,
     modelConfigsModule,
+    experimentsModule(),
     uploadsModule,
     knowledgeModule(),
     tracesModule(),

@@ -105,6 +105,58 @@ describeInBrowser('console: model configs', () => {
     await screenshot(page, 'model-configs');
   });
 
+  it('sets up an A/B test, shows each arm’s estimate with its range and the decision, and promotes the winner', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Tea Shop' });
+    const { client } = world.stack;
+    const token = owner.token;
+    await client.put('/api/provider-keys/provider_a', { apiKey: 'sk-own-console-abtest-1234' }, { token });
+    const config = (await client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Calm', provider: 'provider_a', modelId: 'gpt-4o-mini' }, { token })).body;
+    const version = (await client.post(`/api/model-configs/${config._id}/versions`, { label: 'Warm', settings: { temperature: 0.9 }, trafficPercent: 0 }, { token })).body;
+    await signIn(page, world.url, owner);
+    await tab.goto(`/model-configs/${config._id}`);
+    const section = page.getByRole('region', { name: 'A/B test' });
+    await section.getByRole('heading', { name: 'No A/B test yet' }).waitFor();
+    await section.getByLabel('Goal').selectOption({ label: 'Average rating (1 to 5 stars)' });
+    await section.getByLabel('Smallest difference worth detecting').fill('-1');
+    await section.getByRole('button', { name: 'Start the test' }).click();
+    await section.locator('.ap-field__error').waitFor();
+    expect(await section.getByLabel('Smallest difference worth detecting').getAttribute('aria-invalid')).toBe('true');
+    await section.getByLabel('Smallest difference worth detecting').fill('0.5');
+    await section.getByLabel('Accepted chance of a wrong decision').selectOption({ label: '1 in 20' });
+    await section.getByLabel('Switch off a version at once if its error rate is clearly higher').check();
+    await section.getByRole('button', { name: 'Start the test' }).click();
+    await section.getByText(/^Still collecting answers\. A difference of the size you chose is usually clear after about \d+ per arm\.$/).waitFor();
+    expect(await section.getByLabel('Promote the winner automatically').isChecked()).toBe(false);
+
+    // Ratings through the API: the control's answers rated 2 and 3, then the version's rated 4 and 5.
+    const rated = async (ratings: number[]) => {
+      const conversation = (await client.post('/api/conversations', { applicationId: owner.app.id }, { token })).body.id;
+      for (const rating of ratings) {
+        const answer = await client.post(`/api/conversations/${conversation}/messages`, { content: 'Which tea is calming?' }, { token });
+        expect((await client.post(`/api/conversations/${conversation}/messages/${answer.body.message.id}/rating`, { rating }, { token })).status).toBe(200);
+      }
+    };
+    await rated(Array.from({ length: 20 }, (_, i) => (i % 2 ? 3 : 2)));
+    await client.put(`/api/model-configs/${config._id}/versions/${version._id}`, { trafficPercent: 100 }, { token });
+    await rated(Array.from({ length: 20 }, (_, i) => (i % 2 ? 5 : 4)));
+
+    await page.reload();
+    await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 }).catch(async () => {
+      await page.reload();
+      await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 });
+    });
+    const arms = section.getByRole('table', { name: 'Arms of the A/B test' });
+    expect(await arms.getByRole('row', { name: /^Calm \(control\)/ }).locator('td').allTextContents()).toEqual(['20', expect.stringMatching(/^2\.50 \(\d\.\d\d to \d\.\d\d\)$/), 'Baseline', 'Baseline']);
+    expect(await arms.getByRole('row', { name: /^Warm/ }).locator('td').allTextContents()).toEqual(['20', expect.stringMatching(/^4\.50 /), expect.stringMatching(/^\+2\.00 \(\+\d\.\d\d to \+\d\.\d\d\)$/), 'Better']);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'model-configs-ab-test');
+
+    await section.getByRole('button', { name: 'Promote Warm' }).click();
+    await section.getByText('Warm was promoted and now answers every new conversation.').waitFor();
+    expect((await client.get(`/api/model-configs/${config._id}`, { token })).body.settings.temperature).toBe(0.9);
+  });
+
   it('shows another user’s (or a missing) config as not found, with a retry', async () => {
     const { page } = tab;
     const owner = await userWithApplication(world.stack.client, { name: 'Owner' });

@@ -101,6 +101,12 @@ describeInBrowser('console: words people read', () => {
     for (const area of AREAS) await visit(`/${area}`);
     for (const t of TABS) await visit(`/applications/${app.id}/${t}`);
     await visit(`/playground/${app.id}/${conversation.id}`);
+    // A model config with an A/B test: its decision view.
+    const config = (await client.post('/api/model-configs', { applicationId: app.id, name: 'Harbour', provider: 'provider_a' }, { token })).body as { _id: string };
+    await client.post(`/api/model-configs/${config._id}/versions`, { label: 'Shorter', trafficPercent: 50 }, { token });
+    expect((await client.put(`/api/model-configs/${config._id}/experiment`, { goal: 'thumbs_up_rate', guardrails: ['error_rate', 'cost'] }, { token })).status).toBe(200);
+    await visit(`/model-configs/${config._id}`);
     expect(found).toEqual({});
-  });
+    // Some 36 screens at 1-3 s each on a busy machine: past the suite's default 60 s.
+  }, 120_000);
 });

@@ -95,6 +95,8 @@ export const AUDITED_ROUTES: AuditedRoute[] = [
   { method: 'POST', path: /^\/api\/model-configs\/([^/]+)\/versions$/, action: 'model_config.version_create', resourceType: 'model_config' },
   { method: 'PUT', path: /^\/api\/model-configs\/(?<id>[^/]+)\/versions\/(?<version>[^/]+)$/, action: 'model_config.version_update', resourceType: 'model_config' },
   { method: 'DELETE', path: /^\/api\/model-configs\/(?<id>[^/]+)\/versions\/(?<version>[^/]+)$/, action: 'model_config.version_delete', resourceType: 'model_config' },
+  { method: 'PUT', path: /^\/api\/model-configs\/([^/]+)\/experiment$/, action: 'model_config.experiment_update', resourceType: 'model_config' },
+  { method: 'POST', path: /^\/api\/model-configs\/([^/]+)\/experiment\/promote$/, action: 'model_config.experiment_promote', resourceType: 'model_config' },
   { method: 'POST', path: /^\/api\/prompts$/, action: 'prompt.create', resourceType: 'prompt' },
   { method: 'PUT', path: /^\/api\/prompts\/([^/]+)$/, action: 'prompt.update', resourceType: 'prompt' },
   { method: 'DELETE', path: /^\/api\/prompts\/([^/]+)$/, action: 'prompt.delete', resourceType: 'prompt' },

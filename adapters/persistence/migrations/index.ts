@@ -37,6 +37,7 @@ import { AuditApplication1764500501731 } from './1764500501731-audit-application
 import { PlatformSetup1764500520451 } from './1764500520451-platform-setup';
 import { Studio1764500530000 } from './1764500530000-studio';
 import { TraceSpans1764600100000 } from './1764600100000-trace-spans';
+import { Experiments1764600700000 } from './1764600700000-experiments';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -78,4 +79,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   PlatformSetup1764500520451,
   Studio1764500530000,
   TraceSpans1764600100000,
+  Experiments1764600700000,
 ];

@@ -11,6 +11,8 @@ export interface RateableMessage {
   applicationId?: string;
   provider?: string;
   model?: string;
+  /** When the answer was given; only read for the control arm's average since an A/B test's start. */
+  createdAt?: Date;
 }
 
 /** Ratings in memory, for unit tests: the test puts the messages it needs into `messages`. */
@@ -34,9 +36,10 @@ export class InMemoryMessageRatingRepository implements MessageRatingRepository 
     return averages;
   }
 
-  async averageOfControl(config: { applicationId: string; provider: string; modelId: string }) {
+  async averageOfControl(config: { applicationId: string; provider: string; modelId: string }, since: Date | null = null) {
     const ratings = [...this.messages.values()]
       .filter((m) => m.configVersionId === null && m.applicationId === config.applicationId && m.provider === config.provider && m.model === config.modelId)
+      .filter((m) => !since || (m.createdAt !== undefined && m.createdAt >= since))
       .filter((m) => m.role === 'assistant' && m.rating !== null)
       .map((m) => m.rating!);
     return ratings.length ? ratings.reduce((a, b) => a + b, 0) / ratings.length : null;

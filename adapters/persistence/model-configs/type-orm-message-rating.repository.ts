@@ -31,13 +31,13 @@ export class TypeOrmMessageRatingRepository implements MessageRatingRepository {
     return new Map(found.map((r) => [r.id, Number(r.average)]));
   }
 
-  async averageOfControl(config: { applicationId: string; provider: string; modelId: string }): Promise<number | null> {
+  async averageOfControl(config: { applicationId: string; provider: string; modelId: string }, since: Date | null = null): Promise<number | null> {
     const row = await one<{ average: number | null }>(
       this.db,
       `SELECT avg(m.rating)::double precision AS average FROM messages m JOIN conversations c ON c.id = m.conversation_id
        WHERE c.application_id = $1 AND m.config_version_id IS NULL AND m.provider = $2 AND m.model = $3
-         AND m.role = 'assistant' AND m.rating IS NOT NULL`,
-      [config.applicationId, config.provider, config.modelId],
+         AND m.role = 'assistant' AND m.rating IS NOT NULL AND ($4::timestamptz IS NULL OR m.created_at >= $4::timestamptz)`,
+      [config.applicationId, config.provider, config.modelId, since],
     );
     return row?.average === null || row?.average === undefined ? null : Number(row.average);
   }

@@ -24,6 +24,7 @@ import type { ChatPolicyFactory } from './conversations.tokens';
 import { PROMPT_TOKENS } from './prompts.tokens';
 import { CachedConfigVersionRepository, CachedModelConfigRepository } from '../../../adapters/cache/cached-repositories';
 import { MODEL_CONFIG_TOKENS } from './model-configs.tokens';
+import { EXPERIMENT_TOKENS } from './experiments.tokens';
 
 /** Chooses model, settings and system prompt of every turn and keeps A/B metrics; runs first. */
 export const modelConfigPolicy: ChatPolicyFactory = (c) => resolve(c, ModelConfigPolicy);
@@ -51,11 +52,20 @@ export const modelConfigsModule: AppModule = {
     provide(c, DeleteModelConfigUseCase, (get) => new DeleteModelConfigUseCase(deps(get)));
     provide(c, SetDefaultModelConfigUseCase, (get) => new SetDefaultModelConfigUseCase(deps(get)));
     provide(c, ListConfigVersionsUseCase, (get) => new ListConfigVersionsUseCase(deps(get)));
-    provide(c, CompareConfigVersionsUseCase, (get) => new CompareConfigVersionsUseCase(deps(get)));
+    provide(c, CompareConfigVersionsUseCase, (get) => {
+      const experiments = c.isBound(EXPERIMENT_TOKENS.ExperimentRepository) ? get(EXPERIMENT_TOKENS.ExperimentRepository) : null;
+      const controlSince = experiments ? async (configId: string) => (await experiments.findByConfig(configId))?.startedAt ?? null : undefined;
+      return new CompareConfigVersionsUseCase({ ...deps(get), controlSince });
+    });
     provide(c, CreateConfigVersionUseCase, (get) => new CreateConfigVersionUseCase(deps(get)));
     provide(c, UpdateConfigVersionUseCase, (get) => new UpdateConfigVersionUseCase(deps(get)));
     provide(c, DeleteConfigVersionUseCase, (get) => new DeleteConfigVersionUseCase(deps(get)));
-    provide(c, RateMessageUseCase, (get) => new RateMessageUseCase({ ...deps(get), conversations: get(CHAT_TOKENS.ConversationRepository) }));
+    provide(c, RateMessageUseCase, (get) =>
+      new RateMessageUseCase({
+        ...deps(get),
+        conversations: get(CHAT_TOKENS.ConversationRepository),
+        observed: c.isBound(EXPERIMENT_TOKENS.Observed) ? get(EXPERIMENT_TOKENS.Observed) : undefined,
+      }));
     provide(c, ModelConfigPolicy, (get) => {
       const logger = get(TOKENS.Logger);
       return new ModelConfigPolicy({

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'usage.limit_reached',
   'subscription.updated',
   'workflow.event',
+  'experiment.decided',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -9,7 +9,8 @@ export interface MessageRatingRepository {
   averageByVersion(versionIds: string[]): Promise<Map<string, number>>;
   /**
    * The average rating of the answers a config gave itself (the A/B control arm): answers of its
-   * application with no version, from the config's provider and model. Null when none is rated.
+   * application with no version, from the config's provider and model, given from `since` on when set (the
+   * start of the config's A/B test). Null when none is rated.
    */
-  averageOfControl(config: { applicationId: string; provider: string; modelId: string }): Promise<number | null>;
+  averageOfControl(config: { applicationId: string; provider: string; modelId: string }, since?: Date | null): Promise<number | null>;
 }

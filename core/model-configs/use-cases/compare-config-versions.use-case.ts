@@ -26,14 +26,21 @@ export interface ConfigComparisonView {
  * each with the same metrics, so the arms can be compared.
  */
 export class CompareConfigVersionsUseCase {
-  constructor(private readonly deps: VersionDeps & { configs: ModelConfigRepository }) {}
+  constructor(
+    private readonly deps: VersionDeps & {
+      configs: ModelConfigRepository;
+      /** When the config's A/B test started (the experiments area); the control's rating counts answers from then on. */
+      controlSince?: (configId: string) => Promise<Date | null>;
+    },
+  ) {}
 
   async execute(configId: string, actor: Actor): Promise<ConfigComparisonView> {
     const config = await findOwnedModelConfig(this.deps.configs, configId, actor, 'read', this.deps.teams ?? null);
+    const since = (await this.deps.controlSince?.(config.id)) ?? null;
     const [versions, counters, rating] = await Promise.all([
       this.deps.versions.listByConfig(config.id),
       this.deps.configs.controlCounters(config.id),
-      this.deps.ratings.averageOfControl(config),
+      this.deps.ratings.averageOfControl(config, since),
     ]);
     const taken = versions.filter((v) => v.isActive).reduce((sum, v) => sum + v.trafficShare, 0);
     return {
@@ -45,8 +52,9 @@ export class CompareConfigVersionsUseCase {
         isDefault: config.isDefault,
         // Only the default config's versions share live traffic; another config's arms wait for it to be made the default.
         trafficPercent: toPercent(Math.max(0, FULL_TRAFFIC - taken)),
-        // The control's rating is read from every answer the config gave without a version, those from before
-        // its test included: an arm that counted no answer has no rating of its own (not 4.00 beside 0 requests).
+        // The control's rating is read from the answers the config gave without a version: since its A/B test
+        // started when it has one, else every such answer (those from before included). An arm that counted no
+        // answer has no rating of its own (not 4.00 beside 0 requests).
         metrics: toMetrics(counters, answeredCount(counters) > 0 ? rating : null),
       },
       versions: await versionViews(this.deps.ratings, versions),

@@ -28,7 +28,15 @@ export interface MessageRatingView {
  * the rating. Ratings feed the `userSatisfactionScore` of the answer's config version.
  */
 export class RateMessageUseCase {
-  constructor(private readonly deps: { conversations: ConversationRepository; applications: ApplicationRepository; ratings: MessageRatingRepository }) {}
+  constructor(
+    private readonly deps: {
+      conversations: ConversationRepository;
+      applications: ApplicationRepository;
+      ratings: MessageRatingRepository;
+      /** Told of each rating (A/B tests evaluate their application's decision). */
+      observed?: (applicationId: string) => void;
+    },
+  ) {}
 
   async execute(conversationId: string, messageId: string, input: unknown, actor: Actor): Promise<MessageRatingView> {
     const { conversation } = await findOwnedConversation(this.deps, conversationId, actor, 'read', 'read');
@@ -37,6 +45,7 @@ export class RateMessageUseCase {
     const result = await this.deps.ratings.rate(conversation.id, messageId, rating);
     if (result === 'missing') throw new NotFoundError('Message');
     if (result === 'not-rateable') throw ValidationError.field('messageId', 'Only answers of the assistant can be rated');
+    this.deps.observed?.(conversation.applicationId);
     return { conversationId: conversation.id, messageId, rating };
   }
 }

@@ -134,6 +134,20 @@ describe('A/B version use cases', () => {
     await expect(compare.execute(config._id, anActor())).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("counts the control's rating from the start of the config's A/B test when it has one, never answers from before", async () => {
+    const { actor, app, config } = await aConfig();
+    await create.execute(config._id, { label: 'Active', trafficPercent: 30 }, actor);
+    await world.configs.recordControlOutcome(config._id, { ok: true, latencyMs: 120, totalTokens: 40 });
+    const start = new Date('2026-11-29T10:00:00Z');
+    const answer = (id: string, rating: number, createdAt: Date) =>
+      world.ratings.messages.set(id, { id, conversationId: 'c', role: 'assistant', status: 'complete', configVersionId: null, rating, applicationId: app.id, provider: 'provider_a', model: 'gpt-4o', createdAt });
+    answer('before', 5, new Date(start.getTime() - 1000));
+    answer('during', 2, new Date(start.getTime() + 1000));
+    const withTest = new CompareConfigVersionsUseCase({ ...world, controlSince: async (id) => (id === config._id ? start : null) });
+    expect((await withTest.execute(config._id, actor)).control.metrics.userSatisfactionScore).toBe(2);
+    expect((await compare.execute(config._id, actor)).control.metrics.userSatisfactionScore).toBe(3.5);
+  });
+
   it("answers 404 for another user's config or a version of another config", async () => {
     const { actor, config } = await aConfig();
     const other = await aConfig();

@@ -3,6 +3,146 @@
  * by `npm run console:api-types`. Do not edit: change the document and regenerate; a test fails when stale.
  */
 export interface paths {
+    "/api/model-configs/{configId}/experiment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The A/B test's decision view
+         * @description Per arm the estimate of the goal with an always-valid confidence interval from the mixture sequential probability ratio test (Johari et al. 2022), each challenger against the control, and the decision. Only answers since the test started count. Team role `read`; 404 when the config has no test.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    configId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test with its decision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AbTest"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /**
+         * Set up or change the A/B test
+         * @description A new test, a change of goal, evaluator, minimum effect or significance, or `restart` starts it anew (only answers from then on count). Team role `write`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    configId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Required when the config has no test yet
+                         * @enum {string}
+                         */
+                        goal?: "rating" | "thumbs_up_rate" | "cost_per_conversation" | "evaluator_score";
+                        /**
+                         * @description The evaluator scoring sampled live answers (goal evaluator_score)
+                         * @example 0c1e5a3b-7d2f-4e8a-b6c4-2a9d0f1e3b5c
+                         */
+                        evaluatorId?: string | null;
+                        /** @description Defaults: 0.3 stars, 0.05 of rated answers, 0.001 US dollars, 0.05 of score */
+                        minimumEffect?: number;
+                        /** @default 0.05 */
+                        significance?: number;
+                        /** @default false */
+                        autoPromote?: boolean;
+                        guardrails?: ("error_rate" | "cost")[];
+                        restart?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The test with its decision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AbTest"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/model-configs/{configId}/experiment/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote the A/B test's winner
+         * @description The config takes the winning version's provider, model and settings (nothing changes when the control won), every version is switched off, and the test ends. 409 before a winner or after a promotion. Team role `write`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    configId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test with its decision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AbTest"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -14708,7 +14848,7 @@ export interface paths {
                     "application/json": {
                         /** @example https://hooks.example.com/platform */
                         url: string;
-                        events: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event")[];
+                        events: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event" | "experiment.decided")[];
                         /** Format: uuid */
                         applicationId?: string | null;
                         /** @example Answers questions about orders and returns */
@@ -14787,7 +14927,7 @@ export interface paths {
                     "application/json": {
                         /** @example https://hooks.example.com/platform */
                         url?: string;
-                        events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event")[];
+                        events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event" | "experiment.decided")[];
                         enabled?: boolean;
                         /** @example Answers questions about orders and returns */
                         description?: string;
@@ -15675,6 +15815,85 @@ export interface components {
             checks?: {
                 [key: string]: Record<string, never>;
             };
+        };
+        /** @description One arm of the test: the config itself (the control) or one of its versions. */
+        AbTestArm: {
+            /**
+             * @description `control`, or the version's id
+             * @example control
+             */
+            arm: string;
+            isControl: boolean;
+            /**
+             * @description The config's name for the control, the version's label otherwise
+             * @example Warmer answers
+             */
+            label: string;
+            isActive: boolean;
+            trafficPercent: number;
+            /** @description Observations of the goal since the test started (rated answers, or conversations for cost) */
+            observations: number;
+            /** @description The arm's mean with its always-valid confidence interval at the test's significance; null before its first observation */
+            estimate: {
+                estimate: number;
+                low: number;
+                high: number;
+            } | null;
+            /** @description The arm minus the control with its always-valid interval (challengers only; null until both arms hold 20 observations) */
+            difference: {
+                estimate: number;
+                low: number;
+                high: number;
+                /** @enum {string} */
+                verdict: "better" | "worse" | "equivalent" | "undecided";
+            } | null;
+            /**
+             * @description The guardrail this arm breached (it was switched off)
+             * @enum {string|null}
+             */
+            rolledBack: "error_rate" | "cost" | null;
+        };
+        AbTest: {
+            /** @example 4a7c2e1d-8b3f-4c6a-9e2d-1f0b3a5c7d9e */
+            id: string;
+            /** @example 5d8a3f2e-1b4c-4e6f-9a7d-3c2b1e0f9a8b */
+            configId: string;
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            applicationId: string;
+            /** @enum {string} */
+            goal: "rating" | "thumbs_up_rate" | "cost_per_conversation" | "evaluator_score";
+            /** @example null */
+            evaluatorId: string | null;
+            /** @description The smallest difference worth detecting, in the goal's unit (stars, share of rated answers, US dollars per conversation, score) */
+            minimumEffect: number;
+            /** @description The accepted chance of a false decision, however often the test is looked at */
+            significance: number;
+            autoPromote: boolean;
+            guardrails: ("error_rate" | "cost")[];
+            /** @enum {string} */
+            status: "running" | "winner" | "no_difference" | "promoted";
+            /**
+             * @description The recorded decision, or while running what the observations say now
+             * @enum {string}
+             */
+            decision: "running" | "winner" | "no_difference";
+            /**
+             * @description `control` or a version id
+             * @example 6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b
+             */
+            winner: string | null;
+            /**
+             * Format: date-time
+             * @description Only answers from this moment on are observations
+             */
+            startedAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** Format: date-time */
+            promotedAt: string | null;
+            /** @description Observations per arm at which a difference of the minimum effect is typically decided */
+            expectedObservations: number | null;
+            arms: components["schemas"]["AbTestArm"][];
         };
         AdminUser: {
             /** Format: uuid */
@@ -18356,7 +18575,7 @@ export interface components {
             id?: string;
             /** Format: uri */
             url?: string;
-            events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event")[];
+            events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event" | "experiment.decided")[];
             /**
              * Format: uuid
              * @description Only this application's events; null: all of yours

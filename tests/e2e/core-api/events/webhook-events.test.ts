@@ -35,7 +35,7 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
     await stack?.close();
   });
 
-  it('delivers each of the 12 event types from real actions, signed per Standard Webhooks, once each across two instances', async () => {
+  it('delivers each of the 13 event types from real actions, signed per Standard Webhooks, once each across two instances', async () => {
     const owner = await paidUserWithApplication(stack, 'starter');
     const token = owner.token;
     const hook = await a.client.post('/api/webhooks', { url: receiver.url, events: [...EVENT_TYPES], description: 'CRM' }, { token });
@@ -67,6 +67,9 @@ describe.each(DATABASE_KINDS)('domain events to webhooks (%s)', (database) => {
     const plugin = { applicationId: app.body.id, installationId: '00000000-0000-4000-8000-000000000001', pluginId: 'acme.greeter', version: '1.0.0' };
     await publisher.publish({ type: 'plugin.activated', ownerId: owner.user.id, applicationId: app.body.id, data: plugin });
     await publisher.publish({ type: 'plugin.deactivated', ownerId: owner.user.id, applicationId: app.body.id, data: { ...plugin, reason: 'hook timed out 5 times' } });
+    // So do A/B test decisions (tests/e2e/core-api/ab-tests.test.ts reaches one through ratings).
+    const decided = { applicationId: app.body.id, configId: plugin.installationId, experimentId: plugin.installationId, decision: 'winner', arm: 'control', goal: 'rating', automatic: true };
+    await publisher.publish({ type: 'experiment.decided', ownerId: owner.user.id, applicationId: app.body.id, data: decided });
     // A workflow's webhook step announces workflow.event; the run ends before the application goes.
     const flow = await a.client.post('/api/workflows', { applicationId: app.body.id, name: 'Announce', steps: [{ id: 'announce', kind: 'webhook', data: { hello: 'world' } }] }, { token });
     const run = await b.client.post(`/api/workflows/${flow.body.id}/trigger`, { input: {} }, { token });

@@ -12,6 +12,7 @@ import { fieldErrors } from '../../lib/errors';
 import { formatNumber } from '../../lib/format';
 import { useAddVersion, useComparison, useConfig, useDeleteVersion, useUpdateVersion, type Version } from './queries';
 import { s } from './strings';
+import { AbTest } from './AbTest';
 
 interface Arm {
   name: string;
@@ -192,6 +193,7 @@ export default function Versions() {
             ]}
           />
         </section>
+        <AbTest configId={configId} />
       </div>
     );
   }

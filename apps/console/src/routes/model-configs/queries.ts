@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
+import { toApiError } from '../../lib/errors';
 
 export type ModelConfig = components['schemas']['ModelConfig'];
 export type Version = components['schemas']['ModelConfigVersion'];
@@ -84,6 +85,41 @@ export function useDeleteVersion(configId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (versionId: string) => data(api.DELETE('/api/model-configs/{configId}/versions/{versionId}', { params: { path: { configId, versionId } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export type AbTest = components['schemas']['AbTest'];
+export type AbTestArm = components['schemas']['AbTestArm'];
+export type AbTestInput = { goal: NonNullable<AbTest['goal']>; minimumEffect: number; significance: number; autoPromote: boolean; guardrails: NonNullable<AbTest['guardrails']> };
+
+/** The config's A/B test with its decision; `null` when it has none yet (the API's 404). Refreshed every 15 s while running. */
+export function useAbTest(configId: string) {
+  return useQuery({
+    queryKey: [...key, 'experiment', configId],
+    queryFn: async (): Promise<AbTest | null> => {
+      const { data: body, error, response } = await api.GET('/api/model-configs/{configId}/experiment', { params: { path: { configId } } });
+      if (response.status === 404) return null;
+      if (!response.ok) throw toApiError(response.status, error);
+      return body as AbTest;
+    },
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? 15_000 : false),
+    refetchIntervalInBackground: false,
+  });
+}
+
+export function useSaveAbTest(configId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AbTestInput) => data(api.PUT('/api/model-configs/{configId}/experiment', { params: { path: { configId } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export function usePromoteAbTest(configId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => data(api.POST('/api/model-configs/{configId}/experiment/promote', { params: { path: { configId } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
   });
 }

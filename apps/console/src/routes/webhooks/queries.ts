@@ -22,6 +22,7 @@ export const EVENTS = [
   'usage.limit_reached',
   'subscription.updated',
   'workflow.event',
+  'experiment.decided',
 ] as const satisfies readonly WebhookEvent[];
 
 // The form must offer every event the API accepts: an event added to the API and missing here fails the type check.
