@@ -54,6 +54,7 @@ describe(`npm start on a 1 GB server (a ${LIMIT / 1024 ** 2} MB memory cgroup)${
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'PLATFORM_WASM_TIERS', 'NODE_OPTIONS']) delete env[name];
     const base = `http://127.0.0.1:${ports.PORT}`;
 
+    let app: { id: string } | undefined;
     for (const round of ['a new data folder', 'the same folder again']) {
       // As a self-hoster starts it: npm start, npm itself inside the group too.
       const service = serviceOf(spawn('sh', ['-c', group.wrap('npm start')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
@@ -61,14 +62,16 @@ describe(`npm start on a 1 GB server (a ${LIMIT / 1024 ** 2} MB memory cgroup)${
         await waitUntilUp(`${base}/api/health`, service, 180_000);
         const api = new Api(base);
         const token = round === 'a new data folder' ? await api.owner() : await api.login();
-        const app = round === 'a new data folder' ? await api.post('/api/applications', { name: 'Small server' }, token) : (await api.get('/api/applications', token)).data[0];
+        // The second start finds what the first stored.
+        app = app ? await api.get(`/api/applications/${app.id}`, token) : await api.post('/api/applications', { name: 'Small server' }, token);
+        if (!app) throw new Error('no application');
         const conversations: string[] = [];
-        for (let i = 0; i < CLIENTS; i++) conversations.push((await api.post('/api/conversations', { applicationId: app.id }, token)).id);
+        for (let i = 0; i < CLIENTS; i++) conversations.push((await api.post('/api/conversations', { applicationId: app!.id }, token)).id);
 
-        const documentId = await api.upload(app.id, token, round === 'a new data folder' ? 'first' : 'second');
         const chat = await chatLoad(base, token, conversations);
         expect({ round, non2xx: chat.non2xx, errors: chat.errors, timeouts: chat.timeouts }).toEqual({ round, non2xx: 0, errors: 0, timeouts: 0 });
-        expect(chat.requests.total).toBeGreaterThan(0);
+        expect(chat['2xx']).toBeGreaterThan(0);
+        const documentId = await api.upload(app.id, token, round === 'a new data folder' ? 'first' : 'second');
         const document = await api.ready(documentId, token);
         expect(document.chunkCount).toBeGreaterThan(100);
         const found = await api.get(`/api/knowledge/search?applicationId=${app.id}&query=${encodeURIComponent(`harbour lantern ${round === 'a new data folder' ? 'first' : 'second'}`)}`, token);
