@@ -139,6 +139,7 @@ async function prepare(base: string, count: number): Promise<Setup> {
 }
 
 async function burst(base: string, setup: Setup, size: number): Promise<{ whole: number; p50: number; p99: number; lastDone: number }> {
+  const failures = new Map<string, number>();
   const t0 = performance.now();
   const results = await Promise.all(
     setup.conversations.slice(0, size).map(async (id) => {
@@ -151,6 +152,7 @@ async function burst(base: string, setup: Setup, size: number): Promise<{ whole:
       let chunks = 0;
       let done = false;
       let text = '';
+      const events: string[] = [];
       const decoder = new TextDecoder();
       for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) {
         text += decoder.decode(bytes, { stream: true });
@@ -158,20 +160,29 @@ async function burst(base: string, setup: Setup, size: number): Promise<{ whole:
         while ((end = text.indexOf('\n\n')) >= 0) {
           const event = text.slice(0, end);
           text = text.slice(end + 2);
+          events.push(event);
           if (/^event: chunk$/m.test(event) || /"type":"chunk"/.test(event)) {
             if (chunks++ === 0) first = performance.now() - t0;
           }
           if (/^event: done$/m.test(event) || /"type":"done"/.test(event)) done = true;
         }
       }
-      if (process.env.BENCH_DEBUG) console.log(res.status, done, chunks, text);
-      return { ok: res.status === 200 && done && chunks === CHUNKS, first, finished: performance.now() - t0 };
+      const ok = res.status === 200 && done && chunks === CHUNKS;
+      // What a stream that did not finish whole got instead (an error event, another status).
+      if (!ok) failures.set(`${res.status} ${errorOf(events)} (${chunks} chunks${done ? ', done' : ''})`, (failures.get(`${res.status} ${errorOf(events)} (${chunks} chunks${done ? ', done' : ''})`) ?? 0) + 1);
+      return { ok, first, finished: performance.now() - t0 };
     }),
   );
+  for (const [what, count] of failures) console.log(`  ${count} of ${size} streams not whole: ${what}`);
   const firsts = results.map((r) => r.first).filter((f) => !Number.isNaN(f)).sort((a, b) => a - b);
   const at = (q: number) => firsts[Math.min(firsts.length - 1, Math.floor(q * firsts.length))] ?? NaN;
   return { whole: results.filter((r) => r.ok).length, p50: at(0.5), p99: at(0.99), lastDone: Math.max(...results.map((r) => r.finished)) };
 }
+
+const errorOf = (events: string[]): string => {
+  const error = events.find((e) => /"type":"error"/.test(e));
+  return error ? error.slice(0, 200) : 'no error event';
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
