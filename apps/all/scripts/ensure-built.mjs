@@ -2,7 +2,7 @@
 // console excepted) to JavaScript in dist/start/, file by file, only the files changed since their last compile,
 // with SWC as ts-node --swc would. The server then starts from that JavaScript: no compiler in the serving
 // process (ts-node kept 80-100 MB of compiled sources resident; docs/benchmarks/memory.md, issue 49).
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,8 +67,13 @@ export function ensureServerBuilt({ log = (line) => process.stderr.write(`${line
     for (const [file, out] of stale) {
       const { code, map } = swc.transformSync(readFileSync(file, 'utf8'), swcOptions(file));
       mkdirSync(dirname(out), { recursive: true });
-      writeFileSync(`${out}.map`, map);
-      writeFileSync(out, `${code}\n//# sourceMappingURL=${out.slice(dirname(out).length + 1)}.map\n`);
+      // Written aside, then renamed into place: another start compiling at the same moment (two test files, say)
+      // never loads a file half written.
+      const temporary = `${out}.${process.pid}.tmp`;
+      writeFileSync(`${temporary}.map`, map);
+      renameSync(`${temporary}.map`, `${out}.map`);
+      writeFileSync(temporary, `${code}\n//# sourceMappingURL=${out.slice(dirname(out).length + 1)}.map\n`);
+      renameSync(temporary, out);
     }
   }
   // A source removed or renamed takes its compiled file with it.
