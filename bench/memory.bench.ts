@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -7,6 +7,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { startServerProcess, stopAll } from './support/processes';
+import { openMemoryCgroup, type MemoryCgroup } from '../tests/support/memory-cgroup';
 
 /**
  * `npm run bench:memory` (issue 36): the resident memory of the all-in-one process, as `npm start` runs it
@@ -26,6 +27,14 @@ import { startServerProcess, stopAll } from './support/processes';
  * `-semi` (V8's --max-semi-space-size=4), `-old` (--max-old-space-size=256), `-small` (all three).
  * BENCH_PHASES (comma-separated, default all): `idle`, `chat`, `knowledge`, `plugins`; the later phases
  * need `chat` (it creates the application).
+ *
+ * Issue 49: `npm start` now runs the compiled server (`dist/start`, kept current by `apps/all/scripts/ensure-built.mjs`)
+ * with the V8 flags `apps/all/scripts/node-flags.mjs` chooses for the machine (`--liftoff-only` under 2 GiB). The arms
+ * `start` (what `npm start` runs here), `start-optimizing` and `start-baseline` (the WebAssembly tiers forced either
+ * way) and `sources-baseline` (ts-node with `--liftoff-only`) compare them. Where a memory cgroup can be made (root),
+ * each arm runs in one of its own, BENCH_MEMORY_LIMIT_MB (default: no limit) as its limit, and each phase also reports
+ * the group's peak: page cache and child processes (initdb on a new data folder) included, as the kernel counts
+ * them against a limit; the table's last columns give the start's group peak and whether the kernel killed anything.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CHUNKS = 10_000;
@@ -35,13 +44,25 @@ const ROOT = join(__dirname, '..');
 
 interface Arm {
   name: string;
-  entry: 'sources' | 'dist';
+  entry: 'sources' | 'dist' | 'start';
+  /** V8 flags on the command line (NODE_OPTIONS refuses --liftoff-only). */
+  flags?: string[];
   database: 'pglite' | 'postgres';
   env?: Record<string, string>;
 }
 
+/** The V8 flags `npm start` chooses on this machine (apps/all/scripts/node-flags.mjs). */
+const nodeFlags = (): string[] =>
+  spawnSync(process.execPath, [join(__dirname, '..', 'apps', 'all', 'scripts', 'node-flags.mjs')], { encoding: 'utf8' }).stdout.split(' ').filter(Boolean);
+
+const START_FLAGS = nodeFlags();
+
 const ARMS: Record<string, Arm> = {
-  pglite: { name: 'npm start, PGlite', entry: 'sources', database: 'pglite' },
+  pglite: { name: 'ts-node (npm start before issue 49), PGlite', entry: 'sources', database: 'pglite' },
+  'sources-baseline': { name: 'ts-node --liftoff-only, PGlite', entry: 'sources', database: 'pglite', flags: ['--liftoff-only'] },
+  start: { name: `npm start (dist/start${START_FLAGS.length ? ` ${START_FLAGS.join(' ')}` : ''}), PGlite`, entry: 'start', database: 'pglite', flags: START_FLAGS },
+  'start-optimizing': { name: 'dist/start, both WebAssembly tiers, PGlite', entry: 'start', database: 'pglite', flags: [] },
+  'start-baseline': { name: 'dist/start --liftoff-only, PGlite', entry: 'start', database: 'pglite', flags: ['--liftoff-only'] },
   'pglite-pg-defaults': {
     name: "npm start, PGlite with PostgreSQL's memory defaults",
     entry: 'sources',
@@ -71,31 +92,46 @@ interface Phase {
 }
 
 async function main(): Promise<void> {
-  const arms = (process.env.BENCH_ARMS ?? 'pglite,postgres').split(',').map((name) => {
+  const arms = (process.env.BENCH_ARMS ?? 'start,pglite,postgres').split(',').map((name) => {
     const arm = ARMS[name.trim()];
     if (!arm) throw new Error(`unknown arm ${name}; one of ${Object.keys(ARMS).join(', ')}`);
     return arm;
   });
   const emulator = await startServerProcess<{ url: string; baseUrls: Record<string, string> }>('support/emulator.server.ts', { BENCH_DELAY_MS: '20' });
   console.log(`Memory benchmark: node ${process.version}, ${DURATION_S} s of chat load at 32 clients, ${CHUNKS.toLocaleString('en')} chunks, ${PLUGINS} plugins`);
-  const results: { arm: Arm; phases: Phase[]; hwmMb: number }[] = [];
+  const results: { arm: Arm; phases: Phase[]; hwmMb: number; group?: GroupFigures }[] = [];
+  if (arms.some((arm) => arm.entry === 'start')) spawnSync(process.execPath, [join(ROOT, 'apps', 'all', 'scripts', 'ensure-built.mjs')], { stdio: 'inherit' });
   try {
     for (const arm of arms) {
       if (arm.entry === 'dist' && !existsSync(join(ROOT, 'dist', 'apps', 'all', 'main.js'))) {
         console.log(`\n${arm.name}: skipped, dist/apps/all/main.js is missing (npm run build)`);
         continue;
       }
-      results.push(await runArm(arm, emulator.info.baseUrls));
+      try {
+        results.push(await runArm(arm, emulator.info.baseUrls));
+      } catch (error) {
+        // Under BENCH_MEMORY_LIMIT_MB an arm may be killed for memory: reported, and the next arm runs.
+        console.log(`${arm.name}: ${(error as Error).message}`);
+      }
     }
   } finally {
     stopAll([emulator.child]);
   }
-  console.log('\n| arm | ' + results[0]?.phases.map((p) => `${p.name} (peak / after)`).join(' | ') + ' | high-water mark |');
-  console.log('|---|' + (results[0]?.phases.map(() => '---').join('|') ?? '') + '|---|');
-  for (const r of results) console.log(`| ${r.arm.name} | ${r.phases.map((p) => `${p.peakMb} / ${p.afterMb} MB`).join(' | ')} | ${r.hwmMb} MB |`);
+  console.log('\n| arm | ' + results[0]?.phases.map((p) => `${p.name} (peak / after)`).join(' | ') + ' | high-water mark | start, group peak | group peak | OOM kills |');
+  console.log('|---|' + (results[0]?.phases.map(() => '---').join('|') ?? '') + '|---|---|---|---|');
+  for (const r of results) {
+    const g = r.group;
+    console.log(`| ${r.arm.name} | ${r.phases.map((p) => `${p.peakMb} / ${p.afterMb} MB`).join(' | ')} | ${r.hwmMb} MB | ${g ? `${g.startPeakMb} MB` : 'n/a'} | ${g ? `${g.peakMb} MB` : 'n/a'} | ${g ? g.oomKills : 'n/a'} |`);
+  }
 }
 
-async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{ arm: Arm; phases: Phase[]; hwmMb: number }> {
+interface GroupFigures {
+  startPeakMb: number;
+  peakMb: number;
+  oomKills: number;
+}
+
+async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{ arm: Arm; phases: Phase[]; hwmMb: number; group?: GroupFigures }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
   const [port, aiPort, marketplacePort] = [await freePort(), await freePort(), await freePort()];
   let schema: string | undefined;
@@ -128,11 +164,21 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
   if (arm.env?.NODE_OPTIONS) env.NODE_OPTIONS = [process.env.NODE_OPTIONS, arm.env.NODE_OPTIONS].filter(Boolean).join(' ');
   if (!databaseUrl) delete env.DATABASE_URL;
   delete env.REDIS_URL; // the small server's setup: one process, no Redis
-  const child =
-    arm.entry === 'dist'
-      ? fork(join(ROOT, 'dist', 'apps', 'all', 'main.js'), [], { cwd: ROOT, env, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-      : fork(join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), ['--swc', join(ROOT, 'apps', 'all', 'main.ts')], { cwd: ROOT, env, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const limitMb = Number(process.env.BENCH_MEMORY_LIMIT_MB ?? 0);
+  const opened = openMemoryCgroup(`bench-memory-${process.pid}-${randomBytes(2).toString('hex')}`, limitMb > 0 ? limitMb * 1024 * 1024 : 64 * 1024 ** 3);
+  const cgroup: MemoryCgroup | undefined = 'reason' in opened ? undefined : opened;
+  if (!cgroup) console.log(`(no memory cgroup: ${(opened as { reason: string }).reason})`);
+  const execArgv = arm.flags ?? [];
+  const script =
+    arm.entry === 'dist' ? [join(ROOT, 'dist', 'apps', 'all', 'main.js')]
+    : arm.entry === 'start' ? [join(ROOT, 'dist', 'start', 'apps', 'all', 'main.js')]
+    : [join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--swc', join(ROOT, 'apps', 'all', 'main.ts')];
+  // In the group from its first instruction: a shell joins it, then becomes node.
+  const child = cgroup
+    ? spawn('sh', ['-c', cgroup.wrap(`${JSON.stringify(process.execPath)} ${[...execArgv, ...script].map((a) => JSON.stringify(a)).join(' ')}`)], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] })
+    : spawn(process.execPath, [...execArgv, ...script], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const pid = child.pid!;
+  let group: GroupFigures | undefined;
   const base = `http://127.0.0.1:${port}`;
   const phases: Phase[] = [];
   let hwmMb = 0;
@@ -144,6 +190,7 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
     await waitHealthy(base, child);
     const startedMs = Date.now() - t0;
     await sleep(10_000);
+    if (cgroup) group = { startPeakMb: Math.round((cgroup.peakBytes() ?? 0) / 1048576), peakMb: 0, oomKills: cgroup.oomKills() };
     phases.push({ name: 'idle after start', ...sampler.phase(), note: `ready in ${(startedMs / 1000).toFixed(1)} s, measured 10 s later` });
     sampler.reset();
 
@@ -187,14 +234,17 @@ async function runArm(arm: Arm, providerUrls: Record<string, string>): Promise<{
   } finally {
     sampler.stop();
     hwmMb = statusMb(pid, 'VmHWM');
+    if (cgroup) group = { startPeakMb: group?.startPeakMb ?? 0, peakMb: Math.round((cgroup.peakBytes() ?? 0) / 1048576), oomKills: cgroup.oomKills() };
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     rmSync(dataDir, { recursive: true, force: true });
+    cgroup?.remove();
     if (schema) await onPostgres((process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL)!, `DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
     for (const p of phases) console.log(`${p.name.padEnd(20)} peak ${String(p.peakMb).padStart(5)} MB   after ${String(p.afterMb).padStart(5)} MB   ${p.note}`);
     console.log(`high-water mark (VmHWM) ${hwmMb} MB; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    if (group) console.log(`memory cgroup${limitMb ? ` (limit ${limitMb} MB)` : ''}: start peak ${group.startPeakMb} MB, peak ${group.peakMb} MB, OOM kills ${group.oomKills}`);
   }
-  return { arm, phases, hwmMb };
+  return { arm, phases, hwmMb, ...(group ? { group } : {}) };
 }
 
 /** VmRSS of the process every 100 ms: the peak of the phase, and the last reading. */
@@ -351,7 +401,7 @@ async function plugins(api: Api): Promise<void> {
 async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
   const until = Date.now() + 360_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the platform exited with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the platform exited with ${child.exitCode ?? child.signalCode}`);
     const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
     if (ok) return;
     if (Date.now() > until) throw new Error('the platform did not become healthy in 6 minutes');

@@ -14,20 +14,34 @@ export interface HttpCall {
   signal?: AbortSignal;
 }
 
-/** Sends a request and resolves with the response stream once the status line and headers arrive. */
+/**
+ * Sends a request and resolves with the response stream once the status line and headers arrive. A kept-alive
+ * connection the server closed while it sat idle (its FIN not yet seen by a busy event loop) fails the request it
+ * is handed to with ECONNRESET before any answer: that request, which the server never read, is sent once more on
+ * a new connection (Node.js's documented remedy, `request.reusedSocket`).
+ */
 export function send(url: string, call: HttpCall): Promise<IncomingMessage> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const headers = { ...call.headers, ...(call.body !== undefined ? { 'content-length': String(Buffer.byteLength(call.body)) } : {}) };
-  return new Promise((resolve, reject) => {
-    const req = (secure ? httpsRequest : httpRequest)(
-      target,
-      { method: call.method, headers, agent: secure ? agents.https : agents.http, signal: call.signal },
-      resolve,
-    );
-    req.on('error', reject);
-    req.end(call.body);
-  });
+  const attempt = (retry: boolean): Promise<IncomingMessage> =>
+    new Promise((resolve, reject) => {
+      let answered = false;
+      const req = (secure ? httpsRequest : httpRequest)(
+        target,
+        { method: call.method, headers, agent: secure ? agents.https : agents.http, signal: call.signal },
+        (res) => {
+          answered = true;
+          resolve(res);
+        },
+      );
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (retry && !answered && req.reusedSocket && error.code === 'ECONNRESET' && !call.signal?.aborted) resolve(attempt(false));
+        else reject(error);
+      });
+      req.end(call.body);
+    });
+  return attempt(true);
 }
 
 /** Reads a whole response body as text. */

@@ -21,6 +21,8 @@ export class ProviderCall {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private timedOut = false;
+  /** The SDK's stream ran to its end: the response is read whole, nothing is left to cancel. */
+  private complete = false;
   private readonly onCallerAbort = () => this.controller.abort();
 
   constructor(
@@ -47,7 +49,8 @@ export class ProviderCall {
   /** Releases the call; a request still running (the consumer stopped reading) is cancelled. */
   end(): void {
     this.release();
-    if (!this.controller.signal.aborted) this.controller.abort();
+    // Aborting costs two DOMExceptions (this signal's and the SDK's own controller's) per stream: only when needed.
+    if (!this.complete && !this.controller.signal.aborted) this.controller.abort();
   }
 
   /** Releases a call whose request has settled: nothing is left to cancel (aborting costs a DOMException). */
@@ -56,10 +59,14 @@ export class ProviderCall {
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
   }
 
-  /** SDK streams end quietly when their signal aborts; this says why the stream stopped. */
+  /**
+   * Called once the SDK's stream has ended. SDK streams end quietly when their signal aborts; this says why the
+   * stream stopped. Otherwise the stream ran to its end and `end` has nothing to cancel.
+   */
   throwIfStopped(): void {
     if (this.callerSignal?.aborted) throw abortError(this.callerSignal);
     if (this.timedOut) throw this.timeoutError();
+    this.complete = true;
   }
 
   /** The core error for a failure of this call; the caller's own abort is passed through untouched. */

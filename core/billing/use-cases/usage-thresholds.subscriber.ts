@@ -20,16 +20,21 @@ export class UsageThresholdWatcher implements EventSubscriber {
   async handle(event: DomainEvent): Promise<void> {
     if (event.type !== 'message.completed') return;
     const plan = await currentPlan(this.deps, event.ownerId);
-    const used = await this.deps.usage.current(event.ownerId, plan.period);
     const limits = plan.entitlements.limits;
+    // Own-key tokens are never metered, and a plan that bills overage has no ceiling to reach.
+    const tokenLimit = plan.entitlements.overageAllowed ? null : limits.includedTokens;
+    const messageLimit = limits.messagesPerMonth;
+    const bounded = (limit: number | null): limit is number => limit !== null && limit > 0;
+    // Nothing to reach (an unlimited plan, an exempt admin): no read of the counters.
+    if (!bounded(tokenLimit) && !bounded(messageLimit)) return;
+    const used = await this.deps.usage.current(event.ownerId, plan.period);
     const metrics: Array<{ metric: 'tokens' | 'messages'; used: number; limit: number | null }> = [
-      // Own-key tokens are never metered, and a plan that bills overage has no ceiling to reach.
-      { metric: 'tokens', used: used.tokensUsed, limit: plan.entitlements.overageAllowed ? null : limits.includedTokens },
-      { metric: 'messages', used: used.messagesUsed, limit: limits.messagesPerMonth },
+      { metric: 'tokens', used: used.tokensUsed, limit: tokenLimit },
+      { metric: 'messages', used: used.messagesUsed, limit: messageLimit },
     ];
     const periodEnd = plan.period.end.toISOString();
     for (const m of metrics) {
-      if (m.limit === null || m.limit <= 0) continue;
+      if (!bounded(m.limit)) continue;
       for (const threshold of USAGE_THRESHOLDS) {
         if (m.used * 100 < m.limit * threshold) continue;
         await this.deps.events.publish({
