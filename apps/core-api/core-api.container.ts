@@ -37,6 +37,7 @@ import { teamsModule } from './modules/teams.module';
 import { toolsModule } from './modules/tools.module';
 import { consoleModule } from './modules/console.module';
 import { studioModule } from './modules/studio.module';
+import { logsModule } from './modules/logs.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -82,6 +83,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     knowledgeModule(),
     conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy]),
     studioModule,
+    logsModule,
     publicApiModule,
     hostedPageModule,
     customDomainsModule,
