@@ -129,15 +129,15 @@ export class TypeOrmAnnotationRepository implements AnnotationRepository {
       `SELECT id, answer, to_jsonb(embedding) AS embedding, embedding_model FROM annotations WHERE application_id = $1 AND embedding IS NOT NULL`,
       [applicationId],
     );
-    return found.map((r) => ({ id: r.id, answer: r.answer, embedding: Float32Array.from(r.embedding ?? []), embeddingModel: r.embedding_model }));
+    return found.map((r) => ({ id: r.id, answer: r.answer, embedding: (r.embedding ?? []).map(Number), embeddingModel: r.embedding_model }));
   }
 
   async recordReply(annotationId: string, messageId: string, at: Date): Promise<void> {
     await rows(
       this.db,
-      `WITH marked AS (UPDATE messages SET metadata = coalesce(metadata, '{}'::jsonb) || jsonb_build_object('annotationId', $1::text) WHERE id = $2 RETURNING id)
-       UPDATE annotations SET hit_count = hit_count + 1, last_hit_at = $3 WHERE id = $1::uuid`,
-      [annotationId, messageId, at],
+      `WITH marked AS (UPDATE messages SET metadata = coalesce(metadata, '{}'::jsonb) || jsonb_build_object('annotationId', $4::text) WHERE id = $2 RETURNING id)
+       UPDATE annotations SET hit_count = hit_count + 1, last_hit_at = $3 WHERE id = $1`,
+      [annotationId, messageId, at, annotationId],
     );
   }
 }

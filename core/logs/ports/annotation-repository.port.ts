@@ -15,7 +15,8 @@ export interface NewAnnotation {
 export interface AnnotationVector {
   id: string;
   answer: string;
-  embedding: Float32Array;
+  /** Kept in the platform's cache, which freezes what it holds: a plain array. */
+  embedding: readonly number[];
   embeddingModel: string | null;
 }
 

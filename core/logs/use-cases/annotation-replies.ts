@@ -150,7 +150,7 @@ export async function* annotatedStream(served: AnnotatedAnswer): AsyncIterable<C
   };
 }
 
-function dot(a: number[], b: Float32Array): number {
+function dot(a: number[], b: readonly number[]): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;
