@@ -43,7 +43,36 @@ describeInBrowser('console: logs and annotations', () => {
     await page.getByRole('button', { name: 'Open “Where is my parcel?”' }).click();
     await page.getByRole('heading', { name: 'Conversation: Where is my parcel?' }).waitFor();
     await page.getByText('No trace was recorded for this answer.').waitFor();
+
+    // A recorded trace, as the traces area's reader gives it, drawn as a tree: nested spans with durations and GenAI attributes.
+    const t0 = Date.parse('2026-01-05T10:00:00.000Z');
+    const at = (ms: number) => new Date(t0 + ms).toISOString();
+    const trace = {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spans: [
+        { spanId: 'a1', parentSpanId: null, name: 'chat.turn', startTime: at(0), durationMs: 1200, status: 'ok', attributes: {} },
+        { spanId: 'b2', parentSpanId: 'a1', name: 'retrieval', startTime: at(10), durationMs: 90, status: 'ok', attributes: { 'retrieval.hits': 3 } },
+        { spanId: 'c3', parentSpanId: 'a1', name: 'chat gpt-4o-mini', startTime: at(110), durationMs: 800, status: 'ok', attributes: { 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': 42, 'gen_ai.usage.output_tokens': 17 } },
+        { spanId: 'd4', parentSpanId: 'a1', name: 'execute_tool track_parcel', startTime: at(920), durationMs: 250, status: 'error', statusMessage: 'The tool timed out', attributes: { 'gen_ai.tool.name': 'track_parcel' } },
+      ],
+    };
+    await page.route(/\/api\/applications\/[^/]+\/logs\/[^/?]+$/, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.messages = body.messages.map((m: { role: string }) => (m.role === 'assistant' ? { ...m, trace } : m));
+      await route.fulfill({ response, json: body });
+    });
+    await page.reload();
+    await page.getByText('Trace (4 steps)').click();
+    const tree = page.getByRole('list', { name: 'Steps of this answer, on a time axis' });
+    for (const step of ['chat.turn', 'retrieval', 'chat gpt-4o-mini', 'execute_tool track_parcel', '1.20 s', '800 ms', '250 ms', 'Model: gpt-4o-mini', 'Tokens in: 42', 'Tokens out: 17', 'Tool: track_parcel', 'Failed: The tool timed out', 'Passages found: 3']) {
+      await tree.getByText(step, { exact: true }).first().waitFor();
+    }
     expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Hide the steps inside chat.turn' }).click();
+    await tree.getByText('Passages found: 3').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Show the steps inside chat.turn' }).waitFor();
+    await page.unroute(/\/api\/applications\/[^/]+\/logs\/[^/?]+$/);
     await page.getByRole('button', { name: 'Annotate' }).click();
     const dialog = page.getByRole('dialog', { name: 'Annotate this answer' });
     expect(await dialog.getByLabel('Question').inputValue()).toBe('Where is my parcel?');

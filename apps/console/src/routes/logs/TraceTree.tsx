@@ -46,7 +46,7 @@ export function TraceTree({ trace }: { trace: Trace | null | undefined }) {
   return (
     <details className="ap-trace">
       <summary>{s.trace.show(spans.length)}</summary>
-      <ul className="ap-trace__tree" role="tree" aria-label={s.trace.tree}>
+      <ul className="ap-trace__tree" aria-label={s.trace.tree}>
         {treeOf(spans).map((node) => (
           <SpanRow key={node.span.spanId} node={node} start={start} total={total} depth={0} />
         ))}
@@ -67,20 +67,24 @@ function SpanRow({ node, start, total, depth }: { node: Node; start: number; tot
   });
   const name = span.name ?? '';
   return (
-    <li role="treeitem" aria-expanded={node.children.length ? open : undefined} aria-label={`${name}, ${s.trace.duration(span.durationMs ?? 0)}`}>
+    <li>
       <div className="ap-trace__row" style={{ paddingLeft: `${depth * 16}px` }}>
         {node.children.length ? (
-          <button type="button" className="ap-icon-button ap-trace__toggle" aria-label={open ? s.trace.collapse(name) : s.trace.expand(name)} onClick={() => setOpen(!open)}>
+          <button type="button" className="ap-icon-button ap-trace__toggle" aria-expanded={open} aria-label={open ? s.trace.collapse(name) : s.trace.expand(name)} onClick={() => setOpen(!open)}>
             {open ? <ChevronDown aria-hidden size={14} /> : <ChevronRight aria-hidden size={14} />}
           </button>
         ) : (
           <span className="ap-trace__toggle" />
         )}
-        <span className="ap-trace__name">{name}</span>
+        <span className="ap-trace__name">
+          {name}
+        </span>
         <span className="ap-trace__axis" aria-hidden>
           <span className={`ap-trace__bar${span.status === 'error' ? ' ap-trace__bar--error' : ''}`} style={{ left: `${offset}%`, width: `${Math.min(width, 100 - offset)}%` }} />
         </span>
-        <span className="ap-trace__duration">{s.trace.duration(span.durationMs ?? 0)}</span>
+        <span className="ap-trace__duration">
+          {s.trace.duration(span.durationMs ?? 0)}
+        </span>
       </div>
       <div className="ap-trace__facts" style={{ paddingLeft: `${depth * 16 + 22}px` }}>
         {span.status === 'error' ? <span className="ap-trace__failed">{`${s.trace.failed}${span.statusMessage ? `: ${span.statusMessage}` : ''}`}</span> : null}
@@ -106,7 +110,7 @@ function SpanRow({ node, start, total, depth }: { node: Node; start: number; tot
         ) : null}
       </div>
       {node.children.length && open ? (
-        <ul role="group">
+        <ul>
           {node.children.map((child) => (
             <SpanRow key={child.span.spanId} node={child} start={start} total={total} depth={depth + 1} />
           ))}
