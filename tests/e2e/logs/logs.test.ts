@@ -2,6 +2,7 @@ import { postStream, readSseEvents } from '../../support/sse';
 import { DATABASE_KINDS } from '../../support/test-database';
 import { startCoreApi, userWithApplication, type TestStack } from '../../support/test-stack';
 import { anOwnerWithKey, withKey } from '../public-api/public-api-support';
+import { teamApplication, teamWithEveryRole } from '../teams/team-support';
 
 describe.each(DATABASE_KINDS)('application logs and annotations (%s)', (database) => {
   let stack: TestStack;
@@ -123,5 +124,23 @@ describe.each(DATABASE_KINDS)('application logs and annotations (%s)', (database
     const after = await stack.client.post('/api/v1/chat', { message: 'How do I reset my password?', applicationId: app.id }, withKey(key.key));
     expect(after.body.message.content).not.toBe(better);
     expect(stack.emulator!.requests.length).toBeGreaterThan(0);
+  });
+
+  it('applies team roles: every member reads the logs and annotations, a viewer cannot annotate, an outsider sees nothing', async () => {
+    const world = await teamWithEveryRole(stack);
+    const app = await teamApplication(stack, world, 'Team Logs');
+    const { owner, member, viewer, outsider } = world.users;
+    const conversation = await stack.client.post('/api/conversations', { applicationId: app.id }, { token: owner.token });
+    expect((await stack.client.post(`/api/conversations/${conversation.body.id}/messages`, { content: 'Hello from the team' }, { token: owner.token })).status).toBe(200);
+    const seen = await stack.client.get(logs(app.id), { token: viewer.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body[0]).toMatchObject({ channel: 'console', endUser: { kind: 'console' }, firstMessage: 'Hello from the team' });
+    expect((await stack.client.get(`${logs(app.id)}/${conversation.body.id}`, { token: viewer.token })).status).toBe(200);
+    expect((await stack.client.post(annotations(app.id), { question: 'Hi?', answer: 'Hello.' }, { token: viewer.token })).status).toBe(403);
+    expect((await stack.client.put(`${annotations(app.id)}/settings`, { repliesEnabled: true, threshold: 0.9 }, { token: viewer.token })).status).toBe(403);
+    expect((await stack.client.post(annotations(app.id), { question: 'Hi?', answer: 'Hello.' }, { token: member.token })).status).toBe(201);
+    expect((await stack.client.get(annotations(app.id), { token: viewer.token })).body).toHaveLength(1);
+    expect((await stack.client.get(logs(app.id), { token: outsider.token })).status).toBe(404);
+    expect((await stack.client.get(`${annotations(app.id)}/export`, { token: outsider.token })).status).toBe(404);
   });
 });
