@@ -143,4 +143,15 @@ describe.each(DATABASE_KINDS)('application logs and annotations (%s)', (database
     expect((await stack.client.get(logs(app.id), { token: outsider.token })).status).toBe(404);
     expect((await stack.client.get(`${annotations(app.id)}/export`, { token: outsider.token })).status).toBe(404);
   });
+
+  it('lists the hosted page’s conversations as a visitor’s', async () => {
+    const owner = await anOwnerWithKey(stack, { appName: 'Hosted Logs' });
+    expect((await stack.client.put(`/api/applications/${owner.app.id}`, { hostedPage: { enabled: true } }, { token: owner.token })).status).toBe(200);
+    const res = await fetch(`${stack.listening.url}/api/hosted/${owner.app.slug}/chat/stream`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Is the harbour open?' }) });
+    expect(res.status).toBe(200);
+    await res.text();
+    const rows = await stack.client.get(`${logs(owner.app.id)}?channel=hosted_page`, { token: owner.token });
+    expect(rows.body).toEqual([expect.objectContaining({ channel: 'hosted_page', endUser: { kind: 'visitor', name: null }, firstMessage: 'Is the harbour open?', messageCount: 2 })]);
+    expect((await stack.client.get(`${logs(owner.app.id)}?channel=widget,api`, { token: owner.token })).body).toEqual([]);
+  });
 });
