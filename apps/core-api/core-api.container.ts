@@ -39,6 +39,7 @@ import { toolsModule } from './modules/tools.module';
 import { consoleModule } from './modules/console.module';
 import { studioModule } from './modules/studio.module';
 import { tracedChatPolicies, tracesModule } from './modules/traces.module';
+import { logsModule } from './modules/logs.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -86,6 +87,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     tracesModule(),
     conversationsModule(tracedChatPolicies([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy])),
     studioModule,
+    logsModule,
     publicApiModule,
     hostedPageModule,
     customDomainsModule,

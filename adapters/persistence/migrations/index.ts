@@ -38,6 +38,7 @@ import { PlatformSetup1764500520451 } from './1764500520451-platform-setup';
 import { Studio1764500530000 } from './1764500530000-studio';
 import { TraceSpans1764600100000 } from './1764600100000-trace-spans';
 import { Experiments1764600700000 } from './1764600700000-experiments';
+import { LogsAndAnnotations1764600200000 } from './1764600200000-logs-and-annotations';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -80,4 +81,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Studio1764500530000,
   TraceSpans1764600100000,
   Experiments1764600700000,
+  LogsAndAnnotations1764600200000,
 ];

@@ -12,6 +12,7 @@ import { SendMessageUseCase } from '../../../core/conversations/use-cases/send-m
 import { StreamMessageUseCase } from '../../../core/conversations/use-cases/stream-message.use-case';
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { TOOL_TOKENS } from './tools.tokens';
+import { LOGS_TOKENS } from './logs.tokens';
 import type { ChatPolicyFactory } from './conversations.tokens';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { EVENT_TOKENS, eventDeps } from '../../shared/modules/event.tokens';
@@ -29,6 +30,8 @@ export function conversationsModule(policies: ChatPolicyFactory[] = []): AppModu
         announce: c.isBound(EVENT_TOKENS.Publisher),
         // Turns call the application's enabled tools where the app serves them (docs/tools.md).
         ...(c.isBound(TOOL_TOKENS.TurnTools) ? { tools: (applicationId: string, ownerId: string) => get(TOOL_TOKENS.TurnTools).forApplication(applicationId, ownerId) } : {}),
+        // Close questions are answered from the application's annotations where the app has the logs area (docs/logs.md).
+        ...(c.isBound(LOGS_TOKENS.AnnotationReplier) ? { annotations: get(LOGS_TOKENS.AnnotationReplier) } : {}),
       }));
       const deps = (get: Getter) => ({
         conversations: get(CHAT_TOKENS.ConversationRepository),

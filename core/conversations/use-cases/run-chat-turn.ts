@@ -1,5 +1,6 @@
 import type { AnswerToolCall, ChatAnswer, ChatEngine, ChatMessageRequest, ChatStreamEvent, ConversationStart, TurnTools } from '../../ai/ports/chat-engine.port';
 import { estimateUsage } from '../../shared/tokens';
+import { annotatedStream, type AnnotationReplier } from '../../logs/use-cases/annotation-replies';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../ports/chat-policy.port';
 
 /**
@@ -22,6 +23,8 @@ export class ChatTurnRunner {
        * the tool loop. Read once the policies admitted the turn; costs no statement when none are enabled.
        */
       tools?: (applicationId: string, ownerId: string) => Promise<TurnTools | undefined>;
+      /** Annotation replies (docs/logs.md): a question close to an annotated one is answered from it, without the policies or the model. */
+      annotations?: Pick<AnnotationReplier, 'reply'>;
     },
   ) {}
 
@@ -40,6 +43,8 @@ export class ChatTurnRunner {
    * first turn leaves nothing behind.
    */
   async send(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, opening?: ConversationStart): Promise<ChatAnswer> {
+    const annotated = await this.deps.annotations?.reply(turn, opening, this.deps.announce === true);
+    if (annotated) return annotated.answer;
     const plan = await this.prepare(turn, request);
     let answer: ChatAnswer;
     try {
@@ -55,6 +60,8 @@ export class ChatTurnRunner {
   }
 
   async stream(turn: ChatTurn, request: ChatMessageRequest, signal?: AbortSignal, opening?: ConversationStart): Promise<AsyncIterable<ChatStreamEvent>> {
+    const annotated = await this.deps.annotations?.reply(turn, opening, this.deps.announce === true);
+    if (annotated) return annotatedStream(annotated);
     const plan = await this.prepare(turn, request);
     let events: AsyncIterable<ChatStreamEvent>;
     try {

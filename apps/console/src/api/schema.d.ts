@@ -4078,6 +4078,412 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The application's logs
+         * @description The application's conversations from every channel, newest activity first. Any role that sees the application.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description One or more of console, api, widget, hosted_page, workflow, separated by commas */
+                    channel?: string;
+                    /** @description Last activity at or after (ISO 8601 date or date and time) */
+                    from?: string;
+                    /** @description Last activity before */
+                    to?: string;
+                    /** @description rated, good (4-5), bad (1-2) or unrated */
+                    rating?: "rated" | "good" | "bad" | "unrated";
+                    /** @description With (true) or without (false) a failed answer */
+                    errors?: "true" | "false";
+                    /** @description With (true) or without (false) a tool call */
+                    tools?: "true" | "false";
+                    /** @description Words one of its messages holds */
+                    q?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page */
+                200: {
+                    headers: {
+                        /** @description How many there are in all */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LogRow"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/logs/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One conversation of the logs
+         * @description Its messages; each answer with its trace, sources, tool calls, tokens, cost and rating. A conversation of another application answers 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    conversationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Conversation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LogConversation"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Annotations
+         * @description Newest first; `q` searches questions and answers.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Text in the question or the answer */
+                    q?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page */
+                200: {
+                    headers: {
+                        /** @description How many there are in all */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Annotation"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Annotate
+         * @description From an answer (`messageId`): as it is (kind good), or with the answer it should have been (`answer`, kind corrected); or a question and answer written by hand (kind manual). One annotation per answer (409). Roles that may change the application.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+                        messageId?: string;
+                        /** @example How do I reset my password? */
+                        question?: string;
+                        /** @example Open Settings, choose Security, then Reset password. */
+                        answer?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Annotation */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Annotation"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export annotations
+         * @description Every annotation, oldest first, as CSV (default) or JSON Lines.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description csv or jsonl */
+                    format?: "csv" | "jsonl";
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description File */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/x-ndjson": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Annotation replies
+         * @description Whether close questions are answered from the annotations, and how close (cosine similarity).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnnotationSettings"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /**
+         * Set annotation replies
+         * @description Roles that may change the application.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        repliesEnabled: boolean;
+                        /** @example 0.9 */
+                        threshold: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnnotationSettings"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit an annotation
+         * @description A new question or answer.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example How do I reset my password? */
+                        question?: string;
+                        /** @example Open Settings, choose Security, then Reset password. */
+                        answer?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Annotation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Annotation"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Delete an annotation */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/marketplace/browse": {
         parameters: {
             query?: never;
@@ -17152,6 +17558,193 @@ export interface components {
              * @example Returns > Refunds
              */
             section?: string | null;
+        };
+        LogTokens: {
+            prompt?: number;
+            completion?: number;
+            total?: number;
+        };
+        /** @description Who talked: an API key (public API, widget; `name` is the key's name), a visitor of the hosted page, a workflow, or someone in the console. */
+        LogEndUser: {
+            /** @enum {string} */
+            kind?: "api_key" | "visitor" | "workflow" | "console";
+            /** @example Shop widget key */
+            name?: string | null;
+        };
+        LogRow: {
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            id?: string;
+            /** @example How do I reset my password? */
+            title?: string;
+            /** @enum {string} */
+            channel?: "console" | "api" | "widget" | "hosted_page" | "workflow";
+            endUser?: components["schemas"]["LogEndUser"];
+            /**
+             * @description The first question (at most 300 characters)
+             * @example How do I reset my password?
+             */
+            firstMessage?: string | null;
+            messageCount?: number;
+            tokens?: components["schemas"]["LogTokens"];
+            /** @description US dollars at the platform's prices; null when no answer has a known price */
+            cost?: number | null;
+            rating?: {
+                /** @description Answers rated 4 or 5 */
+                up?: number;
+                /** @description Answers rated 1 or 2 */
+                down?: number;
+                average?: number | null;
+            };
+            failedAnswers?: number;
+            toolCalls?: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            lastActivityAt?: string;
+        };
+        /** @description One span of a turn's trace; attributes follow the OpenTelemetry GenAI semantic conventions (`gen_ai.request.model`, `gen_ai.usage.input_tokens`, `gen_ai.tool.name`, ...). */
+        TraceSpan: {
+            /** @example 00f067aa0ba902b7 */
+            spanId?: string;
+            /** @example 53995c3f42cd8ad8 */
+            parentSpanId?: string | null;
+            /** @example chat gpt-4o-mini */
+            name?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            startTime?: string;
+            durationMs?: number;
+            /** @enum {string} */
+            status?: "ok" | "error";
+            /** @example The provider timed out */
+            statusMessage?: string;
+            attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        Trace: {
+            /** @example 4bf92f3577b34da6a3ce929d0e0e4736 */
+            traceId?: string;
+            spans?: components["schemas"]["TraceSpan"][];
+        };
+        LogMessage: {
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            id?: string;
+            /** @enum {string} */
+            role?: "user" | "assistant" | "tool";
+            /** @example Open Settings, choose Security, then Reset password. */
+            content?: string;
+            /** @enum {string} */
+            status?: "complete" | "interrupted" | "failed";
+            /** @example provider_a */
+            provider?: string | null;
+            /** @example gpt-4o-mini */
+            model?: string | null;
+            usage?: {
+                promptTokens?: number;
+                completionTokens?: number;
+                totalTokens?: number;
+            } | null;
+            latencyMs?: number | null;
+            /** @example The provider request failed */
+            error?: string | null;
+            sources?: {
+                [key: string]: unknown;
+            }[];
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example Shop widget key */
+                name?: string;
+                arguments?: unknown;
+            }[];
+            /** @example call_1 */
+            toolCallId?: string | null;
+            /** @example lookup_order */
+            toolName?: string | null;
+            isError?: boolean;
+            rating?: number | null;
+            cost?: number | null;
+            /**
+             * @description The annotation that answered instead of the model (annotation replies)
+             * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+             */
+            answeredByAnnotationId?: string | null;
+            /**
+             * @description The annotation made of this answer
+             * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+             */
+            annotationId?: string | null;
+            /** @description The turn's trace, when it was recorded */
+            trace?: components["schemas"]["Trace"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+        };
+        LogConversation: {
+            /** @example call_1 */
+            id?: string;
+            /** @example How do I reset my password? */
+            title?: string;
+            /** @enum {string} */
+            channel?: "console" | "api" | "widget" | "hosted_page" | "workflow";
+            endUser?: components["schemas"]["LogEndUser"];
+            /** @enum {string} */
+            status?: "active" | "archived";
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            lastActivityAt?: string;
+            messages?: components["schemas"]["LogMessage"][];
+        };
+        Annotation: {
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            id?: string;
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            messageId?: string | null;
+            /** @enum {string} */
+            kind?: "good" | "corrected" | "manual";
+            /** @example How do I reset my password? */
+            question?: string;
+            /** @example Open Settings, choose Security, then Reset password. */
+            answer?: string;
+            /** @description Questions it answered (annotation replies) */
+            hitCount?: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            lastHitAt?: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            updatedAt?: string;
+        };
+        AnnotationSettings: {
+            repliesEnabled?: boolean;
+            threshold?: number;
         };
         /** @description A published marketplace plugin */
         MarketplacePlugin: {

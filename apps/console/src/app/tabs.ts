@@ -32,7 +32,7 @@ export const TABS: ApplicationTab[] = [
   tab('build', 'Build', Hammer, () => withCss(import('../routes/studio/Build'), import('../routes/studio/studio.css')), () => withCss(import('../routes/model-configs/ModelConfigs'), import('../routes/model-configs/model-configs.css')), () => withCss(import('../routes/prompts/Prompts'), import('../routes/prompts/prompts.css'))),
   tab('knowledge', 'Knowledge', BookOpen, () => withCss(import('../routes/knowledge/Knowledge'), import('../routes/knowledge/knowledge.css')), () => import('../routes/uploads/Uploads')),
   tab('tools', 'Tools', Wrench, () => import('../routes/tools/Tools')),
-  tab('logs', 'Logs', ScrollText, () => import('../routes/applications/Logs')),
+  tab('logs', 'Logs', ScrollText, () => withCss(import('../routes/logs/Logs'), import('../routes/logs/logs.css')), () => import('../routes/logs/Annotations')),
   tab('evaluate', 'Evaluate', FlaskConical, () => import('../routes/applications/Evaluate')),
   tab('analytics', 'Analytics', BarChart3, () => import('../routes/analytics/Analytics')),
   tab('publish', 'Publish & embed', Send, () => import('../routes/api-keys/ApiKeys'), () => withCss(import('../routes/branding/Branding'), import('../routes/branding/branding.css')), () => withCss(import('../routes/domains/Domains'), import('../routes/domains/domains.css'))),

@@ -72,12 +72,6 @@ export const s = {
     dangerTitle: 'Delete the application',
     dangerBody: 'Its conversations, keys and knowledge are deleted with it. This cannot be undone.',
   },
-  logs: {
-    title: 'Logs',
-    empty: 'No logs to show here yet',
-    body: 'This tab will list the conversations end users had with this application: each question, the answer they were given, its sources and tool calls, and their ratings, so you can see what they were told. Until then, the conversations you had yourself are in the playground.',
-    playground: 'Open the playground',
-  },
   evaluate: {
     title: 'Evaluate',
     empty: 'No evaluations yet',
