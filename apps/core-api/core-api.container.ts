@@ -37,6 +37,7 @@ import { teamsModule } from './modules/teams.module';
 import { toolsModule } from './modules/tools.module';
 import { consoleModule } from './modules/console.module';
 import { studioModule } from './modules/studio.module';
+import { evaluationsModule } from './modules/evaluations.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -95,6 +96,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     analyticsModule,
     systemHealthModule(remoteAi),
     workflowsModule(),
+    evaluationsModule(),
     toolsModule,
     // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
     eventsModule(),

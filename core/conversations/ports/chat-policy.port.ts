@@ -16,6 +16,8 @@ export interface ChatTurn {
    * model config and any A/B version for this turn only. `settings.systemPrompt` holds the rendered instructions.
    */
   draft?: { provider: string; model: string; settings: Record<string, unknown> };
+  /** `evaluation`: a turn an evaluation run asks (docs/evaluations.md), not end-user traffic: analytics does not count it. */
+  purpose?: 'evaluation';
 }
 
 /** What the engine will be asked; each policy fills in its part. */
