@@ -22,11 +22,11 @@ import type { DatasetFileParser } from '../ports/evaluation-engines.port';
 import { datasetOf, evaluationApplication, type EvaluationAccessDeps } from './evaluation-deps';
 
 const datasetSchema = yup.object({
-  name: str().typeError('name must be text').trim().required('name is required').min(1, 'name must not be empty').max(120, 'name must be at most 120 characters'),
+  name: str().typeError('name must be text').required('name is required').matches(/\S/, 'name must not be empty').max(120, 'name must be at most 120 characters'),
   description: str().typeError('description must be text').max(2_000, 'description must be at most 2000 characters'),
 });
 const datasetChanges = yup.object({
-  name: str().typeError('name must be text').trim().min(1, 'name must not be empty').max(120, 'name must be at most 120 characters'),
+  name: str().typeError('name must be text').matches(/\S/, 'name must not be empty').max(120, 'name must be at most 120 characters'),
   description: str().typeError('description must be text').max(2_000, 'description must be at most 2000 characters'),
 });
 const itemsSchema = yup.object({
@@ -52,7 +52,7 @@ export class CreateDatasetUseCase {
   async execute(appId: string, input: unknown, actor: Actor): Promise<DatasetView> {
     const application = await evaluationApplication(this.deps, appId, actor, 'write');
     const body = await validate(datasetSchema, input);
-    return toDatasetView(await this.deps.datasets.create({ applicationId: application.id, name: body.name, description: body.description ?? '' }), 0);
+    return toDatasetView(await this.deps.datasets.create({ applicationId: application.id, name: body.name.trim(), description: body.description ?? '' }), 0);
   }
 }
 
@@ -72,7 +72,7 @@ export class UpdateDatasetUseCase {
     const application = await evaluationApplication(this.deps, appId, actor, 'write');
     const dataset = await datasetOf(this.deps, application, datasetId);
     const body = await validate(datasetChanges, input);
-    const updated = await this.deps.datasets.update(dataset.id, { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.description !== undefined ? { description: body.description } : {}) });
+    const updated = await this.deps.datasets.update(dataset.id, { ...(body.name !== undefined ? { name: body.name.trim() } : {}), ...(body.description !== undefined ? { description: body.description } : {}) });
     return toDatasetView(updated, await this.deps.datasets.countItems(dataset.id));
   }
 }

@@ -5,6 +5,7 @@ import { findOwnedApplication } from '../../applications/use-cases/find-owned-ap
 import type { PublicCaller } from '../../public-api/domain/public-caller';
 import type { Actor } from '../../shared/actor';
 import { NotFoundError } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
 import type { Dataset } from '../domain/dataset';
 import type { DatasetRepository } from '../ports/evaluation-repository.port';
 
@@ -19,7 +20,7 @@ export const evaluationApplication = (deps: EvaluationAccessDeps, appId: unknown
 
 /** A dataset of the application, else the 404 that does not tell "not yours" from "does not exist". */
 export async function datasetOf(deps: EvaluationAccessDeps, application: Application, datasetId: unknown): Promise<Dataset> {
-  const dataset = typeof datasetId === 'string' ? await deps.datasets.findById(datasetId) : null;
+  const dataset = isUuid(datasetId) ? await deps.datasets.findById(datasetId) : null;
   if (!dataset || dataset.applicationId !== application.id) throw new NotFoundError('Dataset');
   return dataset;
 }
