@@ -17591,8 +17591,8 @@ export interface components {
             type: "exact" | "contains" | "regex" | "json" | "json_schema" | "similarity" | "judge" | "latency" | "tokens" | "cost";
             /** @example Password questions */
             name?: string;
-            /** @default false */
-            caseSensitive: boolean;
+            /** @description Off unless set */
+            caseSensitive?: boolean;
             /** @enum {string} */
             mode?: "any" | "all";
             values?: string[];

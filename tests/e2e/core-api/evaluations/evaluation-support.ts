@@ -5,8 +5,8 @@ import { sendForm } from '../uploads/send-form';
 export const SYSTEM = 'Be exact.';
 export const answerTo = (input: string) => `[system: ${SYSTEM}] Echo: ${input}`;
 export const inputOf = (n: number) => (n <= 14 ? `{"n": ${n}}` : `{"n": ${n}, "note": "longer"}`);
-export const csvOf = (count = 20) =>
-  ['input,expected,tags', ...Array.from({ length: count }, (_, i) => i + 1).map((n) => `"${inputOf(n).replace(/"/g, '""')}","${answerTo(inputOf(n)).replace(/"/g, '""')}",${n <= 14 ? 'short' : 'long'}`)].join('\n') + '\n';
+export const csvOf = (count = 20, first = 1) =>
+  ['input,expected,tags', ...Array.from({ length: count }, (_, i) => i + first).map((n) => `"${inputOf(n).replace(/"/g, '""')}","${answerTo(inputOf(n)).replace(/"/g, '""')}",${n <= 14 ? 'short' : 'long'}`)].join('\n') + '\n';
 
 export async function importCsv(client: TestClient, token: string, appId: string, datasetId: string, csv: string | Uint8Array, name = 'items.csv') {
   return sendForm(client.baseUrl, `/api/applications/${appId}/datasets/${datasetId}/import`, { token, file: { name, bytes: csv, type: 'text/csv' } });
