@@ -1,5 +1,6 @@
 import { startEmulator, type Emulator } from '../../../support/emulator/emulator';
 import { paidUserWithApplication, startCoreApi, userWithApplication, type TestStack } from '../../../support/test-stack';
+import { teamApplication, teamWithEveryRole } from '../../teams/team-support';
 import { sendForm } from '../uploads/send-form';
 import { answerTo, csvOf, finished, importCsv, inputOf, twoVersions } from './evaluation-support';
 
@@ -182,7 +183,8 @@ describe('evaluations over HTTP: datasets, runs, comparison and the CI gate', ()
     const other = await stack.client.post('/api/applications', { name: 'Private' }, { token: owner.token });
     const secret = 'ZEBRA-7731 payroll figures';
     const conv = await stack.client.post('/api/conversations', { applicationId: other.body.id }, { token: owner.token });
-    await stack.client.post(`/api/conversations/${conv.body.id ?? conv.body._id}/messages`, { content: secret }, { token: owner.token });
+    expect(conv.status).toBe(201);
+    expect((await stack.client.post(`/api/conversations/${conv.body.id}/messages`, { content: secret }, { token: owner.token })).status).toBe(200);
     judge.requests.length = 0;
     const started = await stack.client.post(
       `${base()}/evaluations`,
@@ -200,6 +202,26 @@ describe('evaluations over HTTP: datasets, runs, comparison and the CI gate', ()
       expect(sent).not.toContain('ZEBRA-7731');
       expect(sent).toContain(`{{conversation:${conv.body.id}}}`);
     }
+  });
+
+  it('applies team roles: a Viewer reads datasets and runs, a Member changes them, an outsider sees nothing', async () => {
+    const world = await teamWithEveryRole(stack, 'pro');
+    const app = await teamApplication(stack, world, 'Team evals');
+    const path = `/api/applications/${app.id}`;
+    const { owner: o, member, viewer, outsider } = world.users;
+    const dataset = await stack.client.post(`${path}/datasets`, { name: 'Team set' }, { token: o.token });
+    expect(dataset.status).toBe(201);
+    const add = (token: string) => stack.client.post(`${path}/datasets/${dataset.body.id}/items`, { items: [{ input: { message: 'Hello' }, expected: 'Echo: Hello' }] }, { token });
+    expect((await add(member.token)).status).toBe(201);
+    expect((await add(viewer.token)).status).toBe(403);
+    expect((await add(outsider.token)).status).toBe(404);
+    expect((await stack.client.get(`${path}/datasets/${dataset.body.id}`, { token: viewer.token })).body.itemCount).toBe(1);
+    const start = (token: string) => stack.client.post(`${path}/evaluations`, { datasetId: dataset.body.id, targets: [{ kind: 'studio_draft' }], evaluators: [{ type: 'contains', values: ['Hello'] }] }, { token });
+    expect((await start(viewer.token)).status).toBe(403);
+    const run = await start(member.token);
+    expect(run.status).toBe(202);
+    expect((await finished(stack.client, `${path}/evaluations/${run.body.id}`, { token: viewer.token })).targets[0]).toMatchObject({ passed: 1 });
+    expect((await stack.client.get(`${path}/evaluations/${run.body.id}`, { token: outsider.token })).status).toBe(404);
   });
 
   it('cancels a run: what is left is not answered', async () => {
