@@ -78,10 +78,4 @@ export const s = {
     body: 'This tab will list the conversations end users had with this application: each question, the answer they were given, its sources and tool calls, and their ratings, so you can see what they were told. Until then, the conversations you had yourself are in the playground.',
     playground: 'Open the playground',
   },
-  evaluate: {
-    title: 'Evaluate',
-    empty: 'No evaluations yet',
-    body: 'This tab will run sets of test questions against the application and compare its answers across versions, so a change of prompt or model is checked before it is published. Until then, A/B versions of a model config compare live traffic (in Build).',
-    build: 'Open Build',
-  },
 } as const;

@@ -1,2 +1,0 @@
-/** An application's Evaluate tab (docs/evaluations.md): the evaluations area's screen. */
-export { default } from '../evaluations/Evaluations';
