@@ -216,11 +216,14 @@ describe('evaluations over HTTP: datasets, runs, comparison and the CI gate', ()
     expect((await add(viewer.token)).status).toBe(403);
     expect((await add(outsider.token)).status).toBe(404);
     expect((await stack.client.get(`${path}/datasets/${dataset.body.id}`, { token: viewer.token })).body.itemCount).toBe(1);
-    const start = (token: string) => stack.client.post(`${path}/evaluations`, { datasetId: dataset.body.id, targets: [{ kind: 'studio_draft' }], evaluators: [{ type: 'contains', values: ['Hello'] }] }, { token });
+    const start = (token: string) => stack.client.post(`${path}/evaluations`, { datasetId: dataset.body.id, targets: [{ kind: 'studio_draft' }], evaluators: [{ type: 'contains', values: ['Hello'] }, { type: 'similarity', threshold: 0.9 }] }, { token });
     expect((await start(viewer.token)).status).toBe(403);
     const run = await start(member.token);
     expect(run.status).toBe(202);
-    expect((await finished(stack.client, `${path}/evaluations/${run.body.id}`, { token: viewer.token })).targets[0]).toMatchObject({ passed: 1 });
+    const done = await finished(stack.client, `${path}/evaluations/${run.body.id}`, { token: viewer.token });
+    // The answer echoes the question, so it is the expected answer: similarity 1 on the platform's local embeddings.
+    expect(done.targets[0]).toMatchObject({ passed: 1, evaluators: [{ name: 'Contains', mean: 1 }, { name: 'Similarity', passRate: 1 }] });
+    expect(done.targets[0].evaluators[1].mean).toBeCloseTo(1, 5);
     expect((await stack.client.get(`${path}/evaluations/${run.body.id}`, { token: outsider.token })).status).toBe(404);
   });
 
