@@ -227,6 +227,20 @@ describe('evaluations over HTTP: datasets, runs, comparison and the CI gate', ()
     expect((await stack.client.get(`${path}/evaluations/${run.body.id}`, { token: outsider.token })).status).toBe(404);
   });
 
+  it("counts against the plan like chat: a Free plan without its own key stops at the first answer, with the plan's reason", async () => {
+    const free = await userWithApplication(stack.client, { name: 'Free' });
+    const path = `/api/applications/${free.app.id}`;
+    const dataset = await stack.client.post(`${path}/datasets`, { name: 'Free set' }, { token: free.token });
+    await stack.client.post(`${path}/datasets/${dataset.body.id}/items`, { items: [{ input: { message: 'One' } }, { input: { message: 'Two' } }] }, { token: free.token });
+    const before = chatRequests().length;
+    const run = await stack.client.post(`${path}/evaluations`, { datasetId: dataset.body.id, targets: [{ kind: 'studio_draft' }], evaluators: [{ type: 'json' }], concurrency: 1 }, { token: free.token });
+    const done = await finished(stack.client, `${path}/evaluations/${run.body.id}`, { token: free.token });
+    expect(done).toMatchObject({ status: 'failed', error: expect.stringMatching(/key/i) });
+    expect(chatRequests().length).toBe(before);
+    const results = (await stack.client.get(`${path}/evaluations/${run.body.id}/results`, { token: free.token })).body;
+    expect(results.map((r: any) => r.state)).toEqual(['failed', 'cancelled']);
+  });
+
   it('cancels a run: what is left is not answered', async () => {
     stack.emulator!.behaviour.delayMs = 200;
     const started = await stack.client.post(`${base()}/evaluations`, { datasetId, targets: [{ kind: 'config_version', versionId: versions.full }], evaluators: [{ type: 'json' }], concurrency: 1 }, { token: owner.token });
