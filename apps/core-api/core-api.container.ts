@@ -40,6 +40,7 @@ import { consoleModule } from './modules/console.module';
 import { studioModule } from './modules/studio.module';
 import { tracedChatPolicies, tracesModule } from './modules/traces.module';
 import { logsModule } from './modules/logs.module';
+import { evaluationsModule } from './modules/evaluations.module';
 
 /** The AI service answering its health endpoint; without it chat fails but the rest serves: degraded. */
 function aiServiceCheck(url: string): HealthCheck {
@@ -101,6 +102,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     analyticsModule,
     systemHealthModule(remoteAi),
     workflowsModule(),
+    evaluationsModule(),
     toolsModule,
     // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
     eventsModule(),

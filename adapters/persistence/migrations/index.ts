@@ -39,6 +39,7 @@ import { Studio1764500530000 } from './1764500530000-studio';
 import { TraceSpans1764600100000 } from './1764600100000-trace-spans';
 import { Experiments1764600700000 } from './1764600700000-experiments';
 import { LogsAndAnnotations1764600200000 } from './1764600200000-logs-and-annotations';
+import { Evaluations1764600600000 } from './1764600600000-evaluations';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -82,4 +83,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   TraceSpans1764600100000,
   Experiments1764600700000,
   LogsAndAnnotations1764600200000,
+  Evaluations1764600600000,
 ];

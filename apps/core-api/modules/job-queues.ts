@@ -4,6 +4,7 @@ import { InProcessJobQueue, type JobErrorReporter } from '../../../adapters/jobs
 import type { JobQueue } from '../../../core/shared/job-queue.port';
 import type { Getter } from '../../shared/app-module';
 import { TOKENS, resolve, type Key } from '../../shared/tokens';
+import { EVALUATION_TOKENS } from './evaluations.tokens';
 import { EVENTS_INTERNAL_TOKENS } from './events.tokens';
 import { EXPERIMENT_TOKENS } from './experiments.tokens';
 import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
@@ -20,6 +21,6 @@ export function ownJobQueue(get: Getter, prefix: string): JobQueue {
 
 /** The job queues of the core API's areas, those bound in this container. */
 export function boundJobQueues(c: Container): JobQueue[] {
-  const keys: Array<Key<JobQueue>> = [KNOWLEDGE_TOKENS.JobQueue, EVENTS_INTERNAL_TOKENS.JobQueue, WEBHOOK_TOKENS.JobQueue, EXPERIMENT_TOKENS.JobQueue];
+  const keys: Array<Key<JobQueue>> = [KNOWLEDGE_TOKENS.JobQueue, EVENTS_INTERNAL_TOKENS.JobQueue, WEBHOOK_TOKENS.JobQueue, EXPERIMENT_TOKENS.JobQueue, EVALUATION_TOKENS.JobQueue];
   return keys.filter((k) => c.isBound(k)).map((k) => resolve(c, k));
 }

@@ -39,6 +39,8 @@ export class AnalyticsChatPolicy implements ChatPolicy {
   async prepare(): Promise<void> {}
 
   async settle(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {
+    // An evaluation's turns are the owner testing, not traffic (docs/evaluations.md).
+    if (turn.purpose === 'evaluation') return;
     const provider = outcome.provider ?? plan.provider ?? '';
     const model = outcome.model ?? plan.model ?? '';
     const keyKind: KeyKind = plan.usesOwnKey === true ? 'own' : plan.usesOwnKey === false ? 'platform' : 'none';

@@ -19,6 +19,8 @@ export interface ChatTurn {
   draft?: { provider: string; model: string; settings: Record<string, unknown> };
   /** The turn's trace, started by the tracing policy (the first one) when tracing is on: policies add spans to it. */
   trace?: TurnTrace;
+  /** `evaluation`: a turn an evaluation run asks (docs/evaluations.md), not end-user traffic: analytics does not count it. */
+  purpose?: 'evaluation';
 }
 
 /** What the engine will be asked; each policy fills in its part. */

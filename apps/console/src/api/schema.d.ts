@@ -3407,6 +3407,674 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the application's evaluation datasets */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Datasets */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Create an evaluation dataset */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Password questions */
+                        name: string;
+                        /** @example Questions customers ask about passwords */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Dataset */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dataset with its current items */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Dataset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            items?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /** Rename or describe a dataset */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Password questions */
+                        name?: string;
+                        /** @example Questions customers ask about passwords */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Dataset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Delete a dataset and its runs */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add items to a dataset (one new version)
+         * @description At most 500 items a request and 10000 in a dataset.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["EvaluationItemNew"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description The dataset and the items added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            added?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an item from the next version of a dataset
+         * @description Earlier versions, and the runs that used them, keep it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                    /** @description Item id */
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import items from a CSV or JSON Lines file (one new version)
+         * @description CSV: a header row with an input column (or message, question), and optionally expected (or answer), tags (comma-separated), variables and history (JSON), var:<name>. JSON Lines: one object a line with the same keys. At most 10 MB and 10000 items in the dataset: past either the file is refused with 413, and nothing is added. A bad row answers 400 naming it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** Format: binary */
+                        file: string;
+                        /**
+                         * @description Else taken from the file name
+                         * @enum {string}
+                         */
+                        format?: "csv" | "jsonl";
+                    };
+                };
+            };
+            responses: {
+                /** @description The dataset and the items added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            added?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a dataset's current items as CSV or JSON Lines */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "jsonl";
+                };
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/x-ndjson": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the application's evaluation runs (latest 50) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Runs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Start an evaluation run (a session, or an API key for CI)
+         * @description Runs the dataset's current version against each target with the evaluators, in the background: poll GET /api/applications/{appId}/evaluations/{runId}. With passThreshold the run's verdict is the gate CI reads. Each answer counts against the plan like a chat turn (own provider keys are not metered). An API key must cover the application.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        datasetId: string;
+                        /** @example Password questions */
+                        name?: string;
+                        targets: components["schemas"]["EvaluationTarget"][];
+                        evaluators: components["schemas"]["Evaluator"][];
+                        /** @example 0.9 */
+                        passThreshold?: number | null;
+                        /** @default 2 */
+                        concurrency?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The run, started */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                429: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two runs, or two targets of one run, item by item
+         * @description Lists the items whose verdict changed between A and B. Without runB, targets of runA are compared (targetB defaults to 1).
+         */
+        get: {
+            parameters: {
+                query: {
+                    runA: string;
+                    runB?: string;
+                    targetA?: number;
+                    targetB?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Comparison */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationComparison"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An evaluation run: progress, figures per target and the gate's verdict (a session, or an API key for CI) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Evaluation run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Run */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                429: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/{runId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's results per item and target */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Evaluation run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Results */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationResult"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a run: items not answered yet are not answered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Evaluation run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Run */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -17492,6 +18160,250 @@ export interface components {
                     /** Format: date-time */
                     createdAt?: string;
                 }[];
+            }[];
+        };
+        EvaluationItemInput: {
+            /** @example How do I reset my password? */
+            message: string;
+            /** @description Values for the instructions' {{placeholders}} (studio draft and application targets) */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description The conversation before the message, stored as its earlier turns */
+            history?: {
+                /** @enum {string} */
+                role: "user" | "assistant";
+                /** @example I forgot my password. */
+                content: string;
+            }[];
+        };
+        EvaluationItemNew: {
+            input: components["schemas"]["EvaluationItemInput"];
+            /** @example Open Settings, then Security, then Reset password. */
+            expected?: string | null;
+            tags?: string[];
+        };
+        EvaluationItem: {
+            /** Format: uuid */
+            id?: string;
+            input?: components["schemas"]["EvaluationItemInput"];
+            /** @example Open Settings, then Security, then Reset password. */
+            expected?: string | null;
+            tags?: string[];
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        EvaluationDataset: {
+            /** Format: uuid */
+            id?: string;
+            /** Format: uuid */
+            applicationId?: string;
+            /** @example Password questions */
+            name?: string;
+            /** @example Questions customers ask about passwords */
+            description?: string;
+            /** @description Raised by every change to the items; a run records the version it used */
+            version?: number;
+            itemCount?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        /** @description One check giving a score in [0, 1] and pass or fail. Fields by type: contains (values, mode any|all), regex (pattern; RE2 syntax, linear time: no lookarounds or backreferences), json_schema (schema), similarity (threshold, on the platform's local embeddings), judge (provider, model, rubric, scaleMin, scaleMax, passScore), latency (maxMs), tokens (max), cost (maxUsd). */
+        Evaluator: {
+            /** @enum {string} */
+            type: "exact" | "contains" | "regex" | "json" | "json_schema" | "similarity" | "judge" | "latency" | "tokens" | "cost";
+            /** @example Password questions */
+            name?: string;
+            /** @description Off unless set */
+            caseSensitive?: boolean;
+            /** @enum {string} */
+            mode?: "any" | "all";
+            values?: string[];
+            /** @example ^Open Settings */
+            pattern?: string;
+            /** @description A JSON Schema (draft-07) the JSON in the answer must match */
+            schema?: Record<string, never>;
+            threshold?: number;
+            /** @enum {string} */
+            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+            /** @example gpt-4o-mini */
+            model?: string;
+            /** @example Does the answer give the steps in order? */
+            rubric?: string;
+            scaleMin?: number;
+            scaleMax?: number;
+            passScore?: number;
+            maxMs?: number;
+            max?: number;
+            maxUsd?: number;
+        };
+        /** @description config_version (versionId), model_config (configId), studio_draft, or application (applicationId: another application of the same owner) */
+        EvaluationTarget: {
+            /** @enum {string} */
+            kind: "config_version" | "model_config" | "studio_draft" | "application";
+            /** Format: uuid */
+            versionId?: string;
+            /** Format: uuid */
+            configId?: string;
+            /** Format: uuid */
+            applicationId?: string;
+        };
+        EvaluationScore: {
+            /** @example Exact match */
+            evaluator?: string;
+            /** @example exact */
+            type?: string;
+            score?: number;
+            passed?: boolean;
+            /**
+             * @description Why, in words; the judge's reasoning for a judge
+             * @example The answer differs from the expected answer
+             */
+            reason?: string;
+        };
+        EvaluationTargetSummary: {
+            index?: number;
+            /** @example v2 · shorter */
+            label?: string;
+            ref?: Record<string, never>;
+            /** @example provider_a */
+            provider?: string;
+            /** @example gpt-4o-mini */
+            model?: string;
+            total?: number;
+            finished?: number;
+            passed?: number;
+            failed?: number;
+            errors?: number;
+            passRate?: number | null;
+            /** @description 95% interval; null without enough observations */
+            passRateInterval?: {
+                low?: number;
+                high?: number;
+            } | null;
+            evaluators?: {
+                /** @example Password questions */
+                name?: string;
+                /** @example exact */
+                type?: string;
+                mean?: number | null;
+                /** @description 95% interval; null without enough observations */
+                interval?: {
+                    low?: number;
+                    high?: number;
+                } | null;
+                passRate?: number | null;
+                /** @description 95% interval; null without enough observations */
+                passRateInterval?: {
+                    low?: number;
+                    high?: number;
+                } | null;
+            }[];
+            avgLatencyMs?: number | null;
+            totalTokens?: number;
+            totalCost?: number | null;
+        };
+        EvaluationRun: {
+            /** Format: uuid */
+            id?: string;
+            /** Format: uuid */
+            applicationId?: string;
+            /** Format: uuid */
+            datasetId?: string;
+            datasetVersion?: number;
+            /** @example Password questions */
+            name?: string;
+            /** @enum {string} */
+            status?: "running" | "completed" | "cancelled" | "failed";
+            /** @enum {string} */
+            trigger?: "console" | "api";
+            passThreshold?: number | null;
+            concurrency?: number;
+            evaluators?: components["schemas"]["Evaluator"][];
+            total?: number;
+            finished?: number;
+            /** @example The provider did not answer in time */
+            error?: string | null;
+            /**
+             * @description The gate: pass when every target's pass rate reaches passThreshold once the run completed; none without a threshold
+             * @enum {string}
+             */
+            verdict?: "pending" | "pass" | "fail" | "none";
+            targets?: components["schemas"]["EvaluationTargetSummary"][];
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+        };
+        EvaluationResult: {
+            /** Format: uuid */
+            itemId?: string;
+            seq?: number;
+            target?: number;
+            /** @enum {string} */
+            state?: "pending" | "running" | "done" | "failed" | "cancelled";
+            input?: components["schemas"]["EvaluationItemInput"];
+            /** @example Open Settings, then Security, then Reset password. */
+            expected?: string | null;
+            /** @example Open Settings, then Security, then Reset password. */
+            answer?: string | null;
+            passed?: boolean | null;
+            scores?: components["schemas"]["EvaluationScore"][];
+            promptTokens?: number | null;
+            completionTokens?: number | null;
+            cost?: number | null;
+            latencyMs?: number | null;
+            /**
+             * Format: uuid
+             * @description The conversation that holds the answer and its trace
+             */
+            conversationId?: string | null;
+            /** Format: uuid */
+            messageId?: string | null;
+            /** @example The provider did not answer in time */
+            error?: string | null;
+        };
+        EvaluationComparison: {
+            a?: {
+                /** Format: uuid */
+                runId?: string;
+                target?: number;
+                /** @example v2 · shorter */
+                label?: string;
+                passRate?: number | null;
+            };
+            b?: {
+                /** Format: uuid */
+                runId?: string;
+                target?: number;
+                /** @example v2 · shorter */
+                label?: string;
+                passRate?: number | null;
+            };
+            compared?: number;
+            regressions?: number;
+            improvements?: number;
+            changed?: {
+                /** Format: uuid */
+                itemId?: string;
+                seq?: number;
+                input?: components["schemas"]["EvaluationItemInput"];
+                /** @example Open Settings, then Security, then Reset password. */
+                expected?: string | null;
+                a?: {
+                    passed?: boolean;
+                    /** @example Open Settings, then Security, then Reset password. */
+                    answer?: string | null;
+                    scores?: components["schemas"]["EvaluationScore"][];
+                };
+                b?: {
+                    passed?: boolean;
+                    /** @example Open Settings, then Security, then Reset password. */
+                    answer?: string | null;
+                    scores?: components["schemas"]["EvaluationScore"][];
+                };
             }[];
         };
         KnowledgeDocument: {

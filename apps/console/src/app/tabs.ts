@@ -33,7 +33,7 @@ export const TABS: ApplicationTab[] = [
   tab('knowledge', 'Knowledge', BookOpen, () => withCss(import('../routes/knowledge/Knowledge'), import('../routes/knowledge/knowledge.css')), () => import('../routes/uploads/Uploads')),
   tab('tools', 'Tools', Wrench, () => import('../routes/tools/Tools')),
   tab('logs', 'Logs', ScrollText, () => withCss(import('../routes/logs/Logs'), import('../routes/logs/logs.css')), () => import('../routes/logs/Annotations')),
-  tab('evaluate', 'Evaluate', FlaskConical, () => import('../routes/applications/Evaluate')),
+  tab('evaluate', 'Evaluate', FlaskConical, () => import('../routes/evaluations/Evaluations')),
   tab('analytics', 'Analytics', BarChart3, () => import('../routes/analytics/Analytics')),
   tab('publish', 'Publish & embed', Send, () => import('../routes/api-keys/ApiKeys'), () => withCss(import('../routes/branding/Branding'), import('../routes/branding/branding.css')), () => withCss(import('../routes/domains/Domains'), import('../routes/domains/domains.css'))),
   tab('settings', 'Settings', Settings, () => import('../routes/applications/Settings')),

@@ -72,10 +72,5 @@ export const s = {
     dangerTitle: 'Delete the application',
     dangerBody: 'Its conversations, keys and knowledge are deleted with it. This cannot be undone.',
   },
-  evaluate: {
-    title: 'Evaluate',
-    empty: 'No evaluations yet',
-    body: 'This tab will run sets of test questions against the application and compare its answers across versions, so a change of prompt or model is checked before it is published. Until then, A/B versions of a model config compare live traffic (in Build).',
-    build: 'Open Build',
   },
 } as const;

@@ -1,0 +1,147 @@
+import type { ProviderId } from '../../ai/domain/provider-id';
+import type { TokenUsage } from '../../ai/ports/llm-provider.port';
+import type { EvaluatorSpec, Score } from './evaluator';
+import { meanInterval, wilsonInterval, type Interval } from './statistics';
+
+/** What a run answers with (docs/evaluations.md "Targets"), as the caller names it. */
+export type TargetRef =
+  | { kind: 'config_version'; versionId: string }
+  | { kind: 'model_config'; configId: string }
+  | { kind: 'studio_draft' }
+  | { kind: 'application'; applicationId: string };
+
+/**
+ * A target fixed when the run starts, so a change made meanwhile does not change the run: the application that
+ * answers (whose tools and knowledge apply) and the provider, model and settings it answers with.
+ * `template`: the instructions hold `{{placeholders}}` filled from `defaults` and the item's variables.
+ */
+export interface Target {
+  ref: TargetRef;
+  label: string;
+  applicationId: string;
+  provider: ProviderId;
+  model: string;
+  settings: Record<string, unknown>;
+  template: boolean;
+  defaults: Record<string, string>;
+}
+
+export type RunStatus = 'running' | 'completed' | 'cancelled' | 'failed';
+export type ResultState = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface EvaluationRun {
+  id: string;
+  applicationId: string;
+  datasetId: string;
+  datasetVersion: number;
+  name: string;
+  targets: Target[];
+  evaluators: EvaluatorSpec[];
+  passThreshold: number | null;
+  concurrency: number;
+  status: RunStatus;
+  trigger: 'console' | 'api';
+  total: number;
+  error: string | null;
+  createdBy: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface EvaluationResult {
+  id: string;
+  runId: string;
+  itemId: string;
+  seq: number;
+  targetIndex: number;
+  state: ResultState;
+  attempts: number;
+  answer: string | null;
+  scores: Score[];
+  passed: boolean | null;
+  usage: TokenUsage | null;
+  cost: number | null;
+  latencyMs: number | null;
+  conversationId: string | null;
+  messageId: string | null;
+  error: string | null;
+}
+
+/** What answering and scoring one item against one target came to. */
+export type ResultOutcome =
+  | { ok: true; answer: string; scores: Score[]; passed: boolean; usage: TokenUsage; cost: number | null; latencyMs: number; conversationId: string; messageId: string }
+  | { ok: false; error: string; conversationId?: string | null };
+
+export const MAX_TARGETS = 4;
+export const MAX_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 2;
+
+export interface TargetSummary {
+  index: number;
+  label: string;
+  ref: TargetRef;
+  provider: ProviderId;
+  model: string;
+  total: number;
+  finished: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  /** Passed over finished (an error counts as not passed); null before the first finished item. */
+  passRate: number | null;
+  /** The Wilson 95% interval of the pass rate. */
+  passRateInterval: Interval | null;
+  evaluators: Array<{ name: string; type: string; mean: number | null; interval: Interval | null; passRate: number | null; passRateInterval: Interval | null }>;
+  avgLatencyMs: number | null;
+  totalTokens: number;
+  totalCost: number | null;
+}
+
+export type Verdict = 'pending' | 'pass' | 'fail' | 'none';
+
+/** Figures per target from its finished results. */
+export function summarize(run: EvaluationRun, results: EvaluationResult[]): TargetSummary[] {
+  return run.targets.map((target, index) => {
+    const mine = results.filter((r) => r.targetIndex === index);
+    const finished = mine.filter((r) => r.state === 'done' || r.state === 'failed');
+    const passed = finished.filter((r) => r.passed === true).length;
+    const errors = finished.filter((r) => r.state === 'failed').length;
+    const answered = finished.filter((r) => r.state === 'done');
+    const latencies = answered.map((r) => r.latencyMs ?? 0);
+    const costs = answered.map((r) => r.cost);
+    return {
+      index,
+      label: target.label,
+      ref: target.ref,
+      provider: target.provider,
+      model: target.model,
+      total: mine.length,
+      finished: finished.length,
+      passed,
+      failed: finished.length - passed,
+      errors,
+      passRate: finished.length ? passed / finished.length : null,
+      passRateInterval: wilsonInterval(passed, finished.length),
+      evaluators: run.evaluators.map((e) => {
+        const scores = answered.map((r) => r.scores.find((s) => s.evaluator === e.name)).filter((s): s is Score => s !== undefined);
+        const mean = meanInterval(scores.map((s) => s.score));
+        const ok = scores.filter((s) => s.passed).length;
+        return { name: e.name, type: e.type, mean: mean?.mean ?? null, interval: mean?.interval ?? null, passRate: scores.length ? ok / scores.length : null, passRateInterval: wilsonInterval(ok, scores.length) };
+      }),
+      avgLatencyMs: latencies.length ? Math.round(latencies.reduce((s, v) => s + v, 0) / latencies.length) : null,
+      totalTokens: answered.reduce((s, r) => s + (r.usage?.totalTokens ?? 0), 0),
+      totalCost: costs.length && costs.every((c) => c !== null) ? costs.reduce((s: number, c) => s + c!, 0) : null,
+    };
+  });
+}
+
+/**
+ * The gate's answer: `pass` when every target's pass rate reaches the threshold once the run completed, `fail`
+ * when one does not (or the run failed or was cancelled), `pending` while it runs, `none` without a threshold.
+ */
+export function verdictOf(run: EvaluationRun, summaries: TargetSummary[]): Verdict {
+  if (run.passThreshold === null) return 'none';
+  if (run.status === 'running') return 'pending';
+  if (run.status !== 'completed') return 'fail';
+  return summaries.every((s) => s.passRate !== null && s.passRate >= run.passThreshold!) ? 'pass' : 'fail';
+}
