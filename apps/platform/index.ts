@@ -17,11 +17,12 @@ import type { Actor } from '../../core/shared/actor';
 
 // Composition.
 export { createPlatform } from './platform';
-export type { Platform, PlatformOptions, PlatformService } from './platform';
+export type { Platform, PlatformOptions, PlatformService, PlanDefinition } from './platform';
+export type { MountOptions } from './mount';
 export { createInMemoryPlatform } from './in-memory-platform';
 export type { InMemoryPlatform, InMemoryPlatformOptions } from './in-memory-platform';
 export { platformConfig } from './settings';
-export type { PlatformConfig, PlatformSettings, PlatformSettingName } from './settings';
+export type { PlatformConfig, PlatformConfigView, PlatformSettings, PlatformSettingName } from './settings';
 export type { PlatformAdapters } from './adapters';
 export type { PlatformCore, PlatformUseCases } from './use-cases';
 export { ScriptedModelProvider } from '../../adapters/providers/scripted-model-provider';
@@ -47,6 +48,14 @@ export {
   isAppError,
 } from '../../core/shared/errors';
 export type { ErrorDetail, ErrorKind } from '../../core/shared/errors';
+export { HTTP_STATUS_BY_ERROR_KIND, httpStatusOf } from '../../core/shared/error-status';
+
+// Failures of the platform itself (configuration, start-up, lifecycle), not answers to a caller's input.
+export { PlatformError, PlatformClosedError } from '../../core/shared/platform-errors';
+export type { PlatformFailure } from '../../core/shared/platform-errors';
+export { DataDirLockedError } from '../../adapters/persistence/pglite/data-dir-lock';
+export type { LockHolder } from '../../adapters/persistence/pglite/data-dir-lock';
+export { ListenError, RedisUnreachableError } from '../shared/startup-failure';
 
 // Ports an embedding program may bring an adapter for (`PlatformAdapters`), and what they exchange.
 export type { PaymentGateway } from '../../core/billing/ports/payment-gateway.port';

@@ -56,6 +56,7 @@ import { GetPublicApplicationUseCase } from '../../core/public-api/use-cases/get
 import { GetCurrentUserUseCase } from '../../core/users/use-cases/get-current-user.use-case';
 import { UpdateProfileUseCase } from '../../core/users/use-cases/update-profile.use-case';
 import { DeleteAccountUseCase } from '../../core/users/use-cases/delete-account.use-case';
+import { PlatformClosedError } from '../../core/shared/platform-errors';
 import { resolve, type Key } from '../shared/tokens';
 
 /**
@@ -107,23 +108,44 @@ export interface PlatformUseCases extends PlatformCore {
 
 type Group = Record<string, Key<unknown>>;
 
+/** Wraps a use case so its methods refuse to run once the platform is closed. */
+export type UseCaseGuard = <T extends object>(useCase: T, name: string) => T;
+
+/** A guard throwing `PlatformClosedError` from every method of a use case once `isClosed()` answers true. */
+export function closedGuard(isClosed: () => boolean): UseCaseGuard {
+  return <T extends object>(useCase: T, name: string): T =>
+    new Proxy(useCase, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return function guarded(this: unknown, ...args: unknown[]) {
+          if (isClosed()) throw new PlatformClosedError(`${name}.${String(prop)}()`);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+}
+
+const unguarded: UseCaseGuard = (useCase) => useCase;
+
 /** A group whose members are read from the container when first used (the container builds each once). */
-function lazyGroup<T extends object>(container: Container, keys: Group): T {
+function lazyGroup<T extends object>(container: Container, keys: Group, area: string, guard: UseCaseGuard): T {
   const group = {} as Record<string, unknown>;
   for (const [name, key] of Object.entries(keys)) {
-    Object.defineProperty(group, name, { enumerable: true, get: () => resolve(container, key) });
+    let wrapped: object | undefined;
+    Object.defineProperty(group, name, { enumerable: true, get: () => (wrapped ??= guard(resolve(container, key) as object, `${area}.${name}`)) });
   }
   return Object.freeze(group) as T;
 }
 
 /** The core API container's use cases, by area. */
-export function useCasesOf(container: Container): PlatformUseCases {
-  const g = <T extends object>(keys: Group) => lazyGroup<T>(container, keys);
+export function useCasesOf(container: Container, guard: UseCaseGuard = unguarded): PlatformUseCases {
+  const g = <T extends object>(area: string, keys: Group) => lazyGroup<T>(container, keys, area, guard);
   return {
-    auth: g({ register: RegisterUseCase, login: LoginUseCase, refresh: RefreshSessionUseCase, signOut: SignOutUseCase, authenticate: AuthenticateUseCase }),
-    users: g({ me: GetCurrentUserUseCase, updateProfile: UpdateProfileUseCase, deleteAccount: DeleteAccountUseCase }),
-    applications: g({ create: CreateApplicationUseCase, get: GetApplicationUseCase, list: ListApplicationsUseCase, update: UpdateApplicationUseCase, delete: DeleteApplicationUseCase }),
-    conversations: g({
+    auth: g('auth', { register: RegisterUseCase, login: LoginUseCase, refresh: RefreshSessionUseCase, signOut: SignOutUseCase, authenticate: AuthenticateUseCase }),
+    users: g('users', { me: GetCurrentUserUseCase, updateProfile: UpdateProfileUseCase, deleteAccount: DeleteAccountUseCase }),
+    applications: g('applications', { create: CreateApplicationUseCase, get: GetApplicationUseCase, list: ListApplicationsUseCase, update: UpdateApplicationUseCase, delete: DeleteApplicationUseCase }),
+    conversations: g('conversations', {
       create: CreateConversationUseCase,
       get: GetConversationUseCase,
       list: ListConversationsUseCase,
@@ -132,7 +154,7 @@ export function useCasesOf(container: Container): PlatformUseCases {
       stream: StreamMessageUseCase,
       providers: ListProvidersUseCase,
     }),
-    billing: g({
+    billing: g('billing', {
       plans: ListPlansUseCase,
       usage: GetUsageUseCase,
       subscription: GetSubscriptionUseCase,
@@ -141,8 +163,8 @@ export function useCasesOf(container: Container): PlatformUseCases {
       portal: OpenPortalUseCase,
       invoices: ListInvoicesUseCase,
     }),
-    knowledge: g({ upload: UploadDocumentUseCase, list: ListDocumentsUseCase, get: GetDocumentUseCase, delete: DeleteDocumentUseCase, search: SearchKnowledgeUseCase }),
-    modelConfigs: g({
+    knowledge: g('knowledge', { upload: UploadDocumentUseCase, list: ListDocumentsUseCase, get: GetDocumentUseCase, delete: DeleteDocumentUseCase, search: SearchKnowledgeUseCase }),
+    modelConfigs: g('modelConfigs', {
       create: CreateModelConfigUseCase,
       list: ListModelConfigsUseCase,
       get: GetModelConfigUseCase,
@@ -150,7 +172,7 @@ export function useCasesOf(container: Container): PlatformUseCases {
       delete: DeleteModelConfigUseCase,
       setDefault: SetDefaultModelConfigUseCase,
     }),
-    prompts: g({
+    prompts: g('prompts', {
       create: CreatePromptTemplateUseCase,
       list: ListPromptTemplatesUseCase,
       get: GetPromptTemplateUseCase,
@@ -158,9 +180,9 @@ export function useCasesOf(container: Container): PlatformUseCases {
       delete: DeletePromptTemplateUseCase,
       render: RenderPromptUseCase,
     }),
-    providerKeys: g({ save: SaveProviderKeyUseCase, list: ListProviderKeysUseCase, delete: DeleteProviderKeyUseCase, validate: ValidateProviderKeyUseCase }),
-    apiKeys: g({ create: CreateApiKeyUseCase, list: ListApiKeysUseCase, revoke: RevokeApiKeyUseCase, delete: DeleteApiKeyUseCase, authenticate: AuthenticateApiKeyUseCase }),
-    publicApi: g({ application: GetPublicApplicationUseCase, send: SendPublicMessageUseCase, stream: StreamPublicMessageUseCase }),
-    analytics: g({ get: GetAnalyticsUseCase }),
+    providerKeys: g('providerKeys', { save: SaveProviderKeyUseCase, list: ListProviderKeysUseCase, delete: DeleteProviderKeyUseCase, validate: ValidateProviderKeyUseCase }),
+    apiKeys: g('apiKeys', { create: CreateApiKeyUseCase, list: ListApiKeysUseCase, revoke: RevokeApiKeyUseCase, delete: DeleteApiKeyUseCase, authenticate: AuthenticateApiKeyUseCase }),
+    publicApi: g('publicApi', { application: GetPublicApplicationUseCase, send: SendPublicMessageUseCase, stream: StreamPublicMessageUseCase }),
+    analytics: g('analytics', { get: GetAnalyticsUseCase }),
   };
 }
