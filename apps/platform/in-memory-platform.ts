@@ -8,6 +8,8 @@ import { InMemoryConversationRepository } from '../../adapters/persistence/in-me
 import { InMemoryRefreshTokenRepository } from '../../adapters/persistence/in-memory/in-memory-refresh-token.repository';
 import { InMemoryUserRepository } from '../../adapters/persistence/in-memory/in-memory-user.repository';
 import { InMemoryProviderKeyRepository } from '../../adapters/persistence/provider-keys/in-memory-provider-key.repository';
+import { InMemoryExternalUserRepository } from '../../adapters/persistence/in-memory/in-memory-external-user.repository';
+import { IssueExternalSessionUseCase, ResolveExternalUserUseCase } from '../../core/auth/use-cases/external-users.use-case';
 import { ScriptedModelProvider } from '../../adapters/providers/scripted-model-provider';
 import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible.rate-limiter';
 import type { LlmProviderRegistry } from '../../core/ai/ports/llm-provider.port';
@@ -106,6 +108,8 @@ export function createInMemoryPlatform<M extends LlmProviderRegistry = ScriptedM
   const runner = new ChatTurnRunner({ engine, policies: [quota, ...(options.chatPolicies ?? [])] });
   const guards = new PlanLimitGuards(billing);
   const messages = { conversations, applications, runner };
+  const external = { ...session, users, externalUsers: new InMemoryExternalUserRepository() };
+  const resolveExternal = new ResolveExternalUserUseCase(external);
   let closed = false;
   const guard = closedGuard(() => closed);
   const area = <T extends Record<string, object>>(name: string, useCases: T): T =>
@@ -133,6 +137,7 @@ export function createInMemoryPlatform<M extends LlmProviderRegistry = ScriptedM
       stream: new StreamMessageUseCase(messages),
     }),
     billing: area('billing', { plans: new ListPlansUseCase({ plans }), usage: new GetUsageUseCase(billing) }),
+    externalUsers: area('externalUsers', { resolve: resolveExternal, session: new IssueExternalSessionUseCase({ ...external, resolve: resolveExternal }) }),
     async setPlan(userId, plan) {
       if (closed) throw new PlatformClosedError('setPlan()');
       if (!(await subscriptions.change(userId, { plan, status: 'active', startedAt: clock.now() }))) throw new Error(`No account ${userId}`);

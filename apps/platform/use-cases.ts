@@ -57,7 +57,9 @@ import { GetCurrentUserUseCase } from '../../core/users/use-cases/get-current-us
 import { UpdateProfileUseCase } from '../../core/users/use-cases/update-profile.use-case';
 import { DeleteAccountUseCase } from '../../core/users/use-cases/delete-account.use-case';
 import { PlatformClosedError } from '../../core/shared/platform-errors';
-import { resolve, type Key } from '../shared/tokens';
+import { resolve, TOKENS, type Key } from '../shared/tokens';
+import { IssueExternalSessionUseCase, ResolveExternalUserUseCase } from '../../core/auth/use-cases/external-users.use-case';
+import { TypeOrmExternalUserRepository } from '../../adapters/persistence/auth/type-orm-external-user.repository';
 
 /**
  * The use cases every platform offers, the in-memory one included: an account, its applications, a chat
@@ -69,6 +71,8 @@ export interface PlatformCore {
   applications: { create: CreateApplicationUseCase; get: GetApplicationUseCase; list: ListApplicationsUseCase; update: UpdateApplicationUseCase; delete: DeleteApplicationUseCase };
   conversations: { create: CreateConversationUseCase; get: GetConversationUseCase; send: SendMessageUseCase; stream: StreamMessageUseCase };
   billing: { plans: ListPlansUseCase; usage: GetUsageUseCase };
+  /** The embedding program's own users: each external id mapped to one platform account, and sessions for them. */
+  externalUsers: { resolve: ResolveExternalUserUseCase; session: IssueExternalSessionUseCase };
 }
 
 /** The use cases of the core composed with its real adapters, grouped by area. */
@@ -118,8 +122,15 @@ export function closedGuard(isClosed: () => boolean): UseCaseGuard {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (typeof value !== 'function') return value;
+        const kind = (value as { constructor: { name: string } }).constructor.name;
         return function guarded(this: unknown, ...args: unknown[]) {
-          if (isClosed()) throw new PlatformClosedError(`${name}.${String(prop)}()`);
+          if (isClosed()) {
+            const error = new PlatformClosedError(`${name}.${String(prop)}()`);
+            // Failing the way the method fails: a rejected promise, a stream that throws, or a throw.
+            if (kind === 'AsyncFunction') return Promise.reject(error);
+            if (kind === 'AsyncGeneratorFunction') return (async function* refused() { throw error; })();
+            throw error;
+          }
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
@@ -136,6 +147,32 @@ function lazyGroup<T extends object>(container: Container, keys: Group, area: st
     Object.defineProperty(group, name, { enumerable: true, get: () => (wrapped ??= guard(resolve(container, key) as object, `${area}.${name}`)) });
   }
   return Object.freeze(group) as T;
+}
+
+/** The external-user use cases over the container's accounts, sessions and database, built on first use. */
+function externalUsersOf(container: Container, guard: UseCaseGuard): PlatformUseCases['externalUsers'] {
+  let built: PlatformUseCases['externalUsers'] | undefined;
+  const build = () => {
+    if (built) return built;
+    const deps = {
+      users: resolve(container, TOKENS.UserRepository),
+      externalUsers: new TypeOrmExternalUserRepository(resolve(container, TOKENS.DataSource)),
+      clock: resolve(container, TOKENS.Clock),
+      adminEmails: resolve(container, TOKENS.Config).adminEmails,
+      refreshTokens: resolve(container, TOKENS.RefreshTokenRepository),
+      tokens: resolve(container, TOKENS.TokenService),
+    };
+    const resolveUser = new ResolveExternalUserUseCase(deps);
+    built = {
+      resolve: guard(resolveUser, 'externalUsers.resolve'),
+      session: guard(new IssueExternalSessionUseCase({ ...deps, resolve: resolveUser }), 'externalUsers.session'),
+    };
+    return built;
+  };
+  const group = {} as PlatformUseCases['externalUsers'];
+  Object.defineProperty(group, 'resolve', { enumerable: true, get: () => build().resolve });
+  Object.defineProperty(group, 'session', { enumerable: true, get: () => build().session });
+  return Object.freeze(group);
 }
 
 /** The core API container's use cases, by area. */
@@ -184,5 +221,6 @@ export function useCasesOf(container: Container, guard: UseCaseGuard = unguarded
     apiKeys: g('apiKeys', { create: CreateApiKeyUseCase, list: ListApiKeysUseCase, revoke: RevokeApiKeyUseCase, delete: DeleteApiKeyUseCase, authenticate: AuthenticateApiKeyUseCase }),
     publicApi: g('publicApi', { application: GetPublicApplicationUseCase, send: SendPublicMessageUseCase, stream: StreamPublicMessageUseCase }),
     analytics: g('analytics', { get: GetAnalyticsUseCase }),
+    externalUsers: externalUsersOf(container, guard),
   };
 }
