@@ -41,12 +41,18 @@ beforeAll(async () => {
     database: await openTestDatabase(),
     passwordHashing: FAST_HASHING,
     http: { basePath: '/platform' },
+    defaultPlan: 'starter',
+    plans: { starter: { name: 'Team', priceUsdPerMonth: 0, platformKeys: true, overageUsdPer1k: null, limits: { includedTokens: null, applications: 2, messagesPerMonth: null, apiKeys: null } } },
+    adminEmails: ['ops@example.com'],
   });
   listener = platform.http['core-api']!;
 });
 
 afterAll(async () => {
-  for (const server of servers) server.close();
+  for (const server of servers) {
+    server.closeAllConnections();
+    server.close();
+  }
   await platform.close();
 });
 
@@ -116,6 +122,28 @@ describe('the platform mounted in another server', () => {
     expect(((await outside.json()) as { message: string }).message).toBe('Cannot GET /api/health');
   });
 
+  it("signs the program's own user in: one account per external id, whose session works on the mounted REST API", async () => {
+    const base = await serve(listener);
+    const first = await platform.externalUsers.session.execute({ externalId: 'user-42', email: 'user42@example.com' });
+    const second = await platform.externalUsers.session.execute({ externalId: 'user-42' });
+    expect(second.user.id).toBe(first.user.id);
+    expect([first.created, second.created]).toEqual([true, false]);
+    const me = await fetch(`${base}/platform/api/users/me`, { headers: { authorization: `Bearer ${second.access_token}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ id: first.user.id, email: 'user42@example.com' });
+  });
+
+  it('applies the plans given in code: the default plan and its limits, and no limit for admins', async () => {
+    const { user } = await platform.externalUsers.resolve.execute({ externalId: 'user-plans' });
+    const actor = { userId: user.id, role: user.role };
+    expect(await platform.billing.usage.execute(actor)).toMatchObject({ plan: 'starter' });
+    for (const name of ['One', 'Two']) await platform.applications.create.execute({ name }, actor);
+    await expect(platform.applications.create.execute({ name: 'Three' }, actor)).rejects.toMatchObject({ kind: 'payment_required' });
+    const admin = (await platform.externalUsers.resolve.execute({ externalId: 'ops', email: 'ops@example.com' })).user;
+    expect(admin.role).toBe('admin');
+    for (const name of ['One', 'Two', 'Three']) await platform.applications.create.execute({ name }, { userId: admin.id, role: admin.role });
+  });
+
   it('keeps its secrets out of platform.config', () => {
     const config = platform.config as unknown as Record<string, unknown>;
     for (const secret of ['jwtSecret', 'encryptionKey', 'previousEncryptionKeys', 'aiServiceToken', 'marketplaceToken', 'providerKeys', 'stripe', 'oauth']) {
@@ -132,7 +160,7 @@ describe('a closed platform', () => {
     const base = await serve(closing.http['core-api']!);
     await closing.close();
     await expect(register.execute({ email: 'late@example.com', password: 'correct horse battery', displayName: 'Late' })).rejects.toBeInstanceOf(PlatformClosedError);
-    await expect(closing.applications.list.execute({ userId: '00000000-0000-4000-8000-000000000000', role: 'developer' }, {})).rejects.toThrow(/The platform is closed: applications\.list\.execute\(\)/);
+    await expect(closing.applications.list.execute({}, { userId: '00000000-0000-4000-8000-000000000000', role: 'developer' })).rejects.toThrow(/The platform is closed: applications\.list\.execute\(\)/);
     const late = await fetch(`${base}/api/health`);
     expect(late.status).toBe(503);
   });
