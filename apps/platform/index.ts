@@ -75,11 +75,16 @@ export type {
   ToolChoiceSpec,
 } from '../../core/ai/ports/llm-provider.port';
 export type { ProviderId } from '../../core/ai/domain/provider-id';
+export type { PaidTier, HostedSession, InvoiceSummary, InvoicePage, PaymentEvent } from '../../core/billing/domain/payments';
+export type { ChatPolicy, ChatPlan, ChatOutcome, ChatTurn as ChatPolicyTurn } from '../../core/conversations/ports/chat-policy.port';
+export type { PublicCaller } from '../../core/public-api/domain/public-caller';
+export type { ExternalUserRepository } from '../../core/auth/ports/external-user-repository.port';
 
 // Who calls a use case, and the shapes the use cases answer.
 export type { Actor, PlatformRole } from '../../core/shared/actor';
 export type { PublicUser } from '../../core/users/domain/user';
 export type { Session } from '../../core/auth/use-cases/issue-session';
+export type { ExternalUserInput, ExternalUserView, ExternalSession, ResolveExternalUserUseCase, IssueExternalSessionUseCase } from '../../core/auth/use-cases/external-users.use-case';
 export type { ApplicationView } from '../../core/applications/domain/application';
 export type { ConversationView, MessageView, MessageSource, ConversationStatus, MessageStatus, MessageRole } from '../../core/conversations/domain/conversation';
 export type { ChatAnswer, ChatStreamEvent, ConversationWithMessages, ProviderInfo } from '../../core/ai/ports/chat-engine.port';

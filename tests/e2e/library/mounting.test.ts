@@ -155,13 +155,14 @@ describe('the platform mounted in another server', () => {
 
 describe('a closed platform', () => {
   it('refuses calls with PlatformClosedError and requests with a 503', async () => {
-    const closing = await createPlatform({ config: testConfig(), database: await openTestDatabase(), passwordHashing: FAST_HASHING });
-    const register = closing.auth.register;
-    const base = await serve(closing.http['core-api']!);
-    await closing.close();
+    const register = platform.auth.register;
+    const base = await serve(listener);
+    await platform.close();
     await expect(register.execute({ email: 'late@example.com', password: 'correct horse battery', displayName: 'Late' })).rejects.toBeInstanceOf(PlatformClosedError);
-    await expect(closing.applications.list.execute({}, { userId: '00000000-0000-4000-8000-000000000000', role: 'developer' })).rejects.toThrow(/The platform is closed: applications\.list\.execute\(\)/);
-    const late = await fetch(`${base}/api/health`);
+    await expect(platform.applications.list.execute({}, { userId: '00000000-0000-4000-8000-000000000000', role: 'developer' })).rejects.toThrow(
+      /The platform is closed: applications\.list\.execute\(\)/,
+    );
+    const late = await fetch(`${base}/platform/api/health`);
     expect(late.status).toBe(503);
   });
 });
