@@ -6,6 +6,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { createPlatform, type Platform } from '../../../apps/platform/platform';
 import { PlatformClosedError } from '../../../core/shared/platform-errors';
+import type { PaymentGateway } from '../../../core/billing/ports/payment-gateway.port';
 import { BODY_ALREADY_READ } from '../../../adapters/http/shared/json-body.middleware';
 import { FAST_HASHING, testConfig } from '../../support/test-stack';
 import { openTestDatabase } from '../../support/test-database';
@@ -17,6 +18,23 @@ import { openTestDatabase } from '../../support/test-database';
  * closed platform answers 503 and throws `PlatformClosedError`.
  */
 let platform: Platform;
+const signatures: Array<string | undefined> = [];
+/** A gateway of another processor, which signs its webhooks in its own header. */
+const payments: PaymentGateway = {
+  signatureHeader: 'x-pay-signature',
+  assertAvailable() {},
+  sells: () => true,
+  createCustomer: async ({ userId }) => `cus_${userId}`,
+  subscriptionCheckout: async () => ({ id: 'cs_1', url: 'https://pay.example.com/cs_1' }),
+  licenseCheckout: async () => ({ id: 'cs_2', url: 'https://pay.example.com/cs_2' }),
+  portalSession: async () => ({ url: 'https://pay.example.com/portal' }),
+  invoices: async () => ({ items: [], hasMore: false, nextCursor: null }),
+  reportOverage: async () => {},
+  parseWebhook(_raw, signature) {
+    signatures.push(signature);
+    return { kind: 'ignored', id: `evt_${signatures.length}`, type: 'ping', created: new Date() };
+  },
+};
 let listener: RequestListener;
 const servers: Server[] = [];
 
@@ -44,6 +62,7 @@ beforeAll(async () => {
     defaultPlan: 'starter',
     plans: { starter: { name: 'Team', priceUsdPerMonth: 0, platformKeys: true, overageUsdPer1k: null, limits: { includedTokens: null, applications: 2, messagesPerMonth: null, apiKeys: null } } },
     adminEmails: ['ops@example.com'],
+    adapters: { paymentGateway: payments },
   });
   listener = platform.http['core-api']!;
 });
@@ -142,6 +161,17 @@ describe('the platform mounted in another server', () => {
     const admin = (await platform.externalUsers.resolve.execute({ externalId: 'ops', email: 'ops@example.com' })).user;
     expect(admin.role).toBe('admin');
     for (const name of ['One', 'Two', 'Three']) await platform.applications.create.execute({ name }, { userId: admin.id, role: admin.role });
+  });
+
+  it("hands the webhook route's signature from the header the gateway names", async () => {
+    const base = await serve(listener);
+    const res = await fetch(`${base}/platform/api/billing/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-pay-signature': 'sig-1', 'stripe-signature': 'not-this-one' },
+      body: JSON.stringify({ id: 'evt' }),
+    });
+    expect(res.status).toBe(200);
+    expect(signatures).toEqual(['sig-1']);
   });
 
   it('keeps its secrets out of platform.config', () => {
