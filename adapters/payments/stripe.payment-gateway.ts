@@ -28,6 +28,8 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
  * the SDK no longer has usage records, which Stripe removed with legacy metered prices.
  */
 export class StripePaymentGateway implements PaymentGateway {
+  /** Stripe signs its webhooks in this header. */
+  readonly signatureHeader = 'stripe-signature';
   private readonly stripe: Stripe;
   private readonly planOfPrice = new Map<string, PlanTier>();
 

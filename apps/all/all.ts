@@ -23,6 +23,7 @@ export async function startAll(config: AppConfig, infra: Infrastructure, coreOpt
     passwordHashing: coreOptions.passwordHashing,
     accessTokenTtlSeconds: coreOptions.accessTokenTtlSeconds,
     serve: { host: config.host },
+    console: true,
   });
   const byName = (name: string) => platform.listening.find((l) => l.app.name === name)!;
   return [byName('core-api'), byName('ai-service'), byName('marketplace')];

@@ -61,6 +61,8 @@ export interface CoreApiOptions extends InfrastructureModuleOptions {
    * service is in the same process and an HTTP hop to it would only add latency).
    */
   chatEngine?: 'from-config' | 'in-process';
+  /** Serve the web console at `/` (default: on; an embedded platform turns it off unless asked). */
+  console?: boolean;
 }
 
 /** The areas of the core API, in binding order. */
@@ -107,7 +109,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     // Last: its dispatcher starts once every subscriber (webhooks, notifications, plugins) is bound.
     eventsModule(),
     healthModule('core-api', 'core-api', remoteAi ? [aiServiceCheck(remoteAi)] : []),
-    consoleModule(),
+    ...(options.console === false ? [] : [consoleModule()]),
   ];
 }
 

@@ -8,6 +8,8 @@ import { InMemoryConversationRepository } from '../../adapters/persistence/in-me
 import { InMemoryRefreshTokenRepository } from '../../adapters/persistence/in-memory/in-memory-refresh-token.repository';
 import { InMemoryUserRepository } from '../../adapters/persistence/in-memory/in-memory-user.repository';
 import { InMemoryProviderKeyRepository } from '../../adapters/persistence/provider-keys/in-memory-provider-key.repository';
+import { InMemoryExternalUserRepository } from '../../adapters/persistence/in-memory/in-memory-external-user.repository';
+import { IssueExternalSessionUseCase, ResolveExternalUserUseCase } from '../../core/auth/use-cases/external-users.use-case';
 import { ScriptedModelProvider } from '../../adapters/providers/scripted-model-provider';
 import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible.rate-limiter';
 import type { LlmProviderRegistry } from '../../core/ai/ports/llm-provider.port';
@@ -39,14 +41,15 @@ import { StreamMessageUseCase } from '../../core/conversations/use-cases/stream-
 import { systemClock, type Clock } from '../../core/shared/clock.port';
 import { GetCurrentUserUseCase } from '../../core/users/use-cases/get-current-user.use-case';
 import type { UserRepository } from '../../core/users/ports/user-repository.port';
-import type { PlatformCore } from './use-cases';
+import { PlatformClosedError } from '../../core/shared/platform-errors';
+import { closedGuard, type PlatformCore } from './use-cases';
 
-export interface InMemoryPlatformOptions {
+export interface InMemoryPlatformOptions<M extends LlmProviderRegistry = ScriptedModelProvider> {
   /**
    * The model provider every provider id answers through (default: a new `ScriptedModelProvider`, which
    * echoes until answers are queued with `reply`).
    */
-  model?: LlmProviderRegistry;
+  model?: M;
   /** The plan new accounts are on (default `pro`; on `free` a chat needs the user's own provider key, as on the platform). */
   defaultPlan?: PlanTier;
   /** The plans on offer (default: the platform's). */
@@ -59,12 +62,12 @@ export interface InMemoryPlatformOptions {
   chatPolicies?: ChatPolicy[];
 }
 
-export interface InMemoryPlatform extends PlatformCore {
-  /** The model provider of the platform: the scripted one unless `options.model` gave another. */
-  readonly model: ScriptedModelProvider | LlmProviderRegistry;
+export interface InMemoryPlatform<M extends LlmProviderRegistry = ScriptedModelProvider> extends PlatformCore {
+  /** The model provider of the platform: the scripted one unless `options.model` gave another (then that one, typed as given). */
+  readonly model: M;
   /** Puts an account on a plan (what an admin or a payment does on the platform). */
   setPlan(userId: string, plan: PlanTier): Promise<void>;
-  /** Nothing to release; here so code written for `createPlatform` closes either. */
+  /** Nothing to release; afterwards every use case throws `PlatformClosedError`, as on `createPlatform`. */
   close(): Promise<void>;
 }
 
@@ -76,9 +79,10 @@ const TEST_HASHING = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
  * applications, chat turns (with plan quotas and token counting) and usage, in memory, with no network,
  * database or Redis.
  */
-export function createInMemoryPlatform(options: InMemoryPlatformOptions = {}): InMemoryPlatform {
+export function createInMemoryPlatform<M extends LlmProviderRegistry = ScriptedModelProvider>(options: InMemoryPlatformOptions<M> = {}): InMemoryPlatform<M> {
   const clock = options.clock ?? systemClock;
-  const model = options.model ?? new ScriptedModelProvider();
+  // Without `options.model`, M is its default, ScriptedModelProvider.
+  const model = options.model ?? (new ScriptedModelProvider() as unknown as M);
   const users = new InMemoryUserRepository();
   const refreshTokens = new InMemoryRefreshTokenRepository();
   const session = {
@@ -104,33 +108,43 @@ export function createInMemoryPlatform(options: InMemoryPlatformOptions = {}): I
   const runner = new ChatTurnRunner({ engine, policies: [quota, ...(options.chatPolicies ?? [])] });
   const guards = new PlanLimitGuards(billing);
   const messages = { conversations, applications, runner };
+  const external = { ...session, users, externalUsers: new InMemoryExternalUserRepository() };
+  const resolveExternal = new ResolveExternalUserUseCase(external);
+  let closed = false;
+  const guard = closedGuard(() => closed);
+  const area = <T extends Record<string, object>>(name: string, useCases: T): T =>
+    Object.freeze(Object.fromEntries(Object.entries(useCases).map(([k, u]) => [k, guard(u, `${name}.${k}`)]))) as T;
   return {
     model,
-    auth: {
+    auth: area('auth', {
       register: new RegisterUseCase({ ...session, users, hasher }),
       login: new LoginUseCase({ ...session, users, hasher, limiter: new FlexibleRateLimiter({ keyPrefix: 'in-memory' }) }),
       refresh: new RefreshSessionUseCase({ ...session, users }),
       signOut: new SignOutUseCase(session),
-    },
-    users: { me: new GetCurrentUserUseCase({ users }) },
-    applications: {
+    }),
+    users: area('users', { me: new GetCurrentUserUseCase({ users }) }),
+    applications: area('applications', {
       create: new CreateApplicationUseCase({ applications, guard: (ownerId) => guards.applications(ownerId) }),
       get: new GetApplicationUseCase({ applications }),
       list: new ListApplicationsUseCase({ applications }),
       update: new UpdateApplicationUseCase({ applications }),
       delete: new DeleteApplicationUseCase({ applications }),
-    },
-    conversations: {
+    }),
+    conversations: area('conversations', {
       create: new CreateConversationUseCase({ applications, engine, runner }),
       get: new GetConversationUseCase({ conversations, applications }),
       send: new SendMessageUseCase(messages),
       stream: new StreamMessageUseCase(messages),
-    },
-    billing: { plans: new ListPlansUseCase({ plans }), usage: new GetUsageUseCase(billing) },
+    }),
+    billing: area('billing', { plans: new ListPlansUseCase({ plans }), usage: new GetUsageUseCase(billing) }),
+    externalUsers: area('externalUsers', { resolve: resolveExternal, session: new IssueExternalSessionUseCase({ ...external, resolve: resolveExternal }) }),
     async setPlan(userId, plan) {
+      if (closed) throw new PlatformClosedError('setPlan()');
       if (!(await subscriptions.change(userId, { plan, status: 'active', startedAt: clock.now() }))) throw new Error(`No account ${userId}`);
     },
-    async close() {},
+    async close() {
+      closed = true;
+    },
   };
 }
 

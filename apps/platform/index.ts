@@ -17,11 +17,12 @@ import type { Actor } from '../../core/shared/actor';
 
 // Composition.
 export { createPlatform } from './platform';
-export type { Platform, PlatformOptions, PlatformService } from './platform';
+export type { Platform, PlatformOptions, PlatformService, PlanDefinition } from './platform';
+export type { MountOptions } from './mount';
 export { createInMemoryPlatform } from './in-memory-platform';
 export type { InMemoryPlatform, InMemoryPlatformOptions } from './in-memory-platform';
 export { platformConfig } from './settings';
-export type { PlatformConfig, PlatformSettings, PlatformSettingName } from './settings';
+export type { PlatformConfig, PlatformConfigView, PlatformSettings, PlatformSettingName } from './settings';
 export type { PlatformAdapters } from './adapters';
 export type { PlatformCore, PlatformUseCases } from './use-cases';
 export { ScriptedModelProvider } from '../../adapters/providers/scripted-model-provider';
@@ -47,6 +48,14 @@ export {
   isAppError,
 } from '../../core/shared/errors';
 export type { ErrorDetail, ErrorKind } from '../../core/shared/errors';
+export { HTTP_STATUS_BY_ERROR_KIND, httpStatusOf } from '../../core/shared/error-status';
+
+// Failures of the platform itself (configuration, start-up, lifecycle), not answers to a caller's input.
+export { PlatformError, PlatformClosedError } from '../../core/shared/platform-errors';
+export type { PlatformFailure } from '../../core/shared/platform-errors';
+export { DataDirLockedError } from '../../adapters/persistence/pglite/data-dir-lock';
+export type { LockHolder } from '../../adapters/persistence/pglite/data-dir-lock';
+export { ListenError, RedisUnreachableError } from '../shared/startup-failure';
 
 // Ports an embedding program may bring an adapter for (`PlatformAdapters`), and what they exchange.
 export type { PaymentGateway } from '../../core/billing/ports/payment-gateway.port';
@@ -66,11 +75,16 @@ export type {
   ToolChoiceSpec,
 } from '../../core/ai/ports/llm-provider.port';
 export type { ProviderId } from '../../core/ai/domain/provider-id';
+export type { PaidTier, HostedSession, InvoiceSummary, InvoicePage, PaymentEvent } from '../../core/billing/domain/payments';
+export type { ChatPolicy, ChatPlan, ChatOutcome, ChatTurn as ChatPolicyTurn } from '../../core/conversations/ports/chat-policy.port';
+export type { PublicCaller } from '../../core/public-api/domain/public-caller';
+export type { ExternalUserRepository } from '../../core/auth/ports/external-user-repository.port';
 
 // Who calls a use case, and the shapes the use cases answer.
 export type { Actor, PlatformRole } from '../../core/shared/actor';
 export type { PublicUser } from '../../core/users/domain/user';
 export type { Session } from '../../core/auth/use-cases/issue-session';
+export type { ExternalUserInput, ExternalUserView, ExternalSession, ResolveExternalUserUseCase, IssueExternalSessionUseCase } from '../../core/auth/use-cases/external-users.use-case';
 export type { ApplicationView } from '../../core/applications/domain/application';
 export type { ConversationView, MessageView, MessageSource, ConversationStatus, MessageStatus, MessageRole } from '../../core/conversations/domain/conversation';
 export type { ChatAnswer, ChatStreamEvent, ConversationWithMessages, ProviderInfo } from '../../core/ai/ports/chat-engine.port';

@@ -9,9 +9,15 @@ import type { AppModule } from '../shared/app-module';
 import { composeApp, type ComposedApp } from '../shared/compose';
 import { createInfrastructure, type Infrastructure } from '../shared/infrastructure';
 import { listen, shutdown, type Listening } from '../shared/serve';
+import { createLogger } from '../../adapters/logging/logger';
+import { applyPlanSettings } from '../../core/billing/domain/plan-settings';
+import { isPlanTier, PLAN_TIERS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
+import { PlatformClosedError } from '../../core/shared/platform-errors';
+import { ConfigError } from '../shared/config';
 import { adapterOverrides, type PlatformAdapters } from './adapters';
-import { toPlatformConfig, type PlatformConfig, type PlatformSettings } from './settings';
-import { useCasesOf, type PlatformUseCases } from './use-cases';
+import { mountAt, normalizeBasePath, type MountOptions } from './mount';
+import { publicConfigOf, toPlatformConfig, type PlatformConfig, type PlatformConfigView, type PlatformSettings } from './settings';
+import { closedGuard, useCasesOf, type PlatformUseCases } from './use-cases';
 
 /** The services a platform can compose: the REST API, the AI service, the marketplace catalog. */
 export type PlatformService = 'core-api' | 'ai-service' | 'marketplace';
@@ -29,8 +35,27 @@ export interface PlatformOptions {
   passwordHashing?: { memoryCost: number; timeCost: number; parallelism: number };
   /** A shorter access-token life (seconds). */
   accessTokenTtlSeconds?: number;
-  /** A logger (pino) in place of the one LOG_LEVEL makes. */
+  /**
+   * A pino logger for the platform's logs (access logs, errors, background work). Without one an embedded
+   * platform logs nothing: the program embedding it owns stdout.
+   */
   logger?: Logger;
+  /**
+   * The plans on offer, each given in full, over the platform's defaults for the ids left out (what PLANS_FILE
+   * holds). Checked as PLANS_FILE is: a `ConfigError` names the field.
+   */
+  plans?: Partial<Record<PlanTier, PlanDefinition>>;
+  /** The plan a new account starts on (DEFAULT_PLAN; `free` unless set). Admins are not held to any plan. */
+  defaultPlan?: PlanTier;
+  /** E-mails of the accounts that hold the Admin role (ADMIN_EMAILS): not held to plan limits. */
+  adminEmails?: readonly string[];
+  /** How `platform.http`'s listeners are mounted: the path prefix they answer under. */
+  http?: MountOptions;
+  /**
+   * Serves the web console from the core API's listener (at `/`, or under `http.basePath`) when it has been built
+   * (default: off for an embedded platform; the platform's own processes turn it on).
+   */
+  console?: boolean;
   /** @internal An open database in place of the one the configuration names (the tests' shared database). */
   database?: Database;
   /** @internal Infrastructure opened by the caller, which stays open when the platform closes. */
@@ -45,9 +70,12 @@ export interface PlatformOptions {
   serve?: { host?: string } | boolean;
 }
 
+/** A plan as `plans` sets it (what PLANS_FILE holds per plan id): every field, the id being the key. */
+export type PlanDefinition = Omit<Plan, 'tier'>;
+
 export interface Platform extends PlatformUseCases {
-  /** The configuration the platform runs on. */
-  readonly config: PlatformConfig;
+  /** The configuration the platform runs on, without its secrets (keys, tokens, credentials in URLs). */
+  readonly config: PlatformConfigView;
   /**
    * The composed services' HTTP APIs as Node request listeners (the same routes, middleware and error bodies
    * as the apps serve), to pass to `http.createServer` or mount in another server.
@@ -78,7 +106,14 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const services = options.services ?? ['core-api'];
   const unknown = services.filter((s) => !Object.hasOwn(PORT_OF, s));
   if (unknown.length) throw new TypeError(`Unknown service ${unknown.join(', ')}: expected core-api, ai-service or marketplace`);
-  const infra = options.infrastructure ?? (await createInfrastructure(toPlatformConfig(options.config), { database: options.database, logger: options.logger }));
+  const basePath = normalizeBasePath(options.http?.basePath);
+  const infra =
+    options.infrastructure ??
+    (await createInfrastructure(withPlanOptions(toPlatformConfig(options.config), options), {
+      database: options.database,
+      logger: options.logger ?? createLogger('silent'),
+    }));
+  if (options.infrastructure) withPlanOptions(infra.config, options);
   const config = infra.config;
   const ownsInfrastructure = !options.infrastructure;
   const serve = options.serve ? { host: (typeof options.serve === 'object' && options.serve.host) || config.host } : undefined;
@@ -106,6 +141,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
         chatEngine: options.chatEngine,
         passwordHashing: options.passwordHashing,
         accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+        console: options.console ?? false,
       };
       await add('core-api', coreApiModules(infra, coreOptions));
     }
@@ -116,13 +152,16 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   }
 
   const core = composed['core-api'];
-  const useCases = core ? useCasesOf(core.container) : missingCore();
   let closing: Promise<void> | undefined;
+  const isClosed = () => closing !== undefined;
+  const useCases = core ? useCasesOf(core.container, closedGuard(isClosed)) : missingCore();
   const http: Partial<Record<PlatformService, RequestListener>> = {};
-  for (const [name, app] of Object.entries(composed) as [PlatformService, ComposedApp][]) http[name] = app.app.callback();
+  for (const [name, app] of Object.entries(composed) as [PlatformService, ComposedApp][]) {
+    http[name] = mountAt(openOnly(app.app.callback(), isClosed), basePath);
+  }
   return {
     ...useCases,
-    config,
+    config: publicConfigOf(config),
     http: Object.freeze(http),
     services: Object.freeze({ ...composed }),
     urls: Object.freeze(Object.fromEntries(listening.map((l) => [l.app.name, l.url]))),
@@ -136,6 +175,38 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       return closing;
     },
   };
+}
+
+/** A listener answering 503 once the platform is closed, instead of reaching a closed database. */
+function openOnly(listener: RequestListener, isClosed: () => boolean): RequestListener {
+  return (req, res) => {
+    if (!isClosed()) return listener(req, res);
+    const message = new PlatformClosedError('this request').message;
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ statusCode: 503, message, error: 'Service Unavailable' }));
+  };
+}
+
+/** The configuration with the plan options applied (validated as PLANS_FILE and DEFAULT_PLAN are). */
+function withPlanOptions(config: PlatformConfig, options: Pick<PlatformOptions, 'plans' | 'defaultPlan' | 'adminEmails'>): PlatformConfig {
+  if (options.plans !== undefined) {
+    try {
+      config.plans = applyPlanSettings(config.plans, options.plans);
+    } catch (error) {
+      throw new ConfigError(`plans: ${(error as Error).message}`);
+    }
+  }
+  if (options.defaultPlan !== undefined) {
+    if (!isPlanTier(options.defaultPlan)) throw new ConfigError(`defaultPlan must be one of ${PLAN_TIERS.join(', ')}, not ${JSON.stringify(options.defaultPlan)}`);
+    config.defaultPlan = options.defaultPlan;
+  }
+  if (options.adminEmails !== undefined) {
+    if (!Array.isArray(options.adminEmails) || options.adminEmails.some((e) => typeof e !== 'string' || !e.includes('@'))) {
+      throw new ConfigError('adminEmails must be a list of e-mail addresses');
+    }
+    config.adminEmails = [...new Set([...config.adminEmails, ...options.adminEmails.map((e) => e.trim().toLowerCase())])];
+  }
+  return config;
 }
 
 /** Use-case groups of a platform without the core API: each read says what is missing. */

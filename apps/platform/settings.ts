@@ -37,6 +37,8 @@ export function platformConfig(settings: PlatformSettings): PlatformConfig {
   if (settings === null || typeof settings !== 'object') throw new ConfigError('settings must be an object of setting names to strings');
   for (const [name, value] of Object.entries(settings)) {
     if (value !== undefined && typeof value !== 'string') throw new ConfigError(`${name} must be a string`);
+    // In an environment an empty variable means unset; a program that passes '' meant something else.
+    if (value !== undefined && value.trim() === '') throw new ConfigError(`${name} is empty: leave it out for its default, or give it a value`);
   }
   return loadConfig({ ...settings });
 }
@@ -48,4 +50,56 @@ export function toPlatformConfig(config: PlatformConfig | PlatformSettings): Pla
 
 function isValidated(config: PlatformConfig | PlatformSettings): config is PlatformConfig {
   return typeof (config as PlatformConfig).encryptionKey === 'string' && typeof (config as PlatformConfig).port === 'number';
+}
+
+/** The secrets of a configuration, which `platform.config` leaves out. */
+type SecretField = 'encryptionKey' | 'previousEncryptionKeys' | 'jwtSecret' | 'aiServiceToken' | 'marketplaceToken' | 'providerKeys' | 'metricsToken' | 'stripe' | 'oauth' | 'generatedSecrets';
+
+/**
+ * The configuration a platform runs on, as a program embedding it may read it: no keys, tokens or secrets, and
+ * the URLs (database, Redis, SMTP) without their credentials.
+ */
+export type PlatformConfigView = Readonly<Omit<PlatformConfig, SecretField>> & {
+  /** Which providers have a platform key configured (the keys themselves are not shown). */
+  readonly providersWithKeys: readonly string[];
+  /** Whether payments are configured (STRIPE_SECRET_KEY). */
+  readonly paymentsConfigured: boolean;
+};
+
+/** The configuration without its secrets (`platform.config`). */
+export function publicConfigOf(config: PlatformConfig): PlatformConfigView {
+  const {
+    encryptionKey: _k,
+    previousEncryptionKeys: _p,
+    jwtSecret: _j,
+    aiServiceToken: _a,
+    marketplaceToken: _m,
+    providerKeys,
+    metricsToken: _t,
+    stripe,
+    oauth: _o,
+    generatedSecrets: _g,
+    ...rest
+  } = config;
+  return Object.freeze({
+    ...rest,
+    databaseUrl: withoutCredentials(rest.databaseUrl),
+    redisUrl: withoutCredentials(rest.redisUrl),
+    smtpUrl: withoutCredentials(rest.smtpUrl),
+    providersWithKeys: Object.keys(providerKeys).filter((id) => providerKeys[id as keyof typeof providerKeys]),
+    paymentsConfigured: stripe !== undefined,
+  });
+}
+
+function withoutCredentials(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return undefined;
+  }
 }

@@ -56,7 +56,10 @@ import { GetPublicApplicationUseCase } from '../../core/public-api/use-cases/get
 import { GetCurrentUserUseCase } from '../../core/users/use-cases/get-current-user.use-case';
 import { UpdateProfileUseCase } from '../../core/users/use-cases/update-profile.use-case';
 import { DeleteAccountUseCase } from '../../core/users/use-cases/delete-account.use-case';
-import { resolve, type Key } from '../shared/tokens';
+import { PlatformClosedError } from '../../core/shared/platform-errors';
+import { resolve, TOKENS, type Key } from '../shared/tokens';
+import { IssueExternalSessionUseCase, ResolveExternalUserUseCase } from '../../core/auth/use-cases/external-users.use-case';
+import { TypeOrmExternalUserRepository } from '../../adapters/persistence/auth/type-orm-external-user.repository';
 
 /**
  * The use cases every platform offers, the in-memory one included: an account, its applications, a chat
@@ -68,6 +71,8 @@ export interface PlatformCore {
   applications: { create: CreateApplicationUseCase; get: GetApplicationUseCase; list: ListApplicationsUseCase; update: UpdateApplicationUseCase; delete: DeleteApplicationUseCase };
   conversations: { create: CreateConversationUseCase; get: GetConversationUseCase; send: SendMessageUseCase; stream: StreamMessageUseCase };
   billing: { plans: ListPlansUseCase; usage: GetUsageUseCase };
+  /** The embedding program's own users: each external id mapped to one platform account, and sessions for them. */
+  externalUsers: { resolve: ResolveExternalUserUseCase; session: IssueExternalSessionUseCase };
 }
 
 /** The use cases of the core composed with its real adapters, grouped by area. */
@@ -107,23 +112,77 @@ export interface PlatformUseCases extends PlatformCore {
 
 type Group = Record<string, Key<unknown>>;
 
+/** Wraps a use case so its methods refuse to run once the platform is closed. */
+export type UseCaseGuard = <T extends object>(useCase: T, name: string) => T;
+
+/** A guard throwing `PlatformClosedError` from every method of a use case once `isClosed()` answers true. */
+export function closedGuard(isClosed: () => boolean): UseCaseGuard {
+  return <T extends object>(useCase: T, name: string): T =>
+    new Proxy(useCase, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        const kind = (value as { constructor: { name: string } }).constructor.name;
+        return function guarded(this: unknown, ...args: unknown[]) {
+          if (isClosed()) {
+            const error = new PlatformClosedError(`${name}.${String(prop)}()`);
+            // Failing the way the method fails: a rejected promise, a stream that throws, or a throw.
+            if (kind === 'AsyncFunction') return Promise.reject(error);
+            if (kind === 'AsyncGeneratorFunction') return (async function* refused() { throw error; })();
+            throw error;
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+}
+
+const unguarded: UseCaseGuard = (useCase) => useCase;
+
 /** A group whose members are read from the container when first used (the container builds each once). */
-function lazyGroup<T extends object>(container: Container, keys: Group): T {
+function lazyGroup<T extends object>(container: Container, keys: Group, area: string, guard: UseCaseGuard): T {
   const group = {} as Record<string, unknown>;
   for (const [name, key] of Object.entries(keys)) {
-    Object.defineProperty(group, name, { enumerable: true, get: () => resolve(container, key) });
+    let wrapped: object | undefined;
+    Object.defineProperty(group, name, { enumerable: true, get: () => (wrapped ??= guard(resolve(container, key) as object, `${area}.${name}`)) });
   }
   return Object.freeze(group) as T;
 }
 
+/** The external-user use cases over the container's accounts, sessions and database, built on first use. */
+function externalUsersOf(container: Container, guard: UseCaseGuard): PlatformUseCases['externalUsers'] {
+  let built: PlatformUseCases['externalUsers'] | undefined;
+  const build = () => {
+    if (built) return built;
+    const deps = {
+      users: resolve(container, TOKENS.UserRepository),
+      externalUsers: new TypeOrmExternalUserRepository(resolve(container, TOKENS.DataSource)),
+      clock: resolve(container, TOKENS.Clock),
+      adminEmails: resolve(container, TOKENS.Config).adminEmails,
+      refreshTokens: resolve(container, TOKENS.RefreshTokenRepository),
+      tokens: resolve(container, TOKENS.TokenService),
+    };
+    const resolveUser = new ResolveExternalUserUseCase(deps);
+    built = {
+      resolve: guard(resolveUser, 'externalUsers.resolve'),
+      session: guard(new IssueExternalSessionUseCase({ ...deps, resolve: resolveUser }), 'externalUsers.session'),
+    };
+    return built;
+  };
+  const group = {} as PlatformUseCases['externalUsers'];
+  Object.defineProperty(group, 'resolve', { enumerable: true, get: () => build().resolve });
+  Object.defineProperty(group, 'session', { enumerable: true, get: () => build().session });
+  return Object.freeze(group);
+}
+
 /** The core API container's use cases, by area. */
-export function useCasesOf(container: Container): PlatformUseCases {
-  const g = <T extends object>(keys: Group) => lazyGroup<T>(container, keys);
+export function useCasesOf(container: Container, guard: UseCaseGuard = unguarded): PlatformUseCases {
+  const g = <T extends object>(area: string, keys: Group) => lazyGroup<T>(container, keys, area, guard);
   return {
-    auth: g({ register: RegisterUseCase, login: LoginUseCase, refresh: RefreshSessionUseCase, signOut: SignOutUseCase, authenticate: AuthenticateUseCase }),
-    users: g({ me: GetCurrentUserUseCase, updateProfile: UpdateProfileUseCase, deleteAccount: DeleteAccountUseCase }),
-    applications: g({ create: CreateApplicationUseCase, get: GetApplicationUseCase, list: ListApplicationsUseCase, update: UpdateApplicationUseCase, delete: DeleteApplicationUseCase }),
-    conversations: g({
+    auth: g('auth', { register: RegisterUseCase, login: LoginUseCase, refresh: RefreshSessionUseCase, signOut: SignOutUseCase, authenticate: AuthenticateUseCase }),
+    users: g('users', { me: GetCurrentUserUseCase, updateProfile: UpdateProfileUseCase, deleteAccount: DeleteAccountUseCase }),
+    applications: g('applications', { create: CreateApplicationUseCase, get: GetApplicationUseCase, list: ListApplicationsUseCase, update: UpdateApplicationUseCase, delete: DeleteApplicationUseCase }),
+    conversations: g('conversations', {
       create: CreateConversationUseCase,
       get: GetConversationUseCase,
       list: ListConversationsUseCase,
@@ -132,7 +191,7 @@ export function useCasesOf(container: Container): PlatformUseCases {
       stream: StreamMessageUseCase,
       providers: ListProvidersUseCase,
     }),
-    billing: g({
+    billing: g('billing', {
       plans: ListPlansUseCase,
       usage: GetUsageUseCase,
       subscription: GetSubscriptionUseCase,
@@ -141,8 +200,8 @@ export function useCasesOf(container: Container): PlatformUseCases {
       portal: OpenPortalUseCase,
       invoices: ListInvoicesUseCase,
     }),
-    knowledge: g({ upload: UploadDocumentUseCase, list: ListDocumentsUseCase, get: GetDocumentUseCase, delete: DeleteDocumentUseCase, search: SearchKnowledgeUseCase }),
-    modelConfigs: g({
+    knowledge: g('knowledge', { upload: UploadDocumentUseCase, list: ListDocumentsUseCase, get: GetDocumentUseCase, delete: DeleteDocumentUseCase, search: SearchKnowledgeUseCase }),
+    modelConfigs: g('modelConfigs', {
       create: CreateModelConfigUseCase,
       list: ListModelConfigsUseCase,
       get: GetModelConfigUseCase,
@@ -150,7 +209,7 @@ export function useCasesOf(container: Container): PlatformUseCases {
       delete: DeleteModelConfigUseCase,
       setDefault: SetDefaultModelConfigUseCase,
     }),
-    prompts: g({
+    prompts: g('prompts', {
       create: CreatePromptTemplateUseCase,
       list: ListPromptTemplatesUseCase,
       get: GetPromptTemplateUseCase,
@@ -158,9 +217,10 @@ export function useCasesOf(container: Container): PlatformUseCases {
       delete: DeletePromptTemplateUseCase,
       render: RenderPromptUseCase,
     }),
-    providerKeys: g({ save: SaveProviderKeyUseCase, list: ListProviderKeysUseCase, delete: DeleteProviderKeyUseCase, validate: ValidateProviderKeyUseCase }),
-    apiKeys: g({ create: CreateApiKeyUseCase, list: ListApiKeysUseCase, revoke: RevokeApiKeyUseCase, delete: DeleteApiKeyUseCase, authenticate: AuthenticateApiKeyUseCase }),
-    publicApi: g({ application: GetPublicApplicationUseCase, send: SendPublicMessageUseCase, stream: StreamPublicMessageUseCase }),
-    analytics: g({ get: GetAnalyticsUseCase }),
+    providerKeys: g('providerKeys', { save: SaveProviderKeyUseCase, list: ListProviderKeysUseCase, delete: DeleteProviderKeyUseCase, validate: ValidateProviderKeyUseCase }),
+    apiKeys: g('apiKeys', { create: CreateApiKeyUseCase, list: ListApiKeysUseCase, revoke: RevokeApiKeyUseCase, delete: DeleteApiKeyUseCase, authenticate: AuthenticateApiKeyUseCase }),
+    publicApi: g('publicApi', { application: GetPublicApplicationUseCase, send: SendPublicMessageUseCase, stream: StreamPublicMessageUseCase }),
+    analytics: g('analytics', { get: GetAnalyticsUseCase }),
+    externalUsers: externalUsersOf(container, guard),
   };
 }

@@ -9,6 +9,7 @@ import { catalogPrices, type PriceTable } from '../../core/ai/domain/model-catal
 import { applyPriceOverrides, PriceSettingsError } from '../../core/analytics/domain/prices';
 import { PGLITE_MEMORY_DEFAULTS, type PGliteMemorySettings } from '../../adapters/persistence/pglite/pglite-memory';
 import { tracesConfigFrom, type TracesConfig } from './traces-config';
+import { PlatformError } from '../../core/shared/platform-errors';
 
 /** The runtime contract of ARCHITECTURE.md, read once and validated at start-up. */
 export interface AppConfig {
@@ -125,7 +126,9 @@ export function consoleBaseUrl(config: Pick<AppConfig, 'publicBaseUrl' | 'host' 
 }
 
 /** A bad environment value: the process stops with this one line. */
-export class ConfigError extends Error {}
+export class ConfigError extends PlatformError {
+  readonly failure = 'config' as const;
+}
 
 type Env = Record<string, string | undefined>;
 

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { DataDirLockedError } from '../../adapters/persistence/pglite/data-dir-lock';
+import { PlatformError } from '../../core/shared/platform-errors';
 
 /** The variable that moves each service's port. */
 export const PORT_VARIABLES: Record<string, string> = {
@@ -9,7 +10,8 @@ export const PORT_VARIABLES: Record<string, string> = {
 };
 
 /** A service could not listen: carries which service, where, and the system's error code. */
-export class ListenError extends Error {
+export class ListenError extends PlatformError {
+  readonly failure = 'listen' as const;
   constructor(
     readonly service: string,
     readonly host: string,
@@ -67,7 +69,8 @@ export function databaseFailureLine(error: unknown, databaseUrl: string | undefi
 }
 
 /** Redis did not become ready at start-up: where (host and port, never the URL's password) and the last error. */
-export class RedisUnreachableError extends Error {
+export class RedisUnreachableError extends PlatformError {
+  readonly failure = 'redis_unreachable' as const;
   constructor(readonly where: string, readonly reason: string) {
     super(`Redis at ${where} is unreachable: ${reason}`);
   }

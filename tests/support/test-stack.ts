@@ -107,7 +107,7 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
     config.aiServiceUrl = aiListening.url;
     ai = { app, listening: aiListening, client: new TestClient(aiListening.url) };
   }
-  const platform = await createPlatform({ config, infrastructure: infra, passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds });
+  const platform = await createPlatform({ config, infrastructure: infra, passwordHashing: FAST_HASHING, accessTokenTtlSeconds: options.accessTokenTtlSeconds, console: true });
   const core = platform.services['core-api']!;
   const listening = await listen(core, '127.0.0.1', port);
   const startLog: string[] = [];
@@ -193,7 +193,7 @@ export function stopListening(listening: Pick<Listening, 'server'>): Promise<voi
 /** Starts a second core API on the stack's database and configuration (closed before the stack). */
 export async function startSecondCoreApi(stack: TestStack): Promise<SecondInstance> {
   const infra = await createInfrastructure(stack.config, { database: stack.infra.database, logger: createLogger('silent') });
-  const platform = await createPlatform({ config: stack.config, infrastructure: infra, passwordHashing: FAST_HASHING });
+  const platform = await createPlatform({ config: stack.config, infrastructure: infra, passwordHashing: FAST_HASHING, console: true });
   const listening = await listen(platform.services['core-api']!, '127.0.0.1', 0);
   return {
     client: new TestClient(listening.url),

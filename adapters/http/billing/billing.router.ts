@@ -49,7 +49,7 @@ export function billingRouter(d: BillingRoutes): Router {
   });
   // No session: the signature over the exact body is the authentication.
   r.post('/webhook', async (ctx) => {
-    ctx.body = await d.webhook.execute(rawBodyOf(ctx), ctx.get('Stripe-Signature') || undefined);
+    ctx.body = await d.webhook.execute(rawBodyOf(ctx), ctx.get(d.webhook.signatureHeader) || undefined);
   });
   return r;
 }

@@ -1,22 +1,10 @@
 import type { Context, Next } from 'koa';
 import { STATUS_CODES } from 'node:http';
-import { isAppError, type AppError, type ErrorDetail } from '../../../core/shared/errors';
+import { HTTP_STATUS_BY_ERROR_KIND } from '../../../core/shared/error-status';
+import { isAppError, type ErrorDetail } from '../../../core/shared/errors';
 import type { Logger } from '../../logging/logger';
 
-const STATUS_BY_KIND: Record<AppError['kind'], number> = {
-  validation: 400,
-  unauthorized: 401,
-  payment_required: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  upstream_failure: 502,
-  upstream_timeout: 504,
-  unavailable: 503,
-};
+const STATUS_BY_KIND = HTTP_STATUS_BY_ERROR_KIND;
 
 export interface ErrorBody {
   statusCode: number;
@@ -43,7 +31,7 @@ export function errorMiddleware(logger: Logger) {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
-        ctx.body = errorBody(404, `Cannot ${ctx.method} ${ctx.path}`);
+        ctx.body = errorBody(404, `Cannot ${ctx.method} ${requestedPath(ctx)}`);
       }
     } catch (error) {
       const { status, body } = toResponse(error);
@@ -58,6 +46,17 @@ export function errorMiddleware(logger: Logger) {
       ctx.body = body;
     }
   };
+}
+
+/**
+ * The path the client asked for: under a host server's mount (Express sets `req.originalUrl`, the platform's
+ * base path keeps it too) the path with its prefix, as the client sent it.
+ */
+function requestedPath(ctx: Context): string {
+  const original = (ctx.req as { originalUrl?: unknown }).originalUrl;
+  if (typeof original !== 'string' || original === ctx.req.url) return ctx.path;
+  const end = original.indexOf('?');
+  return end === -1 ? original : original.slice(0, end);
 }
 
 /** The status and error body an error is answered with (also what the audit log records of a failed request). */

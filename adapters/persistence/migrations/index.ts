@@ -40,6 +40,7 @@ import { TraceSpans1764600100000 } from './1764600100000-trace-spans';
 import { Experiments1764600700000 } from './1764600700000-experiments';
 import { LogsAndAnnotations1764600200000 } from './1764600200000-logs-and-annotations';
 import { Evaluations1764600600000 } from './1764600600000-evaluations';
+import { ExternalUsers1764600800000 } from './1764600800000-external-users';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -84,4 +85,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Experiments1764600700000,
   LogsAndAnnotations1764600200000,
   Evaluations1764600600000,
+  ExternalUsers1764600800000,
 ];

@@ -2,6 +2,7 @@ import { closeSync, constants, existsSync, ftruncateSync, openSync, readFileSync
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type * as NativeLocks from 'fs-native-extensions';
+import { PlatformError } from '../../../core/shared/platform-errors';
 
 // Loaded on the first lock only: a deployment on PostgreSQL never needs the native addon.
 let native: typeof NativeLocks | undefined;
@@ -20,7 +21,8 @@ export interface LockHolder {
 }
 
 /** Another process holds the folder: carries the folder and what the holder wrote about itself (null if unreadable). */
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends PlatformError {
+  readonly failure = 'data_dir_locked' as const;
   constructor(
     readonly databaseDir: string,
     readonly holder: LockHolder | null,

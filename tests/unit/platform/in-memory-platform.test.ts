@@ -1,6 +1,7 @@
 import { createInMemoryPlatform } from '../../../apps/platform/in-memory-platform';
 import { ScriptedModelProvider } from '../../../adapters/providers/scripted-model-provider';
 import { PaymentRequiredError, UpstreamError } from '../../../core/shared/errors';
+import { PlatformClosedError } from '../../../core/shared/platform-errors';
 
 const signUp = { email: 'dev@example.com', password: 'correct horse battery', displayName: 'Dev' };
 
@@ -44,5 +45,19 @@ describe('the in-memory platform', () => {
 
     const other = await platform.auth.register.execute({ ...signUp, email: 'other@example.com' });
     await expect(platform.applications.get.execute(app.id, { userId: other.user.id, role: other.user.role })).rejects.toMatchObject({ name: 'NotFoundError' });
+  });
+
+  it("maps the program's own users to one account each, types the model as given, and refuses calls once closed", async () => {
+    const platform = createInMemoryPlatform();
+    platform.model.reply('Typed.'); // ScriptedModelProvider without a cast
+    const first = await platform.externalUsers.session.execute({ externalId: 'u-1', displayName: 'Ada' });
+    const again = await platform.externalUsers.resolve.execute({ externalId: 'u-1' });
+    expect(again).toEqual({ user: first.user, created: false });
+    expect(first).toMatchObject({ created: true, user: { displayName: 'Ada', role: 'developer' }, access_token: expect.any(String) });
+    expect((await platform.users.me.execute({ userId: first.user.id, role: first.user.role })).id).toBe(first.user.id);
+
+    await platform.close();
+    await expect(platform.externalUsers.resolve.execute({ externalId: 'u-1' })).rejects.toBeInstanceOf(PlatformClosedError);
+    await expect(platform.setPlan(first.user.id, 'pro')).rejects.toBeInstanceOf(PlatformClosedError);
   });
 });

@@ -27,6 +27,7 @@ describe('the configuration of an embedded platform', () => {
     [{ ENCRYPTION_KEY: 'short' }, /ENCRYPTION_KEY must be 64 hexadecimal characters/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ PORT: 5 as unknown as string }, /PORT must be a string/],
+    [{ DATA_DIR: '' }, /DATA_DIR is empty/],
   ])('refuses %j with a ConfigError naming the setting', (bad, message) => {
     expect(() => platformConfig({ ...secrets, DATA_DIR: dataDir, ...bad })).toThrow(ConfigError);
     expect(() => platformConfig({ ...secrets, DATA_DIR: dataDir, ...bad })).toThrow(message);
