@@ -30,11 +30,29 @@ export function toProviderError(provider: ProviderId, error: unknown, apiKey?: s
   if (status === 401 || status === 403 || keyRefused(error)) return providerKeyRejected(provider, apiKey);
   if (status === 408) return new UpstreamTimeoutError(`${provider} did not answer in time`);
   const detail = describe(error, apiKey);
-  if (status === 429) return new UpstreamError(`${provider} is rate limiting requests: ${detail}`, 429);
+  if (status === 429) return new UpstreamError(`${provider} is rate limiting requests: ${detail}`, 429, retryAfterOf(error));
+  if (status !== undefined && status >= 500) return new UpstreamError(`${provider} failed: ${detail}`, 502, retryAfterOf(error));
   if ((status !== undefined && status >= 400 && status < 500) || name === 'GoogleGenerativeAIResponseError') {
     return new UpstreamError(`${provider} refused the request: ${detail}`, 400);
   }
   return new UpstreamError(`${provider} failed: ${detail}`, 502);
+}
+
+/** The longest wait a provider's `Retry-After` is believed for (a bigger one is as good as "not now"). */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** The provider's `Retry-After` (seconds or an HTTP date) in milliseconds, from the headers the SDK kept. */
+export function retryAfterOf(error: unknown, now = Date.now()): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const source = (error as { headers?: unknown }).headers ?? (error as { httpResponse?: { headers?: unknown } }).httpResponse?.headers;
+  let raw: unknown;
+  if (source && typeof (source as Headers).get === 'function') raw = (source as Headers).get('retry-after');
+  else if (source && typeof source === 'object') raw = (source as Record<string, unknown>)['retry-after'];
+  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+  const seconds = Number(raw.trim());
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(raw) - now;
+  if (!Number.isFinite(ms) || ms < 0) return undefined;
+  return Math.min(Math.round(ms), MAX_RETRY_AFTER_MS);
 }
 
 function errorName(error: unknown): string {

@@ -2,6 +2,7 @@ import { ValidationError, type ErrorDetail } from '../../shared/errors';
 import type { ModelSettings } from '../ports/llm-provider.port';
 import { acceptsAnyModel, defaultModel, findModel, listCatalogModels, type CatalogModel } from './model-catalog';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-id';
+import { validateResiliencePolicy, type ResiliencePolicy } from './resilience';
 
 /** SPEC 2.3 ranges and defaults. */
 export const SETTINGS_DEFAULTS = { temperature: 0.7, maxTokens: 2048, topP: 1.0 } as const;
@@ -127,6 +128,14 @@ function validateSettings(provider: ProviderId, model: CatalogModel, raw: unknow
     else if (value.trim() !== '') systemPrompt = value;
   }
 
+  let resilience: ResiliencePolicy | undefined;
+  try {
+    resilience = validateResiliencePolicy(input.resilience, `${path}.resilience`);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    errors.push(...(error.details ?? [{ path: `${path}.resilience`, message: error.message }]));
+  }
+
   if (errors.length) throw new ValidationError(errors.map((e) => e.message).join('; '), errors);
 
   const settings: ModelSettings = {
@@ -137,5 +146,6 @@ function validateSettings(provider: ProviderId, model: CatalogModel, raw: unknow
   if (frequencyPenalty !== undefined) settings.frequencyPenalty = frequencyPenalty;
   if (presencePenalty !== undefined) settings.presencePenalty = presencePenalty;
   if (systemPrompt !== undefined) settings.systemPrompt = systemPrompt;
+  if (resilience !== undefined) settings.resilience = resilience;
   return settings;
 }

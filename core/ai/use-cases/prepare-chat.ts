@@ -12,6 +12,8 @@ import type { ChatMessageRequest } from '../ports/chat-engine.port';
 import type { ChatRequest, LlmProvider, LlmProviderRegistry } from '../ports/llm-provider.port';
 import { estimateTokens } from '../../shared/tokens';
 import type { JsonSchemaChecker } from '../../tools/ports/json-schema.port';
+import type { ResilienceRuntime, ResilientLlmProvider } from './resilient-llm-provider';
+import { providerForTurn } from './turn-routes';
 import type { ToolRunnerRegistry } from '../../tools/ports/tool-runner.port';
 
 /** What runs a turn's tool calls where the engine runs (docs/tools.md): the schema checker and the runners by source. */
@@ -28,6 +30,8 @@ export interface ChatEngineDeps {
   defaultProvider?: ProviderId;
   /** Runs tool calls for requests that carry tools; without it such a turn's calls answer that the tool cannot run here. */
   tools?: ToolRuntime;
+  /** Breakers and key balancing shared by the process's resilient turns (docs/connections.md); a default one otherwise. */
+  resilience?: ResilienceRuntime;
 }
 
 export interface PreparedChat {
@@ -40,6 +44,8 @@ export interface PreparedChat {
   request: ChatRequest;
   /** The turn runs on the platform's key (PROVIDER_X_API_KEY), not on one its caller supplied. */
   usesPlatformKey: boolean;
+  /** Set when the turn's settings carry a resilience policy: who answered, and every attempt. */
+  resilient?: ResilientLlmProvider;
 }
 
 const MAX_CONTENT = 100_000;
@@ -81,10 +87,12 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   // Without tools on this turn, earlier calls and results are left out: providers refuse them without tool definitions.
   const past = input.tools?.tools.length ? history : withoutToolTurns(history);
   const turns = fitHistory([...past, { role: 'user' as const, content: input.content }], budget);
+  const routed = providerForTurn(deps, { providerId, model, settings, ownKey: input.apiKey, fallbackKeys: input.fallbackKeys, budgetMs: input.tools?.settings.timeBudgetMs }, apiKey);
   return {
     conversation,
     ...(begun.messageId ? { userMessageId: begun.messageId } : {}),
-    provider: deps.providers.get(providerId),
+    provider: routed.provider,
+    ...(routed.resilient ? { resilient: routed.resilient } : {}),
     providerId,
     model,
     request: { model, messages: turns, system, settings, apiKey },
