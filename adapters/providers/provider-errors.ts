@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../core/ai/domain/provider-id';
+import { isProviderId } from '../../core/ai/domain/provider-id';
 import { providerKeyRejected } from '../../core/ai/domain/provider-key-rejection';
 import { isAppError, UpstreamError, UpstreamTimeoutError } from '../../core/shared/errors';
 
@@ -22,12 +22,15 @@ const KEY_LIKE = /\b(?:sk-[A-Za-z0-9_*-]{6,}|AIza[0-9A-Za-z_-]{10,}|hf_[A-Za-z0-
  * UpstreamError 424 naming the provider and the key's last 4 characters, a refused request 400, throttling 429, anything else (5xx, network) 502, a timeout
  * UpstreamTimeoutError. Messages name the provider and never contain the key.
  */
-export function toProviderError(provider: ProviderId, error: unknown, apiKey?: string): Error {
+export function toProviderError(provider: string, error: unknown, apiKey?: string): Error {
   if (isAppError(error)) return error;
   const name = errorName(error);
   if (name === 'APIConnectionTimeoutError') return new UpstreamTimeoutError(`${provider} did not answer in time`);
   const status = statusOf(error);
-  if (status === 401 || status === 403 || keyRefused(error)) return providerKeyRejected(provider, apiKey);
+  if (status === 401 || status === 403 || keyRefused(error)) {
+    // A connection (docs/connections.md) is named as its owner named it; its key is fixed on its own page.
+    return isProviderId(provider) ? providerKeyRejected(provider, apiKey) : new UpstreamError(`The connection ${provider} refused its key: check it under Provider keys, Connections`, 424);
+  }
   if (status === 408) return new UpstreamTimeoutError(`${provider} did not answer in time`);
   const detail = describe(error, apiKey);
   if (status === 429) return new UpstreamError(`${provider} is rate limiting requests: ${detail}`, 429, retryAfterOf(error));

@@ -17,6 +17,7 @@ import { modelConfigPolicy, modelConfigsModule } from './modules/model-configs.m
 import { pluginChatPolicy, pluginsModule } from './modules/plugins.module';
 import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
+import { connectionChatPolicy, connectionsModule } from './modules/connections.module';
 import { uploadsModule } from './modules/uploads.module';
 import { themesModule } from './modules/themes.module';
 import { brandingModule } from './modules/branding.module';
@@ -74,13 +75,14 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     apiKeysModule,
     chatEngineModule(engine),
     providerKeysModule,
+    connectionsModule,
     billingModule,
     brandingModule,
     promptsModule,
     modelConfigsModule,
     uploadsModule,
     knowledgeModule(),
-    conversationsModule([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy]),
+    conversationsModule([modelConfigPolicy, connectionChatPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy]),
     studioModule,
     publicApiModule,
     hostedPageModule,

@@ -37,6 +37,7 @@ import { AuditApplication1764500501731 } from './1764500501731-audit-application
 import { PlatformSetup1764500520451 } from './1764500520451-platform-setup';
 import { Studio1764500530000 } from './1764500530000-studio';
 import { MessageMetadata1764600300000 } from './1764600300000-message-metadata';
+import { Connections1764600310000 } from './1764600310000-connections';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -78,4 +79,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   PlatformSetup1764500520451,
   Studio1764500530000,
   MessageMetadata1764600300000,
+  Connections1764600310000,
 ];

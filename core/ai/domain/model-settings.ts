@@ -1,6 +1,6 @@
 import { ValidationError, type ErrorDetail } from '../../shared/errors';
 import type { ModelSettings } from '../ports/llm-provider.port';
-import { acceptsAnyModel, defaultModel, findModel, listCatalogModels, type CatalogModel } from './model-catalog';
+import { acceptsAnyModel, defaultModel, findModel, listCatalogModels, OPEN_MODEL_LIMITS, type CatalogModel } from './model-catalog';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-id';
 import { validateResiliencePolicy, type ResiliencePolicy } from './resilience';
 
@@ -42,6 +42,24 @@ export function resolveModelSettings(provider: unknown, modelId: unknown, raw: u
   const model = resolveModel(provider, modelId, p.model);
   const settings = validateSettings(provider, model, raw, p.settings);
   return { provider, model: model.id, settings };
+}
+
+/**
+ * Provider, model and settings of a turn on an owner's connection (docs/connections.md): the model must be
+ * one the connection lists (any printable id when it lists none); the settings follow the OpenAI ranges,
+ * maxTokens bounded by the open-model limit since the endpoint's own is not known.
+ */
+export function resolveConnectionSettings(connection: { name: string; models: string[] }, modelId: unknown, raw: unknown, paths: SettingsPaths = {}): { provider: string; model: string; settings: ModelSettings } {
+  const modelPath = paths.model ?? 'model';
+  const id = typeof modelId === 'string' ? modelId.trim() : modelId === undefined || modelId === null ? connection.models[0] : undefined;
+  if (typeof id !== 'string' || id === '' || id.length > 200 || !/^[\x20-\x7e]+$/.test(id)) {
+    throw ValidationError.field(modelPath, `${modelPath} must name one of the models of the connection ${connection.name}`);
+  }
+  if (connection.models.length && !connection.models.includes(id)) {
+    throw ValidationError.field(modelPath, `${modelPath} must be one of the models of the connection ${connection.name}; discover its models again if it serves a new one`);
+  }
+  const model: CatalogModel = { id, maxOutputTokens: OPEN_MODEL_LIMITS.maxOutputTokens, contextWindow: OPEN_MODEL_LIMITS.contextWindow };
+  return { provider: connection.name, model: id, settings: validateSettings('provider_a', model, raw, paths.settings ?? 'settings') };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { OpenedConnection } from '../../connections/ports/connection-endpoints.port';
 import type { ConversationSource, ConversationView, MessageSource, MessageView } from '../../conversations/domain/conversation';
 import type { TurnAnnouncement } from '../../conversations/ports/conversation-repository.port';
 import type { ProviderId } from '../domain/provider-id';
@@ -48,6 +49,8 @@ export interface ChatMessageRequest {
   context?: string;
   /** The user's own provider key for this request only (never stored, never logged). */
   apiKey?: string;
+  /** The owner's connection this turn runs on (its key and headers opened for this turn only; never stored or logged). */
+  connection?: OpenedConnection;
   /** The owner's own keys for the providers of the settings' fallbacks, by provider id (never stored, never logged). */
   fallbackKeys?: Record<string, string>;
   configVersionId?: string | null;

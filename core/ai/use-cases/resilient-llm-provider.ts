@@ -16,6 +16,8 @@ export interface ModelRoute {
   /** At least one; several are balanced (round robin), each behind its own breaker. */
   keys: string[];
   fallback: boolean;
+  /** What the route's breakers are kept under when the id alone is not unique (a connection: its id). */
+  scope?: string;
   /** The route's own settings (a fallback's maxTokens bounded by its model); the request's otherwise. */
   settings?: ModelSettings;
 }
@@ -190,7 +192,7 @@ export class ResilientLlmProvider implements LlmProvider {
     for (let i = 0; i < keys.length; i++) {
       const index = start + i;
       const apiKey = keys[index % keys.length]!;
-      const breaker = breakerKey(route.providerId, apiKey);
+      const breaker = breakerKey(route.scope ?? route.providerId, apiKey);
       if (this.runtime.breakers.admit(breaker, `${route.providerId} …${keyHint(apiKey)}`) !== 'open') return { apiKey, breaker, index };
     }
     return undefined;

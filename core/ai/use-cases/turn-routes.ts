@@ -1,3 +1,5 @@
+import type { ConnectionEndpoints, OpenedConnection } from '../../connections/ports/connection-endpoints.port';
+import { UnavailableError } from '../../shared/errors';
 import { DEFAULT_TIME_BUDGET_MS } from '../../tools/domain/agent-settings';
 import { findModel } from '../domain/model-catalog';
 import { MAX_TOKENS_LIMIT, maxTemperature, resolveModelSettings } from '../domain/model-settings';
@@ -24,6 +26,18 @@ export interface PrimaryRoute {
   fallbackKeys?: Record<string, string>;
   /** The turn's time budget (ms): retries never wait past it. */
   budgetMs?: number;
+  /** The provider of a connection's turn (the registry's otherwise), and its breakers' scope (the connection's id). */
+  base?: LlmProvider;
+  scope?: string;
+}
+
+/** What an OpenAI-compatible SDK is given for a connection without a key (a local Ollama ignores it). */
+export const NO_KEY = 'no-key';
+
+/** The provider of a connection's turn: the engine's connection endpoints, or a 503 where the engine has none. */
+export function connectionProvider(deps: { connections?: Pick<ConnectionEndpoints, 'provider'> }, connection: OpenedConnection): LlmProvider {
+  if (!deps.connections) throw new UnavailableError('This chat engine cannot reach connections');
+  return deps.connections.provider(connection);
 }
 
 /**
@@ -34,12 +48,12 @@ export interface PrimaryRoute {
  */
 export function providerForTurn(deps: TurnRouting, primary: PrimaryRoute, apiKey: string): { provider: LlmProvider; resilient?: ResilientLlmProvider } {
   const policy = primary.settings.resilience;
-  const base = deps.providers.get(primary.providerId);
+  const base = primary.base ?? deps.providers.get(primary.providerId);
   if (!policy) return { provider: base };
   const platformKeys = (id: ProviderId): string[] => deps.providers.platformKeys?.(id) ?? [deps.providers.platformKey(id)].filter((k): k is string => !!k);
   const { resilience: _own, ...plainSettings } = primary.settings;
   const routes: ModelRoute[] = [
-    { providerId: primary.providerId, provider: base, model: primary.model, keys: primary.ownKey ? [primary.ownKey] : platformKeys(primary.providerId).length ? platformKeys(primary.providerId) : [apiKey], fallback: false, settings: plainSettings },
+    { providerId: primary.providerId, provider: base, model: primary.model, keys: primary.ownKey ? [primary.ownKey] : primary.base ? [apiKey] : platformKeys(primary.providerId).length ? platformKeys(primary.providerId) : [apiKey], fallback: false, settings: plainSettings, ...(primary.scope ? { scope: primary.scope } : {}) },
   ];
   const skipped: ProviderAttempt[] = [];
   for (const target of policy.fallbacks) {
