@@ -9,7 +9,14 @@ import { defaultResilienceRuntime, ResilientLlmProvider, type ModelRoute, type P
 
 /** The runtime of a chat engine built without one (tests, embedders): shared by every turn of this process. */
 let processRuntime: ResilienceRuntime | undefined;
-export const sharedResilienceRuntime = (): ResilienceRuntime => (processRuntime ??= defaultResilienceRuntime());
+/** Failed provider attempts of this process by provider or connection name, counted apart from the quota (`/metrics`). */
+export const failedAttempts = new Map<string, number>();
+export const sharedResilienceRuntime = (): ResilienceRuntime =>
+  (processRuntime ??= defaultResilienceRuntime({
+    onFailedAttempt: (provider) => {
+      if (failedAttempts.has(provider) || failedAttempts.size < 1_000) failedAttempts.set(provider, (failedAttempts.get(provider) ?? 0) + 1);
+    },
+  }));
 
 export interface TurnRouting {
   providers: LlmProviderRegistry;
