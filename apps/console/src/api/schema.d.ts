@@ -2453,7 +2453,10 @@ export interface paths {
                          * @example http://127.0.0.1:11434/v1
                          */
                         baseUrl: string;
-                        /** @description Sent as a bearer token; stored sealed, never returned (null or empty removes it) */
+                        /**
+                         * @description Sent as a bearer token; stored sealed, never returned (null or empty removes it)
+                         * @example sk-or-v1-2vQ8wX4yZ6aB1cD3
+                         */
                         apiKey?: string | null;
                         /** @description Extra headers sent with every request; stored sealed, only their names are returned */
                         headers?: {
@@ -2578,7 +2581,10 @@ export interface paths {
                          * @example http://127.0.0.1:11434/v1
                          */
                         baseUrl?: string;
-                        /** @description Sent as a bearer token; stored sealed, never returned (null or empty removes it) */
+                        /**
+                         * @description Sent as a bearer token; stored sealed, never returned (null or empty removes it)
+                         * @example sk-or-v1-2vQ8wX4yZ6aB1cD3
+                         */
                         apiKey?: string | null;
                         /** @description Extra headers sent with every request; stored sealed, only their names are returned */
                         headers?: {
@@ -16386,7 +16392,7 @@ export interface components {
             status?: "healthy" | "degraded" | "down";
             /** Format: date-time */
             timestamp?: string;
-            /** @description database, redis, aiService, marketplace, jobQueues, providers, disk */
+            /** @description database, redis, aiService, marketplace, jobQueues, providers, disk, circuitBreakers */
             components?: {
                 [key: string]: {
                     /** @enum {string} */
@@ -16766,7 +16772,10 @@ export interface components {
         ConnectionTest: {
             ok: boolean;
             modelCount: number;
-            /** @description Why the endpoint did not answer (no key or address in it) */
+            /**
+             * @description Why the endpoint did not answer (no key or address in it)
+             * @example The connection local-ollama could not be reached
+             */
             error?: string;
         };
         Conversation: {
