@@ -94,6 +94,9 @@ function toWire(request: Omit<ChatMessageRequest, 'apiKey'>): Record<string, unk
     startConversation: request.startConversation,
     announce: request.announce,
     tools: request.tools,
+    // An owner's connection and fallback keys, opened for this turn only (docs/connections.md); the service token guards them.
+    ...(request.connection ? { connection: request.connection } : {}),
+    ...(request.fallbackKeys ? { fallbackKeys: request.fallbackKeys } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { BreakerSnapshot } from '../../core/ai/domain/circuit-breaker';
 import { statfs } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -98,6 +99,26 @@ export function diskComponent(dataDir: string): SystemComponent {
       const share = total > 0 ? free / total : 0;
       const status = share < DISK_DOWN_SHARE ? 'down' : share < DISK_DEGRADED_SHARE ? 'degraded' : 'up';
       return { status, details: { freeBytes: free, totalBytes: total, freePercent: Math.round(share * 1000) / 10 } };
+    },
+  };
+}
+
+/**
+ * The circuit breakers of provider keys and connections in this process (docs/connections.md): degraded while
+ * one is open (turns go straight to their fallbacks), with each breaker's state for the admin's health page.
+ */
+export function circuitBreakersComponent(breakers: () => BreakerSnapshot[]): SystemComponent {
+  return {
+    name: 'circuitBreakers',
+    critical: false,
+    probe: async () => {
+      const list = breakers();
+      const open = list.filter((b) => b.state !== 'closed');
+      const words = { open: 'paused after repeated failures', half_open: 'trying again', closed: 'recent failures' } as const;
+      return {
+        status: open.length ? 'degraded' : 'up',
+        details: list.length ? { breakers: list.map((b) => `${b.label}: ${words[b.state]} (${b.consecutiveFailures} in a row)`).join('; ') } : {},
+      };
     },
   };
 }

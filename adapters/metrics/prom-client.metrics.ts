@@ -1,9 +1,16 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TurnObservation } from '../../core/analytics/use-cases/analytics.policy';
 import type { JobQueueDepth } from '../../core/shared/job-queue.port';
+import type { BreakerSnapshot } from '../../core/ai/domain/circuit-breaker';
 
 /** Queue depths read at scrape time (the job queues of this process, and the event outbox's backlog). */
 export type QueueDepthSource = () => Promise<Array<Pick<JobQueueDepth, 'name' | 'waiting' | 'active' | 'delayed'>>>;
+
+/** The resilience runtime's state (docs/connections.md), read when scraped. */
+export interface ResilienceSource {
+  breakers(): BreakerSnapshot[];
+  failedAttempts(): Iterable<[string, number]>;
+}
 
 /**
  * The core API's Prometheus metrics, on a registry of its own (one per app instance, so two stacks in
@@ -17,8 +24,31 @@ export class PlatformMetrics {
   private readonly turns: Counter<'source' | 'outcome' | 'provider'>;
   private readonly providerErrors: Counter<'provider'>;
 
-  constructor(queueDepth?: QueueDepthSource) {
+  constructor(queueDepth?: QueueDepthSource, resilience?: ResilienceSource) {
     const registers = [this.registry];
+    if (resilience) {
+      // Read at scrape time from the process's breakers and attempt counts (docs/connections.md).
+      new Gauge({
+        name: 'provider_circuit_breaker_open',
+        help: 'Circuit breakers of provider keys and connections: 1 open, 0.5 half-open, 0 closed with recent failures',
+        labelNames: ['breaker'],
+        registers,
+        collect() {
+          this.reset();
+          for (const b of resilience.breakers()) this.set({ breaker: b.label }, b.state === 'open' ? 1 : b.state === 'half_open' ? 0.5 : 0);
+        },
+      });
+      new Counter({
+        name: 'provider_failed_attempts_total',
+        help: 'Provider calls that failed and were retried or fell back (counted apart from the quota), by provider or connection',
+        labelNames: ['provider'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [provider, n] of resilience.failedAttempts()) this.inc({ provider }, n);
+        },
+      });
+    }
     this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers });
     this.duration = new Histogram({
       name: 'http_request_duration_seconds',

@@ -14,6 +14,7 @@ import { secretAssociatedData } from '../../core/webhooks/domain/webhook';
 import { teamProviderKeyAssociatedData } from '../../core/teams/domain/team';
 import { oidcSecretAssociatedData } from '../../core/sso/domain/sso-config';
 import { rows } from './sql';
+import { connectionHeaderAad, connectionKeyAad } from '../../core/connections/domain/connection';
 
 /** One column of sealed secrets: where it is, how its rows are named, and the associated data each was sealed with. */
 export interface SealedColumn {
@@ -46,6 +47,13 @@ export const SEALED_COLUMNS: SealedColumn[] = [
     idColumns: ['team_id', 'provider'],
     sealedColumn: 'sealed_key',
     associatedData: (row) => teamProviderKeyAssociatedData(String(row.team_id), row.provider as ProviderId),
+  },
+  {
+    name: 'connection keys',
+    table: 'connections',
+    idColumns: ['id'],
+    sealedColumn: 'sealed_key',
+    associatedData: (row) => connectionKeyAad(String(row.id)),
   },
   {
     name: 'SSO OIDC client secrets',
@@ -84,6 +92,14 @@ export const SEALED_MAP_COLUMNS: SealedMapColumn[] = [
     mapColumn: 'secrets_sealed',
     extraColumns: [],
     associatedData: (row, key) => workflowSecretAad(String(row.id), key),
+  },
+  {
+    name: 'connection headers',
+    table: 'connections',
+    idColumn: 'id',
+    mapColumn: 'sealed_headers',
+    extraColumns: [],
+    associatedData: (row, key) => connectionHeaderAad(String(row.id), key),
   },
   {
     name: 'tool secrets',

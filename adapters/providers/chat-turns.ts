@@ -29,5 +29,5 @@ export function usageOf(promptTokens: number, completionTokens: number): TokenUs
 /** For a gateway that reports no usage: the provider-neutral estimate. */
 export function estimatedUsage(request: ChatRequest, answer: string): TokenUsage {
   const prompt = [systemOf(request) ?? '', ...request.messages.map((m) => m.content)].join('\n');
-  return usageOf(estimateTokens(prompt), estimateTokens(answer));
+  return { ...usageOf(estimateTokens(prompt), estimateTokens(answer)), estimated: true };
 }

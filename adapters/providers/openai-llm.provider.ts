@@ -13,12 +13,12 @@ export class OpenAiLlmProvider implements LlmProvider {
   readonly id = 'provider_a' as const;
 
   /** The key belongs to the request (a user's own or the platform's): one client per key. */
-  private readonly clients = new SdkClients((apiKey) => new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: nodeHttpFetch }));
+  private readonly clients = new SdkClients((apiKey) => new OpenAI({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, fetch: this.options.fetch ?? nodeHttpFetch, ...(this.options.headers ? { defaultHeaders: this.options.headers } : {}) }));
 
   constructor(private readonly options: ProviderOptions) {}
 
   async chat(request: ChatRequest): Promise<ChatResult> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, request.apiKey, request.signal);
     return call.run(async (signal) => {
       const completion = await this.client(request.apiKey).chat.completions.create({ ...this.body(request), stream: false }, { signal });
       const message = completion.choices[0]?.message;
@@ -34,7 +34,7 @@ export class OpenAiLlmProvider implements LlmProvider {
   }
 
   async *stream(request: ChatRequest): AsyncIterable<StreamPart> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, request.apiKey, request.signal);
     try {
       const stream = await this.client(request.apiKey).chat.completions.create(
         { ...this.body(request), stream: true, stream_options: { include_usage: true } },
@@ -59,7 +59,7 @@ export class OpenAiLlmProvider implements LlmProvider {
   }
 
   async listModels(apiKey: string, signal?: AbortSignal): Promise<string[]> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, apiKey, signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, apiKey, signal);
     return call.run(async (callSignal) => {
       const ids: string[] = [];
       for await (const model of this.client(apiKey).models.list({ signal: callSignal })) ids.push(model.id);

@@ -1,4 +1,3 @@
-import type { ProviderId } from '../../core/ai/domain/provider-id';
 import { UpstreamTimeoutError } from '../../core/shared/errors';
 import { toProviderError } from './provider-errors';
 
@@ -8,6 +7,12 @@ export interface ProviderOptions {
   baseUrl?: string;
   /** How long a call may wait for the provider: the whole call, or for a stream the gap between chunks. */
   timeoutMs: number;
+  /** A connection's (docs/connections.md): the fetch that applies the address rules and the size limit. */
+  fetch?: typeof fetch;
+  /** A connection's extra headers, sent with every request. */
+  headers?: Record<string, string>;
+  /** The name failures are reported under (a connection's name); the provider id otherwise. */
+  name?: string;
 }
 
 const abortError = (signal: AbortSignal): unknown => signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
@@ -26,7 +31,7 @@ export class ProviderCall {
   private readonly onCallerAbort = () => this.controller.abort();
 
   constructor(
-    private readonly provider: ProviderId,
+    private readonly provider: string,
     private readonly timeoutMs: number,
     private readonly apiKey: string,
     private readonly callerSignal?: AbortSignal,

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../core/ai/domain/provider-id';
+import { isProviderId } from '../../core/ai/domain/provider-id';
 import { providerKeyRejected } from '../../core/ai/domain/provider-key-rejection';
 import { isAppError, UpstreamError, UpstreamTimeoutError } from '../../core/shared/errors';
 
@@ -22,19 +22,40 @@ const KEY_LIKE = /\b(?:sk-[A-Za-z0-9_*-]{6,}|AIza[0-9A-Za-z_-]{10,}|hf_[A-Za-z0-
  * UpstreamError 424 naming the provider and the key's last 4 characters, a refused request 400, throttling 429, anything else (5xx, network) 502, a timeout
  * UpstreamTimeoutError. Messages name the provider and never contain the key.
  */
-export function toProviderError(provider: ProviderId, error: unknown, apiKey?: string): Error {
+export function toProviderError(provider: string, error: unknown, apiKey?: string): Error {
   if (isAppError(error)) return error;
   const name = errorName(error);
   if (name === 'APIConnectionTimeoutError') return new UpstreamTimeoutError(`${provider} did not answer in time`);
   const status = statusOf(error);
-  if (status === 401 || status === 403 || keyRefused(error)) return providerKeyRejected(provider, apiKey);
+  if (status === 401 || status === 403 || keyRefused(error)) {
+    // A connection (docs/connections.md) is named as its owner named it; its key is fixed on its own page.
+    return isProviderId(provider) ? providerKeyRejected(provider, apiKey) : new UpstreamError(`The connection ${provider} refused its key: check it under Provider keys, Connections`, 424);
+  }
   if (status === 408) return new UpstreamTimeoutError(`${provider} did not answer in time`);
   const detail = describe(error, apiKey);
-  if (status === 429) return new UpstreamError(`${provider} is rate limiting requests: ${detail}`, 429);
+  if (status === 429) return new UpstreamError(`${provider} is rate limiting requests: ${detail}`, 429, retryAfterOf(error));
+  if (status !== undefined && status >= 500) return new UpstreamError(`${provider} failed: ${detail}`, 502, retryAfterOf(error));
   if ((status !== undefined && status >= 400 && status < 500) || name === 'GoogleGenerativeAIResponseError') {
     return new UpstreamError(`${provider} refused the request: ${detail}`, 400);
   }
   return new UpstreamError(`${provider} failed: ${detail}`, 502);
+}
+
+/** The longest wait a provider's `Retry-After` is believed for (a bigger one is as good as "not now"). */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** The provider's `Retry-After` (seconds or an HTTP date) in milliseconds, from the headers the SDK kept. */
+export function retryAfterOf(error: unknown, now = Date.now()): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const source = (error as { headers?: unknown }).headers ?? (error as { httpResponse?: { headers?: unknown } }).httpResponse?.headers;
+  let raw: unknown;
+  if (source && typeof (source as Headers).get === 'function') raw = (source as Headers).get('retry-after');
+  else if (source && typeof source === 'object') raw = (source as Record<string, unknown>)['retry-after'];
+  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+  const seconds = Number(raw.trim());
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(raw) - now;
+  if (!Number.isFinite(ms) || ms < 0) return undefined;
+  return Math.min(Math.round(ms), MAX_RETRY_AFTER_MS);
 }
 
 function errorName(error: unknown): string {

@@ -23,16 +23,24 @@ export interface LlmProviderRegistryOptions {
   timeoutMs: number;
 }
 
+/**
+ * The keys of PROVIDER_X_API_KEY: several may be given, comma-separated, and resilient turns balance them
+ * (round robin, each behind its own circuit breaker; docs/connections.md). A plain turn uses the first.
+ */
+export const splitKeys = (value: string | undefined): string[] => (value ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+
 export function createLlmProviderRegistry(options: LlmProviderRegistryOptions): LlmProviderRegistry {
   const providers = new Map<ProviderId, LlmProvider>(
     PROVIDER_IDS.map((id) => [id, FACTORIES[id]({ baseUrl: options.baseUrls[id] || undefined, timeoutMs: options.timeoutMs })]),
   );
+  const keys = new Map<ProviderId, string[]>(PROVIDER_IDS.map((id) => [id, splitKeys(options.platformKeys[id])]));
   return {
     get(id) {
       const provider = providers.get(id);
       if (!provider) throw ValidationError.field('provider', `provider must be one of ${PROVIDER_IDS.join(', ')}`);
       return provider;
     },
-    platformKey: (id) => options.platformKeys[id] || undefined,
+    platformKey: (id) => keys.get(id)?.[0],
+    platformKeys: (id) => keys.get(id) ?? [],
   };
 }

@@ -18,6 +18,7 @@ import { experimentsModule } from './modules/experiments.module';
 import { pluginChatPolicy, pluginsModule } from './modules/plugins.module';
 import { promptsModule } from './modules/prompts.module';
 import { providerKeysModule } from './modules/provider-keys.module';
+import { connectionChatPolicy, connectionsModule } from './modules/connections.module';
 import { uploadsModule } from './modules/uploads.module';
 import { themesModule } from './modules/themes.module';
 import { brandingModule } from './modules/branding.module';
@@ -80,6 +81,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     apiKeysModule,
     chatEngineModule(engine),
     providerKeysModule,
+    connectionsModule,
     billingModule,
     brandingModule,
     promptsModule,
@@ -88,7 +90,7 @@ export function coreApiModules(infra: Infrastructure, options: CoreApiOptions = 
     uploadsModule,
     knowledgeModule(),
     tracesModule(),
-    conversationsModule(tracedChatPolicies([modelConfigPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy])),
+    conversationsModule(tracedChatPolicies([modelConfigPolicy, connectionChatPolicy, keysAndQuotaPolicy, pluginChatPolicy, knowledgeRetrievalPolicy, analyticsPolicy])),
     studioModule,
     logsModule,
     publicApiModule,

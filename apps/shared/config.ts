@@ -77,6 +77,19 @@ export interface AppConfig {
   webhooksAllowHttp: boolean;
   /** Private ranges webhooks may reach all the same (WEBHOOKS_ALLOWED_PRIVATE_CIDRS, comma-separated CIDRs). */
   webhooksAllowedPrivateCidrs: string[];
+  /**
+   * The same two rules for http tools, MCP servers and workflow `http` steps: OUTBOUND_ALLOW_HTTP and
+   * OUTBOUND_ALLOWED_PRIVATE_CIDRS, the WEBHOOKS_* names still read where these are unset (aliases).
+   */
+  outboundAllowHttp: boolean;
+  outboundAllowedPrivateCidrs: string[];
+  /**
+   * Connections (docs/connections.md): CONNECTIONS_ALLOW_HTTP lets their base URLs use http:, and
+   * CONNECTIONS_ALLOWED_PRIVATE_CIDRS names the private ranges they may reach (`127.0.0.1/32` for an Ollama
+   * on the same host). Nothing else governs connections.
+   */
+  connectionsAllowHttp: boolean;
+  connectionsAllowedPrivateCidrs: string[];
   /** The bearer token `/metrics` requires (METRICS_TOKEN); unset, the endpoint answers 404. */
   metricsToken?: string;
   /** Model prices for cost estimates: the catalogue's, with those of the JSON file at MODEL_PRICES_FILE over them. */
@@ -225,6 +238,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     generatedSecrets,
     webhooksAllowHttp: onOff('WEBHOOKS_ALLOW_HTTP', env.WEBHOOKS_ALLOW_HTTP, false),
     webhooksAllowedPrivateCidrs: cidrs('WEBHOOKS_ALLOWED_PRIVATE_CIDRS', env.WEBHOOKS_ALLOWED_PRIVATE_CIDRS),
+    outboundAllowHttp:
+      env.OUTBOUND_ALLOW_HTTP !== undefined ? onOff('OUTBOUND_ALLOW_HTTP', env.OUTBOUND_ALLOW_HTTP, false) : onOff('WEBHOOKS_ALLOW_HTTP', env.WEBHOOKS_ALLOW_HTTP, false),
+    outboundAllowedPrivateCidrs:
+      env.OUTBOUND_ALLOWED_PRIVATE_CIDRS !== undefined
+        ? cidrs('OUTBOUND_ALLOWED_PRIVATE_CIDRS', env.OUTBOUND_ALLOWED_PRIVATE_CIDRS)
+        : cidrs('WEBHOOKS_ALLOWED_PRIVATE_CIDRS', env.WEBHOOKS_ALLOWED_PRIVATE_CIDRS),
+    connectionsAllowHttp: onOff('CONNECTIONS_ALLOW_HTTP', env.CONNECTIONS_ALLOW_HTTP, false),
+    connectionsAllowedPrivateCidrs: cidrs('CONNECTIONS_ALLOWED_PRIVATE_CIDRS', env.CONNECTIONS_ALLOWED_PRIVATE_CIDRS),
     stripe: stripeFrom(env),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     modelPrices: pricesFrom(env.MODEL_PRICES_FILE),

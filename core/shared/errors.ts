@@ -92,7 +92,12 @@ export class RateLimitedError extends AppError {
  */
 export class UpstreamError extends AppError {
   readonly kind = 'upstream_failure' as const;
-  constructor(message: string, readonly status: 400 | 424 | 429 | 502 = 502) {
+  constructor(
+    message: string,
+    readonly status: 400 | 424 | 429 | 502 = 502,
+    /** How long the provider asked to wait before trying again (its `Retry-After`), when it said. */
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }

@@ -40,6 +40,13 @@ const internalSchema = yup.object({
   tools: yup
     .mixed<NonNullable<ChatMessageRequest['tools']>>()
     .test('tools', 'tools must hold tools, settings and ownerId', (v) => v === undefined || isTurnTools(v)),
+  // An owner's connection, opened by the core API for this turn (docs/connections.md); checked in shape here.
+  connection: yup
+    .mixed<NonNullable<ChatMessageRequest['connection']>>()
+    .test('connection', 'connection must name a connection, its kind, base URL, headers and models', (v) => v === undefined || isOpenedConnection(v)),
+  fallbackKeys: yup
+    .mixed<Record<string, string>>()
+    .test('fallbackKeys', 'fallbackKeys must map provider ids to keys', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((k) => typeof k === 'string'))),
 });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -64,6 +71,16 @@ function isTurnTools(v: unknown): boolean {
   );
 }
 
+function isOpenedConnection(v: unknown): v is NonNullable<ChatMessageRequest['connection']> {
+  const c = v as Record<string, unknown> | null;
+  return (
+    typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.name === 'string' && c.kind === 'openai_compatible' &&
+    typeof c.baseUrl === 'string' && (c.apiKey === undefined || typeof c.apiKey === 'string') &&
+    typeof c.headers === 'object' && c.headers !== null && Object.values(c.headers).every((h) => typeof h === 'string') &&
+    Array.isArray(c.models) && c.models.length <= 1000 && c.models.every((m) => typeof m === 'string')
+  );
+}
+
 async function readMessage(body: unknown, providerKey: string): Promise<ChatMessageRequest> {
   const request = await parseMessageRequest(body);
   const internal = await validate(internalSchema, body);
@@ -76,6 +93,8 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
     ...(internal.startConversation ? { startConversation: internal.startConversation as ChatMessageRequest['startConversation'] } : {}),
     ...(internal.announce ? { announce: internal.announce as ChatMessageRequest['announce'] } : {}),
     ...(internal.tools ? { tools: internal.tools } : {}),
+    ...(internal.connection ? { connection: internal.connection } : {}),
+    ...(internal.fallbackKeys ? { fallbackKeys: internal.fallbackKeys } : {}),
     apiKey: providerKey || undefined,
   };
 }

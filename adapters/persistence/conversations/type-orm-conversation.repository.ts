@@ -1,3 +1,4 @@
+import type { AnswerMetadata } from '../../../core/ai/domain/resilience';
 import { visibleApplicationIds } from '../teams/visibility';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -40,6 +41,7 @@ interface MessageRow {
   tool_call_id: string | null;
   tool_name: string | null;
   is_error: boolean | null;
+  metadata: AnswerMetadata | null;
   created_at: Date;
 }
 
@@ -74,6 +76,7 @@ const toMessage = (r: MessageRow): Message => ({
   rating: r.rating,
   ...(r.tool_calls ? { toolCalls: r.tool_calls } : {}),
   ...(r.role === 'tool' ? { toolCallId: r.tool_call_id, toolName: r.tool_name, isError: r.is_error === true } : {}),
+  ...(r.metadata ? { metadata: r.metadata } : {}),
   createdAt: new Date(r.created_at),
 });
 
@@ -114,7 +117,7 @@ const CREATED_MS = (alias: string) => `floor(extract(epoch FROM ${alias}.created
 const NEW_EVENT_ID = `'evt_' || replace(gen_random_uuid()::text, '-', '')`;
 
 const MESSAGE_COLUMNS = `id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-  total_tokens, latency_ms, error, config_version_id, sources, rating, tool_calls, tool_call_id, tool_name, is_error, created_at`;
+  total_tokens, latency_ms, error, config_version_id, sources, rating, tool_calls, tool_call_id, tool_name, is_error, metadata, created_at`;
 
 export class TypeOrmConversationRepository implements ConversationRepository {
   private readonly histories: HistoryCache;
@@ -310,10 +313,10 @@ export class TypeOrmConversationRepository implements ConversationRepository {
       `WITH req AS (
               SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
                                    $9::int[], $10::int[], $11::int[], $12::text[], $13::uuid[], $14::text[], $15::uuid[],
-                                   $16::text[], $17::text[], $18::text[], $19::boolean[])
+                                   $16::text[], $17::text[], $18::text[], $19::boolean[], $20::text[])
                        WITH ORDINALITY AS r(id, conversation_id, role, content, status, provider, model, prompt_tokens,
                                             completion_tokens, total_tokens, latency_ms, error, config_version_id, sources,
-                                            announce_owner, tool_calls, tool_call_id, tool_name, is_error, ord)),
+                                            announce_owner, tool_calls, tool_call_id, tool_name, is_error, metadata, ord)),
             added AS (SELECT conversation_id, count(*)::int AS n FROM req GROUP BY conversation_id),
             locked AS (SELECT id FROM conversations WHERE id IN (SELECT conversation_id FROM req) ORDER BY id FOR NO KEY UPDATE),
             touched AS (UPDATE conversations c SET updated_at = now(), message_count = c.message_count + added.n
@@ -322,9 +325,9 @@ export class TypeOrmConversationRepository implements ConversationRepository {
                          RETURNING c.id, c.application_id, c.message_count, ${CREATED_MS('c')} AS created_ms),
             stored AS (
               INSERT INTO messages (id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-                total_tokens, latency_ms, error, config_version_id, sources, tool_calls, tool_call_id, tool_name, is_error)
+                total_tokens, latency_ms, error, config_version_id, sources, tool_calls, tool_call_id, tool_name, is_error, metadata)
               SELECT id, conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens,
-                     total_tokens, latency_ms, error, config_version_id, sources::jsonb, tool_calls::jsonb, tool_call_id, tool_name, is_error
+                     total_tokens, latency_ms, error, config_version_id, sources::jsonb, tool_calls::jsonb, tool_call_id, tool_name, is_error, metadata::jsonb
                 FROM req ORDER BY ord
               RETURNING ${MESSAGE_COLUMNS}),
             announced AS (
@@ -347,6 +350,7 @@ export class TypeOrmConversationRepository implements ConversationRepository {
         column((m) => (m.sources ? JSON.stringify(m.sources) : null)), column((m) => m.announce?.ownerId ?? null),
         column((m) => (m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null)), column((m) => m.toolCallId ?? null),
         column((m) => m.toolName ?? null), column((m) => (m.role === 'tool' ? m.isError === true : null)),
+        column((m) => (m.metadata ? JSON.stringify(m.metadata) : null)),
       ],
     );
     if (batch.some((m) => m.announce && m.status !== 'failed')) this.onAnnounced();

@@ -96,6 +96,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
       configVersionId: m.configVersionId ?? null,
       sources: m.sources ?? null,
       rating: null,
+      ...(m.metadata ? { metadata: m.metadata } : {}),
       createdAt: new Date(),
     };
     list.push(message);

@@ -4,7 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The application's logs and annotations (docs/logs.md).
  *
  * - `messages.metadata`: facts about how an answer came about that have no column of their own; an answer
- *   served from an annotation holds `{ "annotationId": "…" }` there.
+ *   served from an annotation holds `{ "annotationId": "…" }` there; every answer holds who answered and each provider
+ *   attempt of its turn (docs/connections.md, "Resilience").
  * - Indexes for the logs list: an application's conversations by last activity (the list's order and its time
  *   range), and a full-text index over message contents (the list's text search, `simple` dictionary so it
  *   works the same for every language and on PGlite).

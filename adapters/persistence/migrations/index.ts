@@ -41,6 +41,7 @@ import { Experiments1764600700000 } from './1764600700000-experiments';
 import { LogsAndAnnotations1764600200000 } from './1764600200000-logs-and-annotations';
 import { Evaluations1764600600000 } from './1764600600000-evaluations';
 import { ExternalUsers1764600800000 } from './1764600800000-external-users';
+import { Connections1764600310000 } from './1764600310000-connections';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -86,4 +87,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   LogsAndAnnotations1764600200000,
   Evaluations1764600600000,
   ExternalUsers1764600800000,
+  Connections1764600310000,
 ];

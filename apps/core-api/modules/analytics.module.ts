@@ -1,4 +1,6 @@
 import type { Container } from 'inversify';
+import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
+import { failedAttempts } from '../../../core/ai/use-cases/turn-routes';
 import { analyticsRouter, apiCallCounter, widgetLoadRouter } from '../../../adapters/http/analytics/analytics.router';
 import { metricsRouter, requestMetrics } from '../../../adapters/http/metrics/metrics.router';
 import { apiKeyAuth } from '../../../adapters/http/public-api/api-key.middleware';
@@ -40,10 +42,14 @@ export const analyticsModule: AppModule = {
     provide(c, ANALYTICS_TOKENS.ProviderReachability, () => new ProviderReachability());
     provide(c, ANALYTICS_TOKENS.Metrics, (get) => {
       const db = get(TOKENS.DataSource);
-      return new PlatformMetrics(async () => [
-        ...(await queueDepths(boundJobQueues(c))),
-        { name: 'event-outbox', waiting: await eventOutboxBacklog(db), active: 0, delayed: 0 },
-      ]);
+      const resilience = get(CHAT_TOKENS.Resilience);
+      return new PlatformMetrics(
+        async () => [
+          ...(await queueDepths(boundJobQueues(c))),
+          { name: 'event-outbox', waiting: await eventOutboxBacklog(db), active: 0, delayed: 0 },
+        ],
+        { breakers: () => resilience.breakers.snapshot(), failedAttempts: () => failedAttempts.entries() },
+      );
     });
     provide(c, AnalyticsChatPolicy, (get) => {
       const metrics = get(ANALYTICS_TOKENS.Metrics);

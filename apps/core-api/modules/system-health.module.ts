@@ -1,5 +1,7 @@
 import type { Container } from 'inversify';
+import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import {
+  circuitBreakersComponent,
   databaseComponent,
   diskComponent,
   jobQueuesComponent,
@@ -37,6 +39,7 @@ export function systemHealthModule(remoteAi: string | undefined): AppModule {
             jobQueuesComponent(() => boundJobQueues(c), () => eventOutboxBacklog(db)),
             providersComponent(get(ANALYTICS_TOKENS.ProviderReachability), get(TOKENS.Clock)),
             diskComponent(config.dataDir),
+            circuitBreakersComponent(() => get(CHAT_TOKENS.Resilience).breakers.snapshot()),
           ],
         });
       });

@@ -59,7 +59,7 @@ export const toolsModule: AppModule = {
     provide(c, TOOL_TOKENS.McpClient, (get) => {
       const config = get(TOKENS.Config);
       // The webhooks' network rules: https only unless WEBHOOKS_ALLOW_HTTP, private ranges only those WEBHOOKS_ALLOWED_PRIVATE_CIDRS lists.
-      const rules = { allowHttp: config.webhooksAllowHttp, allowedPrivateCidrs: config.webhooksAllowedPrivateCidrs };
+      const rules = { allowHttp: config.outboundAllowHttp, allowedPrivateCidrs: config.outboundAllowedPrivateCidrs };
       const urlCheck = new SsrfSafeWebhookSender(rules);
       return new SdkMcpClient({ fetch: ssrfSafeFetch({ ...rules, urlCheck, userAgent: `ai-app-platform/${PLATFORM_VERSION}` }), urlCheck, clientName: 'ai-app-platform', clientVersion: PLATFORM_VERSION });
     });

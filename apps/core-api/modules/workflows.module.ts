@@ -76,7 +76,7 @@ export function workflowsModule(options: WorkflowsModuleOptions = {}): AppModule
       provide(c, WORKFLOW_TOKENS.Conditions, () => new JsonataConditionEvaluator());
       provide(c, WORKFLOW_TOKENS.Http, (get) => {
         const config = get(TOKENS.Config);
-        const rules = { allowHttp: config.webhooksAllowHttp, allowedPrivateCidrs: config.webhooksAllowedPrivateCidrs };
+        const rules = { allowHttp: config.outboundAllowHttp, allowedPrivateCidrs: config.outboundAllowedPrivateCidrs };
         return new SsrfSafeWorkflowHttp({ ...rules, urlCheck: new SsrfSafeWebhookSender(rules) });
       });
       provide(c, WORKFLOW_TOKENS.Scheduler, (get) => {

@@ -8,6 +8,8 @@ import { provide, type AppModule } from '../app-module';
 import type { AppConfig } from '../config';
 import { TOKENS } from '../tokens';
 import { CHAT_TOKENS } from './chat-engine.tokens';
+import { connectionEndpoints } from './connection-endpoints';
+import { sharedResilienceRuntime } from '../../../core/ai/use-cases/turn-routes';
 import { EVENT_TOKENS } from './event.tokens';
 
 /**
@@ -29,6 +31,8 @@ export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule 
         const config = get<AppConfig>(TOKENS.Config);
         return createLlmProviderRegistry({ baseUrls: config.providerBaseUrls, platformKeys: config.providerKeys, timeoutMs: config.providerTimeoutMs });
       });
+      provide(c, CHAT_TOKENS.ConnectionEndpoints, (get) => connectionEndpoints(get<AppConfig>(TOKENS.Config)));
+      provide(c, CHAT_TOKENS.Resilience, () => sharedResilienceRuntime());
       provide(c, CHAT_TOKENS.ChatEngine, (get) => {
         const config = get<AppConfig>(TOKENS.Config);
         if (mode === 'from-config' && config.aiServiceUrl) return new HttpChatEngine(config.aiServiceUrl, config.aiServiceToken);
@@ -37,6 +41,8 @@ export function chatEngineModule(mode: 'in-process' | 'from-config'): AppModule 
           providers: get(CHAT_TOKENS.LlmProviderRegistry),
           clock: get(TOKENS.Clock),
           ...(c.isBound(CHAT_TOKENS.ToolRuntime) ? { tools: get(CHAT_TOKENS.ToolRuntime) } : {}),
+          connections: get(CHAT_TOKENS.ConnectionEndpoints),
+          resilience: get(CHAT_TOKENS.Resilience),
         });
       });
     },

@@ -7,10 +7,10 @@ import { TOKENS } from '../tokens';
 
 const configuredRules = (get: Getter) => {
   const config = get(TOKENS.Config);
-  return { allowHttp: config.webhooksAllowHttp, allowedPrivateCidrs: config.webhooksAllowedPrivateCidrs };
+  return { allowHttp: config.outboundAllowHttp, allowedPrivateCidrs: config.outboundAllowedPrivateCidrs };
 };
 
-/** The outbound rules http tools are called under (WEBHOOKS_ALLOW_HTTP, WEBHOOKS_ALLOWED_PRIVATE_CIDRS): their save applies them too. */
+/** The outbound rules http tools are called under (OUTBOUND_ALLOW_HTTP, OUTBOUND_ALLOWED_PRIVATE_CIDRS; the WEBHOOKS_* names as aliases): their save applies them too. */
 export function outboundUrlRules(get: Getter): OutboundUrlRules {
   return new SsrfSafeWebhookSender(configuredRules(get));
 }

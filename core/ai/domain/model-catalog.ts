@@ -105,7 +105,8 @@ export function defaultModel(provider: ProviderId): string {
  * any well-formed `organization/model` id is found, with the open-model limits.
  */
 export function findModel(provider: ProviderId, modelId: string): CatalogModel | undefined {
-  const known = CATALOG[provider].models.find((m) => m.id === modelId);
+  // A connection's name (docs/connections.md) is no catalogued provider: its models' limits are unknown.
+  const known = CATALOG[provider]?.models.find((m) => m.id === modelId);
   if (known) return known;
   return acceptsAnyModel(provider) && isOpenModelId(modelId) ? openModel(modelId) : undefined;
 }

@@ -1,7 +1,8 @@
 import { ValidationError, type ErrorDetail } from '../../shared/errors';
 import type { ModelSettings } from '../ports/llm-provider.port';
-import { acceptsAnyModel, defaultModel, findModel, listCatalogModels, type CatalogModel } from './model-catalog';
+import { acceptsAnyModel, defaultModel, findModel, listCatalogModels, OPEN_MODEL_LIMITS, type CatalogModel } from './model-catalog';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-id';
+import { validateResiliencePolicy, type ResiliencePolicy } from './resilience';
 
 /** SPEC 2.3 ranges and defaults. */
 export const SETTINGS_DEFAULTS = { temperature: 0.7, maxTokens: 2048, topP: 1.0 } as const;
@@ -41,6 +42,24 @@ export function resolveModelSettings(provider: unknown, modelId: unknown, raw: u
   const model = resolveModel(provider, modelId, p.model);
   const settings = validateSettings(provider, model, raw, p.settings);
   return { provider, model: model.id, settings };
+}
+
+/**
+ * Provider, model and settings of a turn on an owner's connection (docs/connections.md): the model must be
+ * one the connection lists (any printable id when it lists none); the settings follow the OpenAI ranges,
+ * maxTokens bounded by the open-model limit since the endpoint's own is not known.
+ */
+export function resolveConnectionSettings(connection: { name: string; models: string[] }, modelId: unknown, raw: unknown, paths: SettingsPaths = {}): { provider: string; model: string; settings: ModelSettings } {
+  const modelPath = paths.model ?? 'model';
+  const id = typeof modelId === 'string' ? modelId.trim() : modelId === undefined || modelId === null ? connection.models[0] : undefined;
+  if (typeof id !== 'string' || id === '' || id.length > 200 || !/^[\x20-\x7e]+$/.test(id)) {
+    throw ValidationError.field(modelPath, `${modelPath} must name one of the models of the connection ${connection.name}`);
+  }
+  if (connection.models.length && !connection.models.includes(id)) {
+    throw ValidationError.field(modelPath, `${modelPath} must be one of the models of the connection ${connection.name}; discover its models again if it serves a new one`);
+  }
+  const model: CatalogModel = { id, maxOutputTokens: OPEN_MODEL_LIMITS.maxOutputTokens, contextWindow: OPEN_MODEL_LIMITS.contextWindow };
+  return { provider: connection.name, model: id, settings: validateSettings('provider_a', model, raw, paths.settings ?? 'settings') };
 }
 
 /**
@@ -127,6 +146,14 @@ function validateSettings(provider: ProviderId, model: CatalogModel, raw: unknow
     else if (value.trim() !== '') systemPrompt = value;
   }
 
+  let resilience: ResiliencePolicy | undefined;
+  try {
+    resilience = validateResiliencePolicy(input.resilience, `${path}.resilience`);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    errors.push(...(error.details ?? [{ path: `${path}.resilience`, message: error.message }]));
+  }
+
   if (errors.length) throw new ValidationError(errors.map((e) => e.message).join('; '), errors);
 
   const settings: ModelSettings = {
@@ -137,5 +164,6 @@ function validateSettings(provider: ProviderId, model: CatalogModel, raw: unknow
   if (frequencyPenalty !== undefined) settings.frequencyPenalty = frequencyPenalty;
   if (presencePenalty !== undefined) settings.presencePenalty = presencePenalty;
   if (systemPrompt !== undefined) settings.systemPrompt = systemPrompt;
+  if (resilience !== undefined) settings.resilience = resilience;
   return settings;
 }

@@ -1,6 +1,8 @@
+import type { OpenedConnection } from '../../connections/ports/connection-endpoints.port';
 import type { ConversationSource, ConversationView, MessageSource, MessageView } from '../../conversations/domain/conversation';
 import type { TurnAnnouncement } from '../../conversations/ports/conversation-repository.port';
 import type { ProviderId } from '../domain/provider-id';
+import type { AnsweredBy } from '../domain/resilience';
 import type { TokenUsage } from './llm-provider.port';
 import type { AgentSettings } from '../../tools/domain/agent-settings';
 import type { Tool } from '../../tools/domain/tool';
@@ -48,6 +50,10 @@ export interface ChatMessageRequest {
   context?: string;
   /** The user's own provider key for this request only (never stored, never logged). */
   apiKey?: string;
+  /** The owner's connection this turn runs on (its key and headers opened for this turn only; never stored or logged). */
+  connection?: OpenedConnection;
+  /** The owner's own keys for the providers of the settings' fallbacks, by provider id (never stored, never logged). */
+  fallbackKeys?: Record<string, string>;
   configVersionId?: string | null;
   sources?: MessageSource[];
   /**
@@ -81,6 +87,8 @@ export interface ChatAnswer {
   sources?: MessageSource[];
   /** The tool calls the turn made, in order (absent when it made none). */
   toolCalls?: AnswerToolCall[];
+  /** A turn with a resilience policy: which provider and model answered, and whether it was a fallback. */
+  answeredBy?: AnsweredBy;
   /** Set when a limit ended the turn's tool use. */
   stoppedBy?: ToolStop;
   /** US dollars at the platform's prices, null when unknown (the owner's dashboard chat only, `answerCost`). */
@@ -104,6 +112,7 @@ export type ChatStreamEvent =
       latencyMs: number;
       sources?: MessageSource[];
       toolCalls?: AnswerToolCall[];
+      answeredBy?: AnsweredBy;
       stoppedBy?: ToolStop;
       /** US dollars at the platform's prices, null when unknown (the owner's dashboard chat only, `answerCost`). */
       cost?: number | null;

@@ -1,5 +1,6 @@
 import type { ProviderId } from '../domain/provider-id';
 import type { SpanHandle } from '../../traces/domain/turn-trace';
+import type { ResiliencePolicy } from '../domain/resilience';
 
 export interface ChatTurn {
   /** `tool` turns carry a tool's result back to the model (docs/tools.md). */
@@ -40,12 +41,16 @@ export interface ModelSettings {
   frequencyPenalty?: number;
   presencePenalty?: number;
   systemPrompt?: string;
+  /** Retries and fallbacks when the provider has a bad day (docs/connections.md); providers ignore it. */
+  resilience?: ResiliencePolicy;
 }
 
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Set when the provider reported no usage and these counts are the platform's estimate. */
+  estimated?: true;
 }
 
 export interface ChatRequest {
@@ -99,4 +104,6 @@ export interface LlmProviderRegistry {
   get(id: ProviderId): LlmProvider;
   /** The platform's own key for a provider (PROVIDER_X_API_KEY), if configured. */
   platformKey(id: ProviderId): string | undefined;
+  /** Every platform key of a provider (PROVIDER_X_API_KEY may list several, comma-separated): balanced by resilient turns. */
+  platformKeys?(id: ProviderId): string[];
 }

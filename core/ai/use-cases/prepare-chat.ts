@@ -5,13 +5,16 @@ import type { Clock } from '../../shared/clock.port';
 import { titleFrom, UNTITLED, type Conversation } from '../../conversations/domain/conversation';
 import type { BegunTurn, ConversationRepository, NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { findModel } from '../domain/model-catalog';
-import { resolveModelSettings } from '../domain/model-settings';
+import { resolveConnectionSettings, resolveModelSettings } from '../domain/model-settings';
 import { fitHistory, withoutToolTurns } from '../domain/history';
 import type { ProviderId } from '../domain/provider-id';
 import type { ChatMessageRequest } from '../ports/chat-engine.port';
-import type { ChatRequest, LlmProvider, LlmProviderRegistry } from '../ports/llm-provider.port';
+import type { ChatRequest, LlmProvider, LlmProviderRegistry, ModelSettings } from '../ports/llm-provider.port';
 import { estimateTokens } from '../../shared/tokens';
 import type { JsonSchemaChecker } from '../../tools/ports/json-schema.port';
+import type { ResilienceRuntime, ResilientLlmProvider } from './resilient-llm-provider';
+import { connectionProvider, NO_KEY, providerForTurn } from './turn-routes';
+import type { ConnectionEndpoints } from '../../connections/ports/connection-endpoints.port';
 import type { ToolRunnerRegistry } from '../../tools/ports/tool-runner.port';
 import type { TurnTrace } from '../../traces/domain/turn-trace';
 import { tracedProvider } from '../../traces/use-cases/traced-chat';
@@ -30,6 +33,10 @@ export interface ChatEngineDeps {
   defaultProvider?: ProviderId;
   /** Runs tool calls for requests that carry tools; without it such a turn's calls answer that the tool cannot run here. */
   tools?: ToolRuntime;
+  /** Breakers and key balancing shared by the process's resilient turns (docs/connections.md); a default one otherwise. */
+  resilience?: ResilienceRuntime;
+  /** Speaks to owners' connections (docs/connections.md); without it a turn on a connection is refused. */
+  connections?: Pick<ConnectionEndpoints, 'provider'>;
 }
 
 export interface PreparedChat {
@@ -44,6 +51,8 @@ export interface PreparedChat {
   usesPlatformKey: boolean;
   /** The turn's trace, when it is traced: its model rounds (through `provider`) and tool calls are spans of it. */
   trace?: TurnTrace;
+  /** Set when the turn's settings carry a resilience policy: who answered, and every attempt. */
+  resilient?: ResilientLlmProvider;
 }
 
 const MAX_CONTENT = 100_000;
@@ -58,12 +67,11 @@ const HISTORY_LIMIT = 100;
 export async function prepareChat(deps: ChatEngineDeps, conversationId: string, input: ChatMessageRequest, opening?: NewConversation): Promise<PreparedChat> {
   if (typeof input?.content !== 'string' || input.content.trim() === '') throw ValidationError.field('content', 'content is required');
   if (input.content.length > MAX_CONTENT) throw ValidationError.field('content', `content must be at most ${MAX_CONTENT} characters`);
-  const { provider: providerId, model, settings } = resolveModelSettings(
-    input.provider ?? deps.defaultProvider ?? 'provider_a',
-    input.model,
-    input.settings ?? {},
-  );
-  const apiKey = input.apiKey ?? deps.providers.platformKey(providerId);
+  // A turn on an owner's connection (docs/connections.md) names it as its provider; its key is its own.
+  const { provider: providerId, model, settings } = input.connection
+    ? (resolveConnectionSettings(input.connection, input.model, input.settings ?? {}) as { provider: ProviderId; model: string; settings: ModelSettings })
+    : resolveModelSettings(input.provider ?? deps.defaultProvider ?? 'provider_a', input.model, input.settings ?? {});
+  const apiKey = input.connection ? (input.connection.apiKey ?? NO_KEY) : (input.apiKey ?? deps.providers.platformKey(providerId));
   if (!apiKey) throw new UnavailableError(`No API key is configured for ${providerId}; save your own key for it`);
 
   const system = [settings.systemPrompt, input.context].filter((s): s is string => !!s && s.trim() !== '').join('\n\n') || undefined;
@@ -85,14 +93,16 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   // Without tools on this turn, earlier calls and results are left out: providers refuse them without tool definitions.
   const past = input.tools?.tools.length ? history : withoutToolTurns(history);
   const turns = fitHistory([...past, { role: 'user' as const, content: input.content }], budget);
+  const routed = providerForTurn(deps, { providerId, model, settings, ownKey: input.connection ? apiKey : input.apiKey, base: input.connection ? connectionProvider(deps, input.connection) : undefined, scope: input.connection?.id, fallbackKeys: input.fallbackKeys, budgetMs: input.tools?.settings.timeBudgetMs }, apiKey);
   return {
     conversation,
     ...(begun.messageId ? { userMessageId: begun.messageId } : {}),
-    provider: input.trace ? tracedProvider(deps.providers.get(providerId), input.trace) : deps.providers.get(providerId),
+    provider: input.trace ? tracedProvider(routed.provider, input.trace) : routed.provider,
+    ...(routed.resilient ? { resilient: routed.resilient } : {}),
     providerId,
     model,
     request: { model, messages: turns, system, settings, apiKey },
-    usesPlatformKey: input.apiKey === undefined,
+    usesPlatformKey: input.apiKey === undefined && !input.connection,
     ...(input.trace ? { trace: input.trace } : {}),
   };
 }

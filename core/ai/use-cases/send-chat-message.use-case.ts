@@ -3,6 +3,7 @@ import type { ChatAnswer, ChatMessageRequest } from '../ports/chat-engine.port';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
 import type { TokenUsage } from '../ports/llm-provider.port';
 import { blameTheRightKey, prepareChat, type ChatEngineDeps, type PreparedChat } from './prepare-chat';
+import { answerOrigin, answeredByOf } from './answer-origin';
 import { answerToolCalls, startToolTurn, storeToolTurns, wantsTools } from './tool-turn';
 
 interface Answered {
@@ -29,8 +30,7 @@ export class SendChatMessageUseCase {
         role: 'assistant',
         content: '',
         status: 'failed',
-        provider: chat.providerId,
-        model: chat.model,
+        ...answerOrigin(chat),
         latencyMs: Math.round(performance.now() - started),
         error: isAppError(error) ? error.message : 'The provider request failed',
         configVersionId: input.configVersionId ?? chat.conversation.configVersionId,
@@ -43,8 +43,7 @@ export class SendChatMessageUseCase {
       role: 'assistant',
       content: result.content,
       status: 'complete',
-      provider: chat.providerId,
-      model: chat.model,
+      ...answerOrigin(chat, result.usage),
       usage: result.usage,
       latencyMs,
       configVersionId: input.configVersionId ?? chat.conversation.configVersionId,
@@ -56,8 +55,9 @@ export class SendChatMessageUseCase {
       ...(chat.userMessageId ? { userMessageId: chat.userMessageId } : {}),
       message: { id: message.id, role: 'assistant', content: message.content, createdAt: message.createdAt.toISOString() },
       usage: result.usage,
-      provider: chat.providerId,
-      model: chat.model,
+      provider: message.provider as ChatAnswer['provider'],
+      model: message.model ?? chat.model,
+      ...answeredByOf(chat),
       latencyMs,
       ...(input.sources?.length ? { sources: input.sources } : {}),
       ...(result.toolCalls?.length ? { toolCalls: result.toolCalls } : {}),

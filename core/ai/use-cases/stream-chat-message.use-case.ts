@@ -2,8 +2,10 @@ import { isAppError } from '../../shared/errors';
 import { estimateUsage } from '../../shared/tokens';
 import type { AnswerToolCall, ChatMessageRequest, ChatStreamEvent, ToolStop } from '../ports/chat-engine.port';
 import type { TokenUsage } from '../ports/llm-provider.port';
+import type { ProviderId } from '../domain/provider-id';
 import type { NewConversation } from '../../conversations/ports/conversation-repository.port';
 import { blameTheRightKey, prepareChat, type ChatEngineDeps } from './prepare-chat';
+import { answerOrigin, answeredByOf } from './answer-origin';
 import { answerToolCalls, startToolTurn, storeToolTurns, wantsTools } from './tool-turn';
 
 const STATUS_BY_KIND: Record<string, number> = { upstream_failure: 502, upstream_timeout: 504, unavailable: 503, rate_limited: 429 };
@@ -32,14 +34,14 @@ export class StreamChatMessageUseCase {
       const store = async (status: 'complete' | 'interrupted' | 'failed', error?: string) => {
         stored = true;
         if (tools) await storeToolTurns(deps, chat, tools.turns);
+        const answerUsage: TokenUsage = usage ?? { ...estimateUsage(chat.request.messages.map((m) => m.content).join('\n'), parts.join('')), estimated: true };
         return deps.conversations.addMessage({
           conversationId: chat.conversation.id,
           role: 'assistant',
           content: parts.join(''),
           status,
-          provider: chat.providerId,
-          model: chat.model,
-          usage: usage ?? estimateUsage(chat.request.messages.map((m) => m.content).join('\n'), parts.join('')),
+          ...answerOrigin(chat, answerUsage),
+          usage: answerUsage,
           latencyMs: Math.round(performance.now() - started),
           error: error ?? null,
           configVersionId,
@@ -86,8 +88,9 @@ export class StreamChatMessageUseCase {
           ...(chat.userMessageId ? { userMessageId: chat.userMessageId } : {}),
           messageId: message.id,
           usage: message.usage!,
-          provider: chat.providerId,
-          model: chat.model,
+          provider: message.provider as ProviderId,
+          model: message.model ?? chat.model,
+          ...answeredByOf(chat),
           latencyMs: message.latencyMs ?? 0,
           ...(input.sources?.length ? { sources: input.sources } : {}),
           ...(toolCalls?.length ? { toolCalls } : {}),

@@ -48,6 +48,12 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
   constructor(private readonly deps: KeysAndQuotaDeps) {}
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    if (plan.connection) {
+      // An owner's own endpoint (docs/connections.md) runs like an own key: a message counted, no token quota.
+      await this.hold(turn, plan, await currentPlan(this.deps, turn.ownerId), { tokens: 0, ownKey: true, provider: plan.connection.name as ProviderId });
+      plan.usesOwnKey = true;
+      return;
+    }
     // The engine's own validator: a bad provider or setting is its usual 400, before anything is held.
     const teamId = turn.application.teamId ?? null;
     const teamKeys = teamId ? this.deps.teamKeys : undefined;

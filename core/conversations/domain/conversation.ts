@@ -1,3 +1,4 @@
+import type { AnswerMetadata, AnsweredBy } from '../../ai/domain/resilience';
 import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 
 export type ConversationStatus = 'active' | 'archived';
@@ -63,6 +64,8 @@ export interface Message {
   toolCallId?: string | null;
   toolName?: string | null;
   isError?: boolean | null;
+  /** An answer's: who answered (a fallback?), each provider attempt, whether the usage is an estimate. */
+  metadata?: AnswerMetadata | null;
   createdAt: Date;
 }
 
@@ -91,6 +94,10 @@ export interface MessageView {
   isError?: boolean;
   /** US dollars this answer cost at the platform's prices; null when unknown (no usage, or a model without a price). Set by the core API. */
   cost?: number | null;
+  /** An answer of a turn with a resilience policy: which provider and model answered, and whether it was a fallback. */
+  answeredBy?: AnsweredBy;
+  /** The usage is the platform's estimate: the provider reported none. */
+  usageEstimated?: boolean;
   createdAt: string;
 }
 
@@ -115,6 +122,8 @@ export const toMessageView = (m: Message): MessageView => ({
   ...(m.rating ? { rating: m.rating } : {}),
   ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
   ...(m.role === 'tool' ? { toolCallId: m.toolCallId ?? '', name: m.toolName ?? '', isError: m.isError === true } : {}),
+  ...(m.metadata?.answeredBy ? { answeredBy: m.metadata.answeredBy } : {}),
+  ...(m.metadata?.usageEstimated ? { usageEstimated: true } : {}),
   createdAt: m.createdAt.toISOString(),
 });
 

@@ -1,3 +1,4 @@
+import type { OpenedConnection } from '../../connections/ports/connection-endpoints.port';
 import type { Application } from '../../applications/domain/application';
 import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 import type { AnswerToolCall } from '../../ai/ports/chat-engine.port';
@@ -36,6 +37,8 @@ export interface ChatPlan {
   sources?: MessageSource[];
   /** Set by the policy that chose the key, for settlement. */
   usesOwnKey?: boolean;
+  /** The owner's connection the turn runs on (its provider names it), opened for this turn only (docs/connections.md). */
+  connection?: OpenedConnection;
 }
 
 export interface ChatOutcome {

@@ -1,3 +1,4 @@
+import type { AnswerMetadata } from '../../ai/domain/resilience';
 import type { ToolCall, TokenUsage } from '../../ai/ports/llm-provider.port';
 import type { Conversation, ConversationSource, Message, MessageRole, MessageSource, MessageStatus, MessageToolCall } from '../domain/conversation';
 
@@ -29,6 +30,8 @@ export interface NewMessage {
   toolCallId?: string | null;
   toolName?: string | null;
   isError?: boolean | null;
+  /** An answer's: who answered (a fallback?), each provider attempt, whether the usage is an estimate. */
+  metadata?: AnswerMetadata | null;
   /** Writes the answer's `message.completed` (a complete or interrupted answer) in the statement that stores it. */
   announce?: TurnAnnouncement;
 }

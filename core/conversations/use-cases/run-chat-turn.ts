@@ -130,6 +130,7 @@ export class ChatTurnRunner {
       settings: plan.settings,
       context: plan.context,
       apiKey: plan.apiKey,
+      ...(plan.connection ? { connection: plan.connection } : {}),
       configVersionId: plan.configVersionId ?? turn.conversation.configVersionId,
       sources: plan.sources,
       ...(this.deps.announce ? { announce: { ownerId: turn.ownerId, source: turn.source } } : {}),

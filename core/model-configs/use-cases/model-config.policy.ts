@@ -1,4 +1,5 @@
 import { resolveModelSettings } from '../../ai/domain/model-settings';
+import { isProviderId } from '../../ai/domain/provider-id';
 import type { Application } from '../../applications/domain/application';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import type { PromptTemplateRepository } from '../../prompts/ports/prompt-template-repository.port';
@@ -64,7 +65,8 @@ export class ModelConfigPolicy implements ChatPolicy {
     }
     // Settings a request adds to the config's are checked here, so a bad value is refused before the
     // engine is called and is never counted as a failed answer of the version.
-    if (plan.provider !== undefined) resolveModelSettings(plan.provider, plan.model, plan.settings);
+    // A connection's name is checked by the connections policy and the engine (docs/connections.md).
+    if (plan.provider !== undefined && isProviderId(plan.provider)) resolveModelSettings(plan.provider, plan.model, plan.settings);
   }
 
   /**
@@ -80,7 +82,7 @@ export class ModelConfigPolicy implements ChatPolicy {
     const template = instructions ? null : await this.deps.templates.findDefault(turn.application.id);
     const { systemPrompt } = effectiveSystemPrompt({ origin: 'studio_draft', systemPrompt: typeof instructions === 'string' ? instructions : undefined }, template);
     if (systemPrompt) plan.settings.systemPrompt = systemPrompt;
-    resolveModelSettings(plan.provider, plan.model, plan.settings);
+    if (isProviderId(plan.provider)) resolveModelSettings(plan.provider, plan.model, plan.settings);
   }
 
   async settle(turn: ChatTurn, plan: ChatPlan, outcome: ChatOutcome): Promise<void> {

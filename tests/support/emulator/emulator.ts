@@ -72,6 +72,33 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** The model a request names: in the body (OpenAI, Anthropic, Hugging Face) or the path (Gemini's `models/x:generateContent`). */
+function modelOf(body: unknown, path: string): string | undefined {
+  const named = (body as { model?: unknown } | undefined)?.model;
+  if (typeof named === 'string') return named;
+  return /\/models\/([^/:]+):/.exec(path)?.[1];
+}
+
+/** Applies the behaviour's fault for the request's model, if any; true when the request was answered (or left hanging). */
+async function misbehaveFor(ex: Exchange, protocol: ProviderProtocol, model: string | undefined): Promise<boolean> {
+  const fault = model ? ex.behaviour.modelFaults?.[model] : undefined;
+  if (!fault) return false;
+  if (fault.times !== undefined) {
+    if (fault.times <= 0) return false;
+    fault.times--;
+  }
+  if (fault.hang) {
+    await ex.pause(10 * 60_000);
+    return true;
+  }
+  if (fault.status) {
+    if (fault.retryAfter !== undefined) ex.res.setHeader('retry-after', String(fault.retryAfter));
+    protocol.fail(ex, fault.status);
+    return true;
+  }
+  return false;
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const requests: RecordedRequest[] = [];
   const behaviour = defaultBehaviour();
@@ -143,6 +170,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (!record.apiKey || record.apiKey.includes('rejected')) return protocol.rejectKey(ex);
     if (record.apiKey.includes('fail500')) return protocol.fail(ex, 500);
     if (behaviour.failStatus) return protocol.fail(ex, behaviour.failStatus);
+    if (await misbehaveFor(ex, protocol, modelOf(body, target.path))) return;
     if (malformed) return protocol.fail(ex, 400, 'The request body is not valid JSON');
     if (!(await protocol.handle(ex))) protocol.fail(ex, 404);
   };

@@ -13,6 +13,24 @@ export interface EmulatorBehaviour {
   reply?: string;
   /** Cut the connection after this many streamed content chunks (a provider dying mid-answer). */
   dropAfterChunks?: number;
+  /**
+   * Per model id: how requests naming that model misbehave (a provider's bad day for one model). Set over
+   * HTTP too: `POST /__emulator/behaviour {"modelFaults": {"gpt-4o": {"status": 429, "retryAfter": 1, "times": 1}}}`.
+   */
+  modelFaults?: Record<string, ModelFault>;
+  /** Pad `GET …/models` of the OpenAI-compatible API with generated ids up to this many entries. */
+  modelListSize?: number;
+}
+
+export interface ModelFault {
+  /** Answer with this status in the provider's error format (429, 500, 503...). */
+  status?: number;
+  /** With `status`: the `Retry-After` header, in seconds. */
+  retryAfter?: number;
+  /** Never answer (until the client gives up). */
+  hang?: boolean;
+  /** Misbehave for this many requests, then answer normally; absent: every time. */
+  times?: number;
 }
 
 export const defaultBehaviour = (): EmulatorBehaviour => ({ delayMs: 0, chunkDelayMs: 0 });

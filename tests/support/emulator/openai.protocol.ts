@@ -191,7 +191,9 @@ export const openAiProtocol: ProviderProtocol = {
     }
     const ids = [...listCatalogModels('provider_a').map((m) => m.id), ...EMBEDDING_MODELS];
     if (method === 'GET' && ex.path === '/v1/models') {
-      serveModelList(ex, ids, 'openai');
+      const size = ex.behaviour.modelListSize ?? 0;
+      const padded = size > ids.length ? [...ids, ...Array.from({ length: size - ids.length }, (_, i) => `emulated-model-${i + 1}`)] : ids;
+      serveModelList(ex, padded, 'openai');
       return true;
     }
     const one = /^\/v1\/models\/(.+)$/.exec(ex.path);

@@ -2532,6 +2532,319 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the caller's connections */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's connections, by name */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Connection"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Save a connection
+         * @description The base URL must pass the connections' address rules (CONNECTIONS_ALLOW_HTTP, CONNECTIONS_ALLOWED_PRIVATE_CIDRS): a refused address is a 400 naming the rule. Without typed models the endpoint's /models is read (at most 1,000 kept); an endpoint that does not answer is saved with no models.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How model configs, the studio and the playground name it as their provider (not a built-in provider id)
+                         * @example local-ollama
+                         */
+                        name: string;
+                        /**
+                         * @default openai_compatible
+                         * @enum {string}
+                         */
+                        kind?: "openai_compatible";
+                        /**
+                         * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
+                         * @example http://127.0.0.1:11434/v1
+                         */
+                        baseUrl: string;
+                        /**
+                         * @description Sent as a bearer token; stored sealed, never returned (null or empty removes it)
+                         * @example sk-or-v1-2vQ8wX4yZ6aB1cD3
+                         */
+                        apiKey?: string | null;
+                        /** @description Extra headers sent with every request; stored sealed, only their names are returned */
+                        headers?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Typed model ids; without them the endpoint's /models is read on create */
+                        models?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Saved */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a connection */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The connection */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a connection */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection
+         * @description Fields left out are kept; `headers` replaces the whole set; a new base URL is checked again.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How model configs, the studio and the playground name it as their provider (not a built-in provider id)
+                         * @example local-ollama
+                         */
+                        name?: string;
+                        /**
+                         * @default openai_compatible
+                         * @enum {string}
+                         */
+                        kind?: "openai_compatible";
+                        /**
+                         * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
+                         * @example http://127.0.0.1:11434/v1
+                         */
+                        baseUrl?: string;
+                        /**
+                         * @description Sent as a bearer token; stored sealed, never returned (null or empty removes it)
+                         * @example sk-or-v1-2vQ8wX4yZ6aB1cD3
+                         */
+                        apiKey?: string | null;
+                        /** @description Extra headers sent with every request; stored sealed, only their names are returned */
+                        headers?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Typed model ids; without them the endpoint's /models is read on create */
+                        models?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/connections/{id}/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discover the connection's models again
+         * @description Reads the endpoint's /models and keeps at most 1,000 well-formed ids; an answer past 10 MB is cut.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The connection with its models */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                424: components["responses"]["Error"];
+                502: components["responses"]["Error"];
+                504: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a connection
+         * @description Calls the endpoint's model listing; a connection that does not answer is a 200 with ok false.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What the test found */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionTest"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations": {
         parameters: {
             query?: never;
@@ -17372,7 +17685,7 @@ export interface components {
             status?: "healthy" | "degraded" | "down";
             /** Format: date-time */
             timestamp?: string;
-            /** @description database, redis, aiService, marketplace, jobQueues, providers, disk */
+            /** @description database, redis, aiService, marketplace, jobQueues, providers, disk, circuitBreakers */
             components?: {
                 [key: string]: {
                     /** @enum {string} */
@@ -17726,6 +18039,37 @@ export interface components {
             showAttribution?: boolean;
             /** Format: date-time */
             updatedAt?: string | null;
+        };
+        /** @description An owner's endpoint: the key's hint and the headers' names only, never their values. */
+        Connection: {
+            /** Format: uuid */
+            id: string;
+            /** @example local-ollama */
+            name: string;
+            /** @enum {string} */
+            kind: "openai_compatible";
+            /** @example http://127.0.0.1:11434/v1 */
+            baseUrl: string;
+            hasKey: boolean;
+            /** @example …x7Qa */
+            keyHint: string | null;
+            headerNames: string[];
+            models: string[];
+            /** Format: date-time */
+            modelsDiscoveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ConnectionTest: {
+            ok: boolean;
+            modelCount: number;
+            /**
+             * @description Why the endpoint did not answer (no key or address in it)
+             * @example The connection local-ollama could not be reached
+             */
+            error?: string;
         };
         Conversation: {
             /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */

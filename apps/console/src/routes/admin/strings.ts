@@ -38,7 +38,7 @@ export const s = {
   checkedAt: (time: string) => `Checked at ${time}`,
   refresh: 'Check now',
   componentColumns: { component: 'Component', status: 'Status', critical: 'Critical', latency: 'Latency', detail: 'Detail' },
-  componentNames: { database: 'Database', redis: 'Redis', aiService: 'AI service', marketplace: 'Marketplace', jobQueues: 'Job queues', providers: 'Providers', disk: 'Disk' } as Record<string, string>,
+  componentNames: { database: 'Database', redis: 'Redis', aiService: 'AI service', marketplace: 'Marketplace', jobQueues: 'Job queues', providers: 'Providers', disk: 'Disk', circuitBreakers: 'Provider circuit breakers' } as Record<string, string>,
   statuses: { healthy: 'Healthy', degraded: 'Degraded', down: 'Down', up: 'Up', not_configured: 'Not configured', unknown: 'Unknown' } as Record<string, string>,
   yes: 'Yes',
   no: 'No',

@@ -1,0 +1,97 @@
+import type { ConnectionEndpoints, OpenedConnection } from '../../connections/ports/connection-endpoints.port';
+import { UnavailableError } from '../../shared/errors';
+import { DEFAULT_TIME_BUDGET_MS } from '../../tools/domain/agent-settings';
+import { findModel } from '../domain/model-catalog';
+import { MAX_TOKENS_LIMIT, maxTemperature, resolveModelSettings } from '../domain/model-settings';
+import { isProviderId, type ProviderId } from '../domain/provider-id';
+import type { LlmProvider, LlmProviderRegistry, ModelSettings } from '../ports/llm-provider.port';
+import { defaultResilienceRuntime, ResilientLlmProvider, type ModelRoute, type ProviderAttempt, type ResilienceRuntime } from './resilient-llm-provider';
+
+/** The runtime of a chat engine built without one (tests, embedders): shared by every turn of this process. */
+let processRuntime: ResilienceRuntime | undefined;
+/** Failed provider attempts of this process by provider or connection name, counted apart from the quota (`/metrics`). */
+export const failedAttempts = new Map<string, number>();
+export const sharedResilienceRuntime = (): ResilienceRuntime =>
+  (processRuntime ??= defaultResilienceRuntime({
+    onFailedAttempt: (provider) => {
+      if (failedAttempts.has(provider) || failedAttempts.size < 1_000) failedAttempts.set(provider, (failedAttempts.get(provider) ?? 0) + 1);
+    },
+  }));
+
+export interface TurnRouting {
+  providers: LlmProviderRegistry;
+  resilience?: ResilienceRuntime;
+}
+
+export interface PrimaryRoute {
+  providerId: ProviderId;
+  model: string;
+  settings: ModelSettings;
+  /** The caller's own key; absent: the platform's key(s). */
+  ownKey?: string;
+  /** The caller's own keys for fallback providers, by provider id. */
+  fallbackKeys?: Record<string, string>;
+  /** The turn's time budget (ms): retries never wait past it. */
+  budgetMs?: number;
+  /** The provider of a connection's turn (the registry's otherwise), and its breakers' scope (the connection's id). */
+  base?: LlmProvider;
+  scope?: string;
+}
+
+/** What an OpenAI-compatible SDK is given for a connection without a key (a local Ollama ignores it). */
+export const NO_KEY = 'no-key';
+
+/** The provider of a connection's turn: the engine's connection endpoints, or a 503 where the engine has none. */
+export function connectionProvider(deps: { connections?: Pick<ConnectionEndpoints, 'provider'> }, connection: OpenedConnection): LlmProvider {
+  if (!deps.connections) throw new UnavailableError('This chat engine cannot reach connections');
+  return deps.connections.provider(connection);
+}
+
+/**
+ * The provider a turn talks to. Without a resilience policy it is the registry's provider itself (no
+ * cost added); with one, a ResilientLlmProvider over the primary route and the fallbacks this turn has
+ * a key for. A fallback the turn cannot use (unknown provider, unknown model, no key) is recorded as a
+ * skipped attempt rather than failing the turn before it starts.
+ */
+export function providerForTurn(deps: TurnRouting, primary: PrimaryRoute, apiKey: string): { provider: LlmProvider; resilient?: ResilientLlmProvider } {
+  const policy = primary.settings.resilience;
+  const base = primary.base ?? deps.providers.get(primary.providerId);
+  if (!policy) return { provider: base };
+  const platformKeys = (id: ProviderId): string[] => deps.providers.platformKeys?.(id) ?? [deps.providers.platformKey(id)].filter((k): k is string => !!k);
+  const { resilience: _own, ...plainSettings } = primary.settings;
+  const routes: ModelRoute[] = [
+    { providerId: primary.providerId, provider: base, model: primary.model, keys: primary.ownKey ? [primary.ownKey] : primary.base ? [apiKey] : platformKeys(primary.providerId).length ? platformKeys(primary.providerId) : [apiKey], fallback: false, settings: plainSettings, ...(primary.scope ? { scope: primary.scope } : {}) },
+  ];
+  const skipped: ProviderAttempt[] = [];
+  for (const target of policy.fallbacks) {
+    const skip = (reason: string) =>
+      skipped.push({ provider: target.provider, model: target.model, fallback: true, keyHint: '', outcome: 'skipped', reason, startedAt: new Date().toISOString(), durationMs: 0 });
+    if (!isProviderId(target.provider)) {
+      skip(`${target.provider} is not a provider this platform knows`);
+      continue;
+    }
+    let settings: ModelSettings;
+    try {
+      // The fallback's own bounds: maxTokens is capped to its model's output, temperature to its range.
+      const { maxTokens, temperature, ...rest } = plainSettings;
+      const found = findModel(target.provider, target.model);
+      if (!found) throw new Error('unknown model');
+      settings = resolveModelSettings(target.provider, found.id, { ...rest, temperature: Math.min(temperature, maxTemperature(target.provider)), maxTokens: Math.min(maxTokens, found.maxOutputTokens, MAX_TOKENS_LIMIT) }).settings;
+    } catch {
+      skip(`${target.model} is not a ${target.provider} model`);
+      continue;
+    }
+    // The caller's own key for that provider; the platform's only when the turn runs on the platform's keys anyway.
+    const own = primary.fallbackKeys?.[target.provider] ?? (primary.ownKey && target.provider === primary.providerId ? primary.ownKey : undefined);
+    const keys = own ? [own] : primary.ownKey ? [] : platformKeys(target.provider);
+    if (!keys.length) {
+      skip(`No API key is available for ${target.provider}`);
+      continue;
+    }
+    routes.push({ providerId: target.provider, provider: deps.providers.get(target.provider), model: target.model, keys, fallback: true, settings });
+  }
+  const runtime = deps.resilience ?? sharedResilienceRuntime();
+  const resilient = new ResilientLlmProvider(routes, policy.retry, runtime, runtime.now() + (primary.budgetMs ?? DEFAULT_TIME_BUDGET_MS));
+  resilient.attempts.push(...skipped);
+  return { provider: resilient, resilient };
+}

@@ -1,0 +1,92 @@
+import { postStream, readSseEvents } from '../../support/sse';
+import { registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
+
+/**
+ * Owners' connections (docs/connections.md) against the composed core API and AI service: the provider
+ * emulator is an OpenAI-compatible endpoint on loopback, which the operator allows for connections.
+ */
+describe('core API: connections', () => {
+  let stack: TestStack;
+  let token: string;
+  let appId: string;
+  const KEY = 'sk-connection-secret-7777';
+  const HEADER = 'header-secret-value-9999';
+
+  beforeAll(async () => {
+    stack = await startCoreApi({ providers: true, env: { CONNECTIONS_ALLOW_HTTP: 'true', CONNECTIONS_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8' } });
+    const user = await registerUser(stack.client);
+    token = user.access_token;
+    appId = (await stack.client.post('/api/applications', { name: 'Connection app' }, { token })).body.id;
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.emulator!.reset());
+
+  const baseUrl = () => `${stack.emulator!.url}/provider_a/v1`;
+  const create = (body: Record<string, unknown>, t = token) => stack.client.post('/api/connections', body, { token: t });
+
+  it('saves a loopback endpoint the operator allows, discovers its models, and answers through it, streamed too', async () => {
+    const saved = await create({ name: 'local-llm', baseUrl: baseUrl(), apiKey: KEY, headers: { 'X-Tenant': HEADER } });
+    expect(saved.status).toBe(201);
+    expect(saved.body).toMatchObject({ name: 'local-llm', kind: 'openai_compatible', hasKey: true, keyHint: '…7777', headerNames: ['x-tenant'] });
+    expect(saved.body.models).toContain('gpt-4o-mini');
+    // The key and header values never come back.
+    expect(saved.text).not.toContain(KEY);
+    expect(saved.text).not.toContain(HEADER);
+    const listing = stack.emulator!.requests.find((r) => r.path === '/v1/models')!;
+    expect(listing.apiKey).toBe(KEY);
+
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: appId }, { token })).body;
+    const answer = await stack.client.post(`/api/conversations/${conversation.id}/messages`, { content: 'hello there', provider: 'local-llm', model: 'gpt-4o-mini' }, { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ provider: 'local-llm', model: 'gpt-4o-mini' });
+    const chat = stack.emulator!.requests.find((r) => r.path === '/v1/chat/completions')!;
+    expect(chat.apiKey).toBe(KEY);
+
+    const events = await readSseEvents(
+      await postStream(`${stack.listening.url}/api/conversations/${conversation.id}/stream`, { content: 'stream please', provider: 'local-llm', model: 'gpt-4o-mini' }, { authorization: `Bearer ${token}` }),
+    );
+    expect(events.filter((e) => e.type === 'chunk').length).toBeGreaterThan(0);
+    expect(events.at(-1)).toMatchObject({ type: 'done', provider: 'local-llm', model: 'gpt-4o-mini' });
+
+    // The stored answer names the connection and model; the key and header never reach the message or the logs' subject.
+    const stored = await stack.client.get(`/api/conversations/${conversation.id}`, { token });
+    expect(stored.text).not.toContain(KEY);
+    expect(stored.text).not.toContain(HEADER);
+    expect(stored.body.messages.at(-1)).toMatchObject({ provider: 'local-llm', model: 'gpt-4o-mini', status: 'complete' });
+  });
+
+  it('refuses a URL with credentials, an unknown field, and a name that is a built-in provider', async () => {
+    const withCredentials = await create({ name: 'creds', baseUrl: `http://user:pass@127.0.0.1:1/v1` });
+    expect(withCredentials.status).toBe(400);
+    expect(withCredentials.text).toContain('credentials');
+    expect((await create({ name: 'provider_a', baseUrl: baseUrl() })).status).toBe(400);
+    expect((await create({ name: 'x', baseUrl: baseUrl(), extra: 1 })).status).toBe(400);
+  });
+
+  it('caps a model list of 100,000 entries at 1,000', async () => {
+    stack.emulator!.behaviour.modelListSize = 100_000;
+    const saved = await create({ name: 'huge-list', baseUrl: baseUrl(), apiKey: KEY });
+    expect(saved.status).toBe(201);
+    const test = await stack.client.post(`/api/connections/${saved.body.id}/test`, {}, { token });
+    expect(test.body).toEqual({ ok: true, modelCount: 1000 });
+    expect(saved.body.models).toHaveLength(1000);
+  });
+
+  it('answers 404 for another owner’s connection', async () => {
+    const mine = (await create({ name: 'mine', baseUrl: baseUrl(), models: ['m1'] })).body;
+    const other = await registerUser(stack.client);
+    expect((await stack.client.get(`/api/connections/${mine.id}`, { token: other.access_token })).status).toBe(404);
+    expect((await stack.client.delete(`/api/connections/${mine.id}`, { token: other.access_token })).status).toBe(404);
+    expect((await stack.client.delete(`/api/connections/${mine.id}`, { token })).status).toBe(204);
+  });
+
+  it('refuses an address outside the ranges the operator allows, naming the address rule', async () => {
+    // Loopback is allowed here (127.0.0.0/8); the cloud metadata address and other private ranges are not.
+    for (const url of ['http://169.254.169.254/v1', 'http://10.1.2.3/v1', 'http://[::1]:8080/v1']) {
+      const res = await create({ name: 'elsewhere', baseUrl: url });
+      expect(res.status).toBe(400);
+      expect(res.body.details[0]).toMatchObject({ path: 'baseUrl' });
+      expect(res.text).toMatch(/private or reserved/);
+    }
+  });
+});
