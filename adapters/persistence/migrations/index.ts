@@ -36,6 +36,7 @@ import { MarketplaceLicensesByHolder1764500490417 } from './1764500490417-market
 import { AuditApplication1764500501731 } from './1764500501731-audit-application';
 import { PlatformSetup1764500520451 } from './1764500520451-platform-setup';
 import { Studio1764500530000 } from './1764500530000-studio';
+import { KnowledgeVersions1764600400000 } from './1764600400000-knowledge-versions';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -76,4 +77,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   AuditApplication1764500501731,
   PlatformSetup1764500520451,
   Studio1764500530000,
+  KnowledgeVersions1764600400000,
 ];
