@@ -3707,7 +3707,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Add a document to an application's knowledge base; it is processed in the background
+         * Add a document to an application's knowledge base; it is processed in the background. A file by the name of a document already there becomes that document's next version (202, same id).
          * @description Text files (.txt .md .json .csv .html .xml, at most 10 MB) are parsed, chunked, embedded and indexed. The answer comes at once with status processing; poll GET /api/knowledge/{id}. Unreadable files are refused at once (XML with a DOCTYPE, empty or non-UTF-8 files).
          */
         post: {
@@ -3792,6 +3792,8 @@ export interface paths {
                     limit?: number;
                     /** @description vector (by meaning), keyword (full text: the query's distinctive words) or hybrid (both fused by reciprocal rank). Default: the application's retrieval.mode (hybrid unless changed) */
                     mode?: "hybrid" | "vector" | "keyword";
+                    /** @description true: exactly what the chat would get under the application's retrieval settings (top-K, score threshold, mode, reranker); limit and mode are then ignored */
+                    asChat?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -3855,7 +3857,47 @@ export interface paths {
                 404: components["responses"]["Error"];
             };
         };
-        put?: never;
+        /** Give a document a new file: it becomes the next version, built beside the current chunks and switched in one step when ready (searches see the old version until then, the new one after) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The new file; the same bytes as the current version answer 409
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Accepted: `reindexing.version` is the version being built */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeDocument"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
         post?: never;
         /** Delete a document and its chunks */
         delete: {
@@ -3932,6 +3974,430 @@ export interface paths {
                 503: components["responses"]["Error"];
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A document's versions, newest first: who uploaded each, when, its size and checksum */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Versions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeDocumentVersion"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll back: a new version holding that version's file, switched in one step when ready */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeDocument"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{id}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chunks the document became, disabled ones included, in order */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Chunks; X-Total-Count holds their number */
+                200: {
+                    headers: {
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeChunk"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Add a chunk written by hand after the last one (embedded with the document's model) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content: string;
+                        section?: string | null;
+                        page?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The chunk */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeChunk"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                502: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{id}/chunks/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit a chunk's text (embedded again) or enable/disable it; a re-index or new version rebuilds chunks from the file */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    index: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content?: string;
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The chunk */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeChunk"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                502: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/knowledge/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** How a file would be chunked with given settings; nothing is stored */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** Format: binary */
+                        file: string;
+                        /** @default 1000 */
+                        chunkSize?: number;
+                        /** @default 200 */
+                        chunkOverlap?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The chunks (the first 100) and their number */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            fileName?: string;
+                            format?: string;
+                            chunkSize?: number;
+                            chunkOverlap?: number;
+                            total?: number;
+                            chunks?: {
+                                chunkIndex?: number;
+                                content?: string;
+                                tokenCount?: number;
+                                page?: number | null;
+                                section?: string | null;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-index every ready document of an application (each stays searchable until its new chunks switch in); each document's reindexing.progress shows how far it has got */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        applicationId: string;
+                        chunkSize?: number;
+                        chunkOverlap?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            started?: number;
+                            /** @description Documents not ready */
+                            skipped?: number;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/settings/{applicationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An application's retrieval settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    applicationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeRetrievalSettings"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /** Change an application's retrieval settings (the fields given; the others keep their values) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    applicationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description null: the application's retrieval.mode
+                         * @enum {string|null}
+                         */
+                        mode?: "hybrid" | "vector" | "keyword" | null;
+                        /**
+                         * @description Chunks at most in the prompt and the sources
+                         * @default 8
+                         */
+                        topK?: number;
+                        /** @description The lowest cosine score a chunk needs to reach the prompt and the sources; null: each embedder's own floor */
+                        scoreThreshold?: number | null;
+                        rerank?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeRetrievalSettings"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -16903,15 +17369,20 @@ export interface components {
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             contentHash?: string | null;
-            /** @description A re-index under way with these settings; the current chunks stay searchable until it switches */
+            /** @description A re-index or, with `version`, a new version being built; the current chunks stay searchable until it switches in one step */
             reindexing?: {
                 chunkSize?: number;
                 chunkOverlap?: number;
+                progress?: number;
+                /** @description The version being built (a replacement or rollback); null for a plain re-index */
+                version?: number | null;
             } | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string;
+            /** @description The version (file) search reads */
+            version?: number;
         };
         KnowledgeSearchResult: {
             /** Format: uuid */
@@ -16933,6 +17404,63 @@ export interface components {
              * @example Returns > Refunds
              */
             section?: string | null;
+        };
+        KnowledgeDocumentVersion: {
+            version?: number;
+            fileName?: string;
+            format?: string;
+            /** @description Bytes */
+            size?: number;
+            /** @description SHA-256 of the file (hex) */
+            contentHash?: string | null;
+            /**
+             * Format: uuid
+             * @description Who uploaded it (null once that account is gone)
+             */
+            createdBy?: string | null;
+            /** @description A rollback: the version whose file it brought back */
+            restoredFrom?: number | null;
+            /** @enum {string} */
+            state?: "current" | "replacing" | "failed" | "previous";
+            failure?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        KnowledgeChunk: {
+            /** Format: uuid */
+            documentId?: string;
+            chunkIndex?: number;
+            content?: string;
+            tokenCount?: number;
+            page?: number | null;
+            /** @example Setup > Linux */
+            section?: string | null;
+            /** @description A disabled chunk is kept but never found by search or chat */
+            enabled?: boolean;
+        };
+        KnowledgeRetrievalSettings: {
+            /** Format: uuid */
+            applicationId?: string;
+            /**
+             * @description null: the application's retrieval.mode
+             * @enum {string|null}
+             */
+            mode?: "hybrid" | "vector" | "keyword" | null;
+            /**
+             * @description Chunks at most in the prompt and the sources
+             * @default 8
+             */
+            topK: number;
+            /** @description The lowest cosine score a chunk needs to reach the prompt and the sources; null: each embedder's own floor */
+            scoreThreshold?: number | null;
+            /**
+             * @description Order the candidates with the platform's reranker (when RERANK_URL is set)
+             * @default false
+             */
+            rerank: boolean;
+            /** @enum {string} */
+            effectiveMode?: "hybrid" | "vector" | "keyword";
+            rerankerAvailable?: boolean;
         };
         /** @description A published marketplace plugin */
         MarketplacePlugin: {
