@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button';
 import { TextArea } from '../../components/Field';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
@@ -9,6 +9,7 @@ import { formatBytes, s } from './strings';
 function ChunkItem({ applicationId, documentId, chunk }: { applicationId?: string; documentId: string; chunk: KnowledgeChunk }) {
   const edit = useEditChunk(applicationId, documentId);
   const [text, setText] = useState(chunk.content ?? '');
+  useEffect(() => setText(chunk.content ?? ''), [chunk.content]);
   const index = chunk.chunkIndex ?? 0;
   return (
     <li className="ap-kn-hit" aria-label={s.chunkLabel(index)}>
@@ -37,7 +38,7 @@ function ChunkItem({ applicationId, documentId, chunk }: { applicationId?: strin
 export function DocumentPanel({ applicationId, doc, onClose }: { applicationId?: string; doc: KnowledgeDocument; onClose: () => void }) {
   const id = doc.id!;
   const versions = useVersions(id);
-  const chunks = useChunks(id);
+  const chunks = useChunks(id, doc.version);
   const replace = useReplaceDocument(applicationId, id);
   const restore = useRestoreVersion(applicationId, id);
   const add = useAddChunk(applicationId, id);
@@ -104,7 +105,7 @@ export function DocumentPanel({ applicationId, doc, onClose }: { applicationId?:
       ) : (
         <ol className="ap-kn-hits" aria-label={s.chunksTitle}>
           {chunks.data.map((chunk) => (
-            <ChunkItem key={`${chunk.chunkIndex}-${chunk.content}-${chunk.enabled}`} applicationId={applicationId} documentId={id} chunk={chunk} />
+            <ChunkItem key={`${chunk.chunkIndex}-${doc.version}`} applicationId={applicationId} documentId={id} chunk={chunk} />
           ))}
         </ol>
       )}

@@ -79,9 +79,10 @@ export function useVersions(id: string | undefined) {
   });
 }
 
-export function useChunks(id: string | undefined) {
+/** A document's chunks; `version` in the key, so a new version's switch reads them again. */
+export function useChunks(id: string | undefined, version?: number) {
   return useQuery({
-    queryKey: [...key, 'chunks', id],
+    queryKey: [...key, 'chunks', id, version],
     enabled: !!id,
     queryFn: () => data(api.GET('/api/knowledge/{id}/chunks', { params: { path: { id: id! }, query: { page: 1, limit: 200 } } })),
   });
