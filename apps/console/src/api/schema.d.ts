@@ -4117,7 +4117,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @example Customers may return any purchase within 60 days for a full refund. */
                         content: string;
+                        /** @example Returns > Exceptions */
                         section?: string | null;
                         page?: number | null;
                     };
@@ -4175,6 +4177,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @example Customers may return any purchase within 60 days for a full refund. */
                         content?: string;
                         enabled?: boolean;
                     };
@@ -4238,16 +4241,20 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @example returns-policy.md */
                             fileName?: string;
+                            /** @example md */
                             format?: string;
                             chunkSize?: number;
                             chunkOverlap?: number;
                             total?: number;
                             chunks?: {
                                 chunkIndex?: number;
+                                /** @example Customers may return any purchase within 60 days for a full refund. */
                                 content?: string;
                                 tokenCount?: number;
                                 page?: number | null;
+                                /** @example Returns > Exceptions */
                                 section?: string | null;
                             }[];
                         };
@@ -17407,11 +17414,16 @@ export interface components {
         };
         KnowledgeDocumentVersion: {
             version?: number;
+            /** @example returns-policy.md */
             fileName?: string;
+            /** @example md */
             format?: string;
             /** @description Bytes */
             size?: number;
-            /** @description SHA-256 of the file (hex) */
+            /**
+             * @description SHA-256 of the file (hex)
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
             contentHash?: string | null;
             /**
              * Format: uuid
@@ -17422,6 +17434,7 @@ export interface components {
             restoredFrom?: number | null;
             /** @enum {string} */
             state?: "current" | "replacing" | "failed" | "previous";
+            /** @example The document has no text */
             failure?: string | null;
             /** Format: date-time */
             createdAt?: string;
@@ -17430,6 +17443,7 @@ export interface components {
             /** Format: uuid */
             documentId?: string;
             chunkIndex?: number;
+            /** @example Customers may return any purchase within 60 days for a full refund. */
             content?: string;
             tokenCount?: number;
             page?: number | null;
