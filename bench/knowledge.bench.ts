@@ -44,6 +44,9 @@ const FALLBACK_DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const CHUNKS_PER_DOCUMENT = 1000;
 const NEEDLE_ROUNDS = Number(process.env.BENCH_NEEDLE_ROUNDS ?? 25);
 const NEEDLES_ONLY = process.env.BENCH_NEEDLES_ONLY === '1';
+/** BENCH_REINDEX_CHUNKS (0 = skip): a document of about that many chunks re-indexed while searches run; BENCH_REINDEX_ONLY=1 runs that part alone. */
+const REINDEX_CHUNKS = Number(process.env.BENCH_REINDEX_CHUNKS ?? 10_000);
+const REINDEX_ONLY = process.env.BENCH_REINDEX_ONLY === '1';
 /** The needle part's search modes (BENCH_MODES, default all three); without vector and hybrid the HNSW index is not built. */
 const MODES = (process.env.BENCH_MODES ?? 'vector,keyword,hybrid').split(',') as SearchMode[];
 const NEEDS_HNSW = MODES.some((mode) => mode !== 'keyword');
@@ -176,6 +179,71 @@ async function ingestion(): Promise<void> {
     console.log(`|---|---|---|---|---|---|---|`);
     console.log(
       `| ${ids.length} | ${(bytes / 2 ** 20).toFixed(1)} | ${chunks} | ${(elapsed / 1000).toFixed(1)} s | ${((bytes / 2 ** 20) / (elapsed / 60_000)).toFixed(1)} | ${(chunks / (elapsed / 1000)).toFixed(0)} | ${((bytes / 2 ** 20) / (embedOnly / 60_000)).toFixed(0)} MB/min |`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------- re-index while searching
+
+/**
+ * A ready document of about REINDEX_CHUNKS chunks is re-indexed with other chunk settings (the next generation
+ * built beside the live one, then switched in one statement) while a loop of searches runs against it: every
+ * search must find the document (never absent), and the progress the document reports is sampled.
+ */
+async function reindexWhileSearching(): Promise<void> {
+  const db = await openDatabase({ pgliteThread: PGLITE_THREAD });
+  try {
+    const ds = db.dataSource;
+    const documents = new TypeOrmKnowledgeDocumentRepository(ds);
+    const files = new InMemoryFileStore();
+    const index = await PgvectorVectorIndex.open(ds);
+    const process = new ProcessDocumentUseCase({ documents, files, index, embedders: { get: () => embedder }, keys: platformEmbeddingKeys(() => undefined), parser: new LibraryDocumentParser() });
+    const applicationId = await anApplication(ds);
+    // Paragraphs of about 300 characters, chunked at 300 with no overlap: about one chunk each.
+    const parts: string[] = [];
+    for (let i = 0; i < REINDEX_CHUNKS; i++) parts.push(paragraph(Math.floor(random() * TOPICS)).slice(0, 290));
+    const text = parts.join('\n\n');
+    await files.write('knowledge/reindex.txt', Buffer.from(text));
+    const doc = await documents.create({
+      applicationId, fileName: 'reindex.txt', format: 'txt', sizeBytes: Buffer.byteLength(text), storageKey: 'knowledge/reindex.txt',
+      chunkSize: 300, chunkOverlap: 0, embeddingProvider: 'local', embeddingModel: embedder.model, embeddingDimension: embedder.dimension,
+    });
+    const ingestStarted = now();
+    await process.execute({ documentId: doc.id });
+    const ingested = now() - ingestStarted;
+    const ready = (await documents.findById(doc.id))!;
+    if (ready.status !== 'ready') throw new Error(`document ended ${ready.status}: ${ready.error}`);
+
+    const generation = (await documents.startReindex(doc.id, { chunkSize: 600, chunkOverlap: 0 }))!;
+    let running = true;
+    const latencies: number[] = [];
+    const progress: number[] = [];
+    let absent = 0;
+    const [queryVector] = await embedder.embed([parts[0]!]);
+    const searching = (async () => {
+      while (running) {
+        const live = (await documents.findById(doc.id))!;
+        if (live.pendingProgress !== null && progress.at(-1) !== live.pendingProgress) progress.push(live.pendingProgress);
+        const t = now();
+        const found = await index.candidates({ applicationId, space: SPACE, vector: queryVector!, text: parts[0]!, mode: 'hybrid', documentIds: [doc.id], limit: 10 });
+        latencies.push(now() - t);
+        if (found.vector.length === 0) absent++;
+      }
+    })();
+    const started = now();
+    await process.execute({ documentId: doc.id, generation });
+    const elapsed = now() - started;
+    running = false;
+    await searching;
+    const after = (await documents.findById(doc.id))!;
+    latencies.sort((a, b) => a - b);
+    console.log('\n## Re-index while searching (local embedder, PGlite + pgvector HNSW)\n');
+    console.log('| chunks before | chunks after | first ingestion | re-index | searches during it | search p50 | search p99 | searches that missed the document | progress seen |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(
+      `| ${ready.chunkCount.toLocaleString('en')} | ${after.chunkCount.toLocaleString('en')} | ${(ingested / 1000).toFixed(1)} s | ${(elapsed / 1000).toFixed(1)} s | ${latencies.length} | ${ms(percentile(latencies, 50))} | ${ms(percentile(latencies, 99))} | ${absent} | ${progress.slice(0, 6).join(', ')}${progress.length > 6 ? ` … ${progress.at(-1)}` : ''} |`,
     );
   } finally {
     await db.close();
@@ -445,6 +513,8 @@ async function needles(size: number): Promise<NeedleRow[]> {
 async function main(): Promise<void> {
   const started = now();
   console.log(`# Knowledge benchmark\n\nnode ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, embedded PGlite with pgvector ${PGLITE_THREAD ? 'on its own thread (PGLITE_THREAD=on, the default)' : 'on the event loop (PGLITE_THREAD=off)'}, local embedder (${embedder.model})`);
+  if (REINDEX_CHUNKS > 0 && !NEEDLES_ONLY) await reindexWhileSearching();
+  if (REINDEX_ONLY) return;
   if (INGEST_MB > 0 && !NEEDLES_ONLY) await ingestion();
   const rows: SearchRow[] = [];
   if (!NEEDLES_ONLY) {

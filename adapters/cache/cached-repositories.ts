@@ -6,7 +6,7 @@ import type { PlanTier, SubscriptionStatus } from '../../core/billing/domain/pla
 import type { Subscription } from '../../core/billing/domain/subscription';
 import type { SubscriptionRepository } from '../../core/billing/ports/subscription-repository.port';
 import type { KnowledgeDocument } from '../../core/knowledge/domain/knowledge-document';
-import type { EmbeddingGroup, KnowledgeDocumentRepository, NewKnowledgeDocument } from '../../core/knowledge/ports/knowledge-document-repository.port';
+import type { EmbeddingGroup, KnowledgeDocumentRepository, NewDocumentVersion, NewKnowledgeDocument } from '../../core/knowledge/ports/knowledge-document-repository.port';
 import type { ModelConfig } from '../../core/model-configs/domain/model-config';
 import type { ModelConfigChanges, ModelConfigRepository, NewModelConfig } from '../../core/model-configs/ports/model-config-repository.port';
 import type { AnswerOutcome, ConfigVersion, VersionCounters } from '../../core/model-configs/domain/config-version';
@@ -330,6 +330,25 @@ export class CachedKnowledgeDocumentRepository implements KnowledgeDocumentRepos
   }
   listReindexing(before: Date): Promise<KnowledgeDocument[]> {
     return this.inner.listReindexing(before);
+  }
+  findByFileName(applicationId: string, fileName: string): Promise<KnowledgeDocument | null> {
+    return this.inner.findByFileName(applicationId, fileName);
+  }
+  startReplace(id: string, file: NewDocumentVersion, settings: { chunkSize: number; chunkOverlap: number }) {
+    return this.inner.startReplace(id, file, settings);
+  }
+  listVersions(id: string) {
+    return this.inner.listVersions(id);
+  }
+  findVersion(id: string, version: number) {
+    return this.inner.findVersion(id, version);
+  }
+  setReindexProgress(id: string, generation: number, progress: number): Promise<boolean> {
+    return this.inner.setReindexProgress(id, generation, progress);
+  }
+  /** The count decides whether a document is in the groups (a first chunk added by hand). */
+  addChunks(id: string, delta: number): Promise<void> {
+    return this.changing(() => this.inner.addChunks(id, delta));
   }
   storageKeysByApplication(applicationId: string): Promise<string[]> {
     return this.inner.storageKeysByApplication(applicationId);

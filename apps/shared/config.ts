@@ -35,6 +35,8 @@ export interface AppConfig {
   providerKeys: Partial<Record<ProviderId, string>>;
   providerBaseUrls: Partial<Record<ProviderId, string>>;
   providerTimeoutMs: number;
+  /** A Cohere/Jina-style `/rerank` API for knowledge retrieval (RERANK_URL, RERANK_API_KEY, RERANK_MODEL); off when unset. */
+  rerank?: { url: string; apiKey?: string; model: string };
   /**
    * USAGE_HOLD_LEASE_MS: how long a token reservation outlives the process holding it (renewed every
    * third of it while the process runs; another instance gives it back once it has run out).
@@ -205,6 +207,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     providerKeys,
     providerBaseUrls,
     providerTimeoutMs: positiveInt('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 60_000),
+    rerank: env.RERANK_URL ? { url: url('RERANK_URL', env.RERANK_URL), apiKey: env.RERANK_API_KEY || undefined, model: env.RERANK_MODEL || 'rerank-english-v3.0' } : undefined,
     usageHoldLeaseMs: atLeast('USAGE_HOLD_LEASE_MS', positiveInt('USAGE_HOLD_LEASE_MS', env.USAGE_HOLD_LEASE_MS, 30_000), 1_000),
     adminEmails: (env.ADMIN_EMAILS ?? '')
       .split(',')

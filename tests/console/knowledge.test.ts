@@ -1,6 +1,7 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { aDocx, anImageOnlyPdf, aPdf, wordParagraph } from '../support/document-fixtures';
 import { registerUser, userWithApplication } from '../support/test-stack';
+import { sendForm } from '../e2e/core-api/uploads/send-form';
 import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Knowledge in Chromium: drag-and-drop and picker uploads, live processing, a failed document's reason, search modes, delete. */
@@ -110,4 +111,50 @@ describeInBrowser('console: knowledge', () => {
     await page.getByRole('link', { name: 'Create an application' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it('replaces a document by a new version, edits and leaves out a chunk, and saves retrieval settings', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Returns Desk' });
+    const first = await sendForm(world.stack.client.baseUrl, '/api/knowledge', {
+      token: owner.token, fields: { applicationId: owner.app.id }, file: { name: 'returns-policy.md', bytes: '# Returns\n\nReturns are accepted within 45 days.' },
+    });
+    await signIn(page, world.url, owner);
+    await tab.goto('/knowledge');
+    const row = page.getByRole('row', { name: /returns-policy\.md/ });
+    await row.getByText('Ready').waitFor();
+    await page.getByRole('button', { name: 'Versions and chunks of returns-policy.md' }).click();
+    const panel = page.getByRole('region', { name: 'Versions and chunks of returns-policy.md' });
+    await panel.getByRole('list', { name: 'Versions' }).getByText(/Version 1 · In use/).waitFor();
+
+    await panel.getByLabel('New version of this file').setInputFiles({ name: 'returns-policy.md', mimeType: 'text/markdown', buffer: Buffer.from('# Returns\n\nReturns are accepted within 60 days.') });
+    await panel.getByRole('list', { name: 'Versions' }).getByText(/Version 2 · In use/).waitFor();
+    await panel.getByRole('button', { name: 'Bring back version 1' }).waitFor();
+    const chunkText = panel.getByLabel('Text of chunk 1');
+    await expectValue(chunkText, /60 days/);
+
+    await chunkText.fill('Returns are accepted within 90 days with a receipt.');
+    await panel.getByRole('button', { name: 'Save text' }).click();
+    await panel.getByText('Chunk saved.').waitFor();
+    await panel.getByRole('button', { name: 'Leave out' }).click();
+    await panel.getByText(/Left out of answers/).waitFor();
+    const chunks = await world.stack.client.get(`/api/knowledge/${first.body.id}/chunks`, { token: owner.token });
+    expect(chunks.body).toEqual([expect.objectContaining({ content: 'Returns are accepted within 90 days with a receipt.', enabled: false })]);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Passages given to the chat (at most)').fill('3');
+    await page.getByLabel('Lowest relevance score (0 to 1)').fill('0.3');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    const settings = await world.stack.client.get(`/api/knowledge/settings/${owner.app.id}`, { token: owner.token });
+    expect(settings.body).toMatchObject({ topK: 3, scoreThreshold: 0.3 });
+    await screenshot(page, 'knowledge-maintenance');
+  });
 });
+
+async function expectValue(locator: import('playwright-core').Locator, pattern: RegExp): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (pattern.test(await locator.inputValue())) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await locator.inputValue()).toMatch(pattern);
+}

@@ -60,6 +60,8 @@ export interface StackOptions {
   engine?: 'remote' | 'in-process';
   /** Start the provider emulator and point every provider at it (with platform keys). */
   providers?: boolean;
+  /** With providers: the emulator's rerank endpoint as the knowledge reranker (RERANK_URL). */
+  rerank?: boolean;
   /** A short access-token life (seconds), to test expiry and silent refresh. */
   accessTokenTtlSeconds?: number;
   /** The core API's port (default: a free one). */
@@ -93,6 +95,7 @@ export async function startCoreApi(options: StackOptions = {}): Promise<TestStac
   if (emulator) {
     for (const [id, url] of Object.entries(emulator.baseUrls) as [string, string][]) providerEnv[`${id.toUpperCase()}_BASE_URL`] = url;
     for (const [id, key] of Object.entries(PLATFORM_KEYS)) providerEnv[`${id.toUpperCase()}_API_KEY`] = key;
+    if (options.rerank) Object.assign(providerEnv, { RERANK_URL: emulator.baseUrls.provider_a, RERANK_API_KEY: PLATFORM_KEYS.provider_a });
   }
   // A port known before the start, as PORT is in production: links the platform sends (mails) name where it listens.
   const port = options.port ?? (await freePort());

@@ -6,6 +6,9 @@ import type { ListDocumentsUseCase } from '../../../core/knowledge/use-cases/lis
 import type { ReindexDocumentUseCase } from '../../../core/knowledge/use-cases/reindex-document.use-case';
 import type { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/search-knowledge.use-case';
 import type { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
+import type { DocumentChunksUseCase, PreviewChunksUseCase } from '../../../core/knowledge/use-cases/document-chunks.use-case';
+import type { DocumentVersionsUseCase } from '../../../core/knowledge/use-cases/document-versions.use-case';
+import type { RetrievalSettingsUseCase } from '../../../core/knowledge/use-cases/retrieval-settings.use-case';
 import { MAX_UPLOAD_BYTES } from '../../../core/uploads/domain/file-type';
 import { actorOf } from '../shared/auth.middleware';
 import { respondWithPage } from '../shared/paged-response';
@@ -20,6 +23,10 @@ export function knowledgeRouter(d: {
   remove: DeleteDocumentUseCase;
   search: SearchKnowledgeUseCase;
   reindex: ReindexDocumentUseCase;
+  versions: DocumentVersionsUseCase;
+  chunks: DocumentChunksUseCase;
+  preview: PreviewChunksUseCase;
+  settings: RetrievalSettingsUseCase;
 }): Router {
   const r = new Router({ prefix: '/api/knowledge' });
   r.use(d.auth);
@@ -35,6 +42,21 @@ export function knowledgeRouter(d: {
   r.get('/search', async (ctx) => {
     ctx.body = await d.search.execute(ctx.query, actorOf(ctx));
   });
+  // How a file would be chunked with given settings; nothing is stored.
+  r.post('/preview', multipartForm({ maxFileBytes: MAX_UPLOAD_BYTES }), async (ctx) => {
+    ctx.body = await d.preview.execute(formOf(ctx));
+  });
+  // Every ready document of an application, re-indexed in the background (searchable throughout).
+  r.post('/reindex', async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await d.reindex.reindexApplication(ctx.request.body as Record<string, unknown> | undefined, actorOf(ctx));
+  });
+  r.get('/settings/:applicationId', async (ctx) => {
+    ctx.body = await d.settings.get(ctx.params.applicationId!, actorOf(ctx));
+  });
+  r.put('/settings/:applicationId', async (ctx) => {
+    ctx.body = await d.settings.update(ctx.params.applicationId!, ctx.request.body, actorOf(ctx));
+  });
   r.get('/:id', async (ctx) => {
     ctx.body = await d.get.execute(ctx.params.id!, actorOf(ctx));
   });
@@ -42,6 +64,28 @@ export function knowledgeRouter(d: {
     // Accepted: the new chunks are built in the background while the current ones stay searchable.
     ctx.status = 202;
     ctx.body = await d.reindex.execute(ctx.params.id!, ctx.request.body as Record<string, unknown> | undefined, actorOf(ctx));
+  });
+  // A new file for the document: its next version, live once processed (202).
+  r.put('/:id', multipartForm({ maxFileBytes: MAX_UPLOAD_BYTES }), async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await d.versions.replaceById(ctx.params.id!, formOf(ctx), actorOf(ctx));
+  });
+  r.get('/:id/versions', async (ctx) => {
+    ctx.body = await d.versions.list(ctx.params.id!, actorOf(ctx));
+  });
+  r.post('/:id/versions/:version/restore', async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await d.versions.restore(ctx.params.id!, ctx.params.version!, actorOf(ctx));
+  });
+  r.get('/:id/chunks', async (ctx) => {
+    respondWithPage(ctx, await d.chunks.list(ctx.params.id!, ctx.query, actorOf(ctx)));
+  });
+  r.post('/:id/chunks', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await d.chunks.add(ctx.params.id!, ctx.request.body, actorOf(ctx));
+  });
+  r.patch('/:id/chunks/:index', async (ctx) => {
+    ctx.body = await d.chunks.edit(ctx.params.id!, ctx.params.index!, ctx.request.body, actorOf(ctx));
   });
   r.delete('/:id', async (ctx) => {
     await d.remove.execute(ctx.params.id!, actorOf(ctx));

@@ -1,5 +1,6 @@
-import type { ChunkHit, IndexedChunk, IndexTarget } from '../../../core/knowledge/ports/vector-index.port';
-import type { Sql } from '../sql';
+import { setAsideGeneration, type ChunkHit, type IndexedChunk, type IndexTarget, type StoredChunk } from '../../../core/knowledge/ports/vector-index.port';
+import { one, rows, type Sql } from '../sql';
+import type { DataSource } from 'typeorm';
 
 /**
  * Chunks per INSERT. Small on purpose: with an HNSW index each row costs milliseconds to insert, and on the
@@ -79,4 +80,66 @@ export async function keepGeneration(db: Sql, documentId: string, generation: nu
 
 export async function removeGeneration(db: Sql, documentId: string, generation: number): Promise<void> {
   await db.query(`DELETE FROM knowledge_chunks WHERE document_id = $1 AND generation = $2`, [documentId, generation]);
+}
+
+/** The live generation's chunks with the disabled ones (set aside) among them, in order. */
+export async function listChunks(db: Sql, documentId: string, generation: number, offset: number, limit: number): Promise<{ items: StoredChunk[]; total: number }> {
+  const params = [documentId, generation, setAsideGeneration(generation)];
+  const [found, count] = await Promise.all([
+    rows<ChunkRow & { generation: number }>(
+      db,
+      `SELECT chunk_index, content, token_count, page, section, generation FROM knowledge_chunks
+        WHERE document_id = $1 AND generation IN ($2, $3) ORDER BY chunk_index LIMIT $4 OFFSET $5`,
+      [...params, limit, offset],
+    ),
+    one<{ n: number }>(db, `SELECT count(*)::int AS n FROM knowledge_chunks WHERE document_id = $1 AND generation IN ($2, $3)`, params),
+  ]);
+  return {
+    items: found.map((r) => ({
+      chunkIndex: Number(r.chunk_index), content: r.content, tokenCount: Number(r.token_count),
+      page: r.page === null || r.page === undefined ? null : Number(r.page), section: r.section ?? null, enabled: Number(r.generation) >= 0,
+    })),
+    total: count?.n ?? 0,
+  };
+}
+
+/**
+ * Deletes the chunk and inserts its new text in one transaction: the word counts' triggers (insert and
+ * delete only) stay right, and a search sees the old chunk or the new one.
+ */
+export async function replaceChunk(db: DataSource, target: IndexTarget & { generation: number }, chunk: IndexedChunk, column: 'embedding' | 'embedding_vector'): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const gone = await rows<{ generation: number }>(
+      tx,
+      `DELETE FROM knowledge_chunks WHERE document_id = $1 AND chunk_index = $2 AND generation IN ($3, $4) RETURNING generation`,
+      [target.documentId, chunk.chunkIndex, target.generation, setAsideGeneration(target.generation)],
+    );
+    if (gone.length === 0) return false;
+    await insertChunks(tx, { ...target, generation: Number(gone[0]!.generation) }, [chunk], column);
+    return true;
+  });
+}
+
+/** Numbers the chunk past the document's last one under the document's row lock, so two additions never clash. */
+export async function appendChunk(db: DataSource, target: IndexTarget & { generation: number }, chunk: Omit<IndexedChunk, 'chunkIndex'>, column: 'embedding' | 'embedding_vector'): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT 1 FROM knowledge_documents WHERE id = $1 FOR UPDATE`, [target.documentId]);
+    const next = await one<{ n: number }>(
+      tx,
+      `SELECT coalesce(max(chunk_index), -1) + 1 AS n FROM knowledge_chunks WHERE document_id = $1 AND generation IN ($2, $3)`,
+      [target.documentId, target.generation, setAsideGeneration(target.generation)],
+    );
+    const chunkIndex = Number(next!.n);
+    await insertChunks(tx, target, [{ ...chunk, chunkIndex }], column);
+    return chunkIndex;
+  });
+}
+
+export async function setChunkEnabled(db: Sql, documentId: string, generation: number, chunkIndex: number, enabled: boolean): Promise<boolean> {
+  const found = await rows<{ chunk_index: number }>(
+    db,
+    `UPDATE knowledge_chunks SET generation = $4 WHERE document_id = $1 AND chunk_index = $2 AND generation IN ($3, $5) RETURNING chunk_index`,
+    [documentId, chunkIndex, generation, enabled ? generation : setAsideGeneration(generation), setAsideGeneration(generation)],
+  );
+  return found.length > 0;
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { RARE_WORD_MAX_CHUNKS, type CandidateLists, type ChunkHit, type IndexedChunk, type IndexTarget, type TextQuery, type VectorIndex, type VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
+import { RARE_WORD_MAX_CHUNKS, type CandidateLists, type ChunkHit, type IndexedChunk, type IndexTarget, type StoredChunk, type TextQuery, type VectorIndex, type VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
 import { rows } from '../sql';
-import { insertChunks, keepGeneration, removeGeneration, toHit, vectorLiteral, type ChunkRow } from './chunk-rows';
+import { appendChunk, insertChunks, keepGeneration, listChunks, removeGeneration, replaceChunk, setChunkEnabled, toHit, vectorLiteral, type ChunkRow } from './chunk-rows';
 
 /**
  * Embeddings as `real[]`, searched by computing every candidate's dot product in SQL (vectors are
@@ -60,5 +60,21 @@ export class ExactScanVectorIndex implements VectorIndex {
 
   async removeDocument(documentId: string): Promise<void> {
     await this.db.query(`DELETE FROM knowledge_chunks WHERE document_id = $1`, [documentId]);
+  }
+
+  listChunks(documentId: string, generation: number, offset: number, limit: number): Promise<{ items: StoredChunk[]; total: number }> {
+    return listChunks(this.db, documentId, generation, offset, limit);
+  }
+
+  replaceChunk(target: IndexTarget & { generation: number }, chunk: IndexedChunk): Promise<boolean> {
+    return replaceChunk(this.db, target, chunk, 'embedding');
+  }
+
+  appendChunk(target: IndexTarget & { generation: number }, chunk: Omit<IndexedChunk, 'chunkIndex'>): Promise<number> {
+    return appendChunk(this.db, target, chunk, 'embedding');
+  }
+
+  setChunkEnabled(documentId: string, generation: number, chunkIndex: number, enabled: boolean): Promise<boolean> {
+    return setChunkEnabled(this.db, documentId, generation, chunkIndex, enabled);
   }
 }

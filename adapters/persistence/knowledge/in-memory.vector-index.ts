@@ -1,5 +1,5 @@
 import { topKBySimilarity } from '../../../core/knowledge/domain/vector-math';
-import { RARE_WORD_MAX_CHUNKS, type CandidateLists, type ChunkHit, type IndexedChunk, type IndexTarget, type TextQuery, type VectorIndex, type VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
+import { RARE_WORD_MAX_CHUNKS, setAsideGeneration, type CandidateLists, type ChunkHit, type IndexedChunk, type IndexTarget, type StoredChunk, type TextQuery, type VectorIndex, type VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
 
 interface Stored extends IndexedChunk {
   documentId: string;
@@ -75,5 +75,40 @@ export class InMemoryVectorIndex implements VectorIndex {
   async removeDocument(documentId: string): Promise<void> {
     this.live.delete(documentId);
     for (let i = this.chunks.length - 1; i >= 0; i--) if (this.chunks[i]!.documentId === documentId) this.chunks.splice(i, 1);
+  }
+
+  async listChunks(documentId: string, generation: number, offset: number, limit: number): Promise<{ items: StoredChunk[]; total: number }> {
+    const mine = this.of(documentId, generation).sort((a, b) => a.chunkIndex - b.chunkIndex);
+    return {
+      items: mine.slice(offset, offset + limit).map((c) => ({
+        chunkIndex: c.chunkIndex, content: c.content, tokenCount: c.tokenCount, page: c.page ?? null, section: c.section ?? null, enabled: c.generation >= 0,
+      })),
+      total: mine.length,
+    };
+  }
+
+  async replaceChunk(target: IndexTarget & { generation: number }, chunk: IndexedChunk): Promise<boolean> {
+    const found = this.of(target.documentId, target.generation).find((c) => c.chunkIndex === chunk.chunkIndex);
+    if (!found) return false;
+    Object.assign(found, { ...chunk, vector: [...chunk.vector] });
+    return true;
+  }
+
+  async appendChunk(target: IndexTarget & { generation: number }, chunk: Omit<IndexedChunk, 'chunkIndex'>): Promise<number> {
+    const chunkIndex = Math.max(-1, ...this.of(target.documentId, target.generation).map((c) => c.chunkIndex)) + 1;
+    await this.add(target, [{ ...chunk, chunkIndex }]);
+    return chunkIndex;
+  }
+
+  async setChunkEnabled(documentId: string, generation: number, chunkIndex: number, enabled: boolean): Promise<boolean> {
+    const found = this.of(documentId, generation).find((c) => c.chunkIndex === chunkIndex);
+    if (!found) return false;
+    found.generation = enabled ? generation : setAsideGeneration(generation);
+    return true;
+  }
+
+  /** The generation's chunks, set-aside ones included. */
+  private of(documentId: string, generation: number): Stored[] {
+    return this.chunks.filter((c) => c.documentId === documentId && (c.generation === generation || c.generation === setAsideGeneration(generation)));
   }
 }

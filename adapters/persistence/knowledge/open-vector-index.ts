@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { CandidateLists, ChunkHit, IndexedChunk, IndexTarget, TextQuery, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
+import type { CandidateLists, ChunkHit, IndexedChunk, IndexTarget, StoredChunk, TextQuery, VectorIndex, VectorQuery } from '../../../core/knowledge/ports/vector-index.port';
 import { ExactScanVectorIndex } from './exact-scan.vector-index';
 import { hasPgvectorColumn, PgvectorVectorIndex, type PgvectorOptions } from './pgvector.vector-index';
 
@@ -52,5 +52,21 @@ export class DeferredVectorIndex implements VectorIndex {
 
   async removeDocument(documentId: string): Promise<void> {
     return (await this.opening).removeDocument(documentId);
+  }
+
+  async listChunks(documentId: string, generation: number, offset: number, limit: number): Promise<{ items: StoredChunk[]; total: number }> {
+    return (await this.opening).listChunks(documentId, generation, offset, limit);
+  }
+
+  async replaceChunk(target: IndexTarget & { generation: number }, chunk: IndexedChunk): Promise<boolean> {
+    return (await this.opening).replaceChunk(target, chunk);
+  }
+
+  async appendChunk(target: IndexTarget & { generation: number }, chunk: Omit<IndexedChunk, 'chunkIndex'>): Promise<number> {
+    return (await this.opening).appendChunk(target, chunk);
+  }
+
+  async setChunkEnabled(documentId: string, generation: number, chunkIndex: number, enabled: boolean): Promise<boolean> {
+    return (await this.opening).setChunkEnabled(documentId, generation, chunkIndex, enabled);
   }
 }

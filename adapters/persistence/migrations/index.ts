@@ -42,6 +42,7 @@ import { LogsAndAnnotations1764600200000 } from './1764600200000-logs-and-annota
 import { Evaluations1764600600000 } from './1764600600000-evaluations';
 import { ExternalUsers1764600800000 } from './1764600800000-external-users';
 import { Connections1764600310000 } from './1764600310000-connections';
+import { KnowledgeVersions1764600400000 } from './1764600400000-knowledge-versions';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -88,4 +89,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Evaluations1764600600000,
   ExternalUsers1764600800000,
   Connections1764600310000,
+  KnowledgeVersions1764600400000,
 ];

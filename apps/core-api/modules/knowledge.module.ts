@@ -38,6 +38,11 @@ import { UPLOAD_TOKENS } from './uploads.tokens';
 import { planDeps } from './plan-deps';
 import { CachedKnowledgeDocumentRepository } from '../../../adapters/cache/cached-repositories';
 import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
+import { TypeOrmRetrievalSettingsRepository } from '../../../adapters/persistence/knowledge/type-orm-retrieval-settings.repository';
+import { DocumentChunksUseCase, PreviewChunksUseCase } from '../../../core/knowledge/use-cases/document-chunks.use-case';
+import { DocumentVersionsUseCase } from '../../../core/knowledge/use-cases/document-versions.use-case';
+import { RetrievalSettingsUseCase } from '../../../core/knowledge/use-cases/retrieval-settings.use-case';
+import { configuredReranker } from './knowledge-reranker';
 
 /** The "knowledge" chat policy, for `conversationsModule([...])`; it must run last. */
 export const knowledgeRetrievalPolicy: ChatPolicyFactory = (c) => resolve(c, KnowledgeRetrievalPolicy);
@@ -84,12 +89,19 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
       provide(c, GetDocumentUseCase, (get) => new GetDocumentUseCase(deps(get)));
       provide(c, DeleteDocumentUseCase, (get) => new DeleteDocumentUseCase(deps(get)));
       provide(c, ReindexDocumentUseCase, (get) => new ReindexDocumentUseCase(deps(get)));
-      provide(c, SearchKnowledgeUseCase, (get) => new SearchKnowledgeUseCase({ ...deps(get), retriever: get(KnowledgeRetriever) }));
+      provide(c, KNOWLEDGE_TOKENS.RetrievalSettingsRepository, (get) => new TypeOrmRetrievalSettingsRepository(get(TOKENS.DataSource)));
+      provide(c, KNOWLEDGE_TOKENS.Reranker, (get) => configuredReranker(get(TOKENS.Config)));
+      const retrieval = (get: Getter) => ({ retriever: get(KnowledgeRetriever), settings: get(KNOWLEDGE_TOKENS.RetrievalSettingsRepository), reranker: get(KNOWLEDGE_TOKENS.Reranker) });
+      provide(c, SearchKnowledgeUseCase, (get) => new SearchKnowledgeUseCase({ ...deps(get), ...retrieval(get) }));
+      provide(c, DocumentVersionsUseCase, (get) => new DocumentVersionsUseCase(deps(get)));
+      provide(c, DocumentChunksUseCase, (get) => new DocumentChunksUseCase(deps(get)));
+      provide(c, PreviewChunksUseCase, (get) => new PreviewChunksUseCase(deps(get)));
+      provide(c, RetrievalSettingsUseCase, (get) => new RetrievalSettingsUseCase({ ...deps(get), ...retrieval(get) }));
       provide(c, ProcessDocumentUseCase, (get) =>
         new ProcessDocumentUseCase({ ...deps(get), readyListeners: c.isBound(KNOWLEDGE_TOKENS.DocumentReadyListener) ? c.getAll(KNOWLEDGE_TOKENS.DocumentReadyListener) : [] }),
       );
       provide(c, ResumeDocumentsUseCase, (get) => new ResumeDocumentsUseCase(deps(get)));
-      provide(c, KnowledgeRetrievalPolicy, (get) => new KnowledgeRetrievalPolicy({ retriever: get(KnowledgeRetriever) }));
+      provide(c, KnowledgeRetrievalPolicy, (get) => new KnowledgeRetrievalPolicy(retrieval(get)));
     },
     routers: (c) => [
       knowledgeRouter({
@@ -100,6 +112,10 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
         remove: resolve(c, DeleteDocumentUseCase),
         search: resolve(c, SearchKnowledgeUseCase),
         reindex: resolve(c, ReindexDocumentUseCase),
+        versions: resolve(c, DocumentVersionsUseCase),
+        chunks: resolve(c, DocumentChunksUseCase),
+        preview: resolve(c, PreviewChunksUseCase),
+        settings: resolve(c, RetrievalSettingsUseCase),
       }),
     ],
     async start(c: Container) {

@@ -5,6 +5,8 @@ import type { EmbeddingKeySource } from '../../../core/knowledge/ports/embedding
 import type { DocumentParser } from '../../../core/knowledge/ports/document-parser.port';
 import type { KnowledgeDocumentRepository } from '../../../core/knowledge/ports/knowledge-document-repository.port';
 import type { JobQueue } from '../../../core/shared/job-queue.port';
+import type { Reranker } from '../../../core/knowledge/ports/reranker.port';
+import type { RetrievalSettingsRepository } from '../../../core/knowledge/ports/retrieval-settings-repository.port';
 import { token } from '../../shared/tokens';
 
 export const KNOWLEDGE_TOKENS = {
@@ -18,4 +20,7 @@ export const KNOWLEDGE_TOKENS = {
   JobQueue: token<JobQueue>('JobQueue'),
   /** Multi-binding: areas told when a document becomes ready (the plugins' `knowledge:documentReady`). */
   DocumentReadyListener: token<DocumentReadyListener>('DocumentReadyListener'),
+  RetrievalSettingsRepository: token<RetrievalSettingsRepository>('RetrievalSettingsRepository'),
+  /** The reranker when RERANK_URL is set, else null (the retrieval settings' `rerank` then has no effect). */
+  Reranker: token<Reranker | null>('Reranker'),
 } as const;

@@ -40,9 +40,60 @@ export interface KnowledgeDocument {
   pendingGeneration: number | null;
   pendingChunkSize: number | null;
   pendingChunkOverlap: number | null;
+  /** The version (file) whose chunks search reads, from 1. */
+  version: number;
+  /** A replacement or rollback under way: the version being built as `pendingGeneration`. */
+  pendingVersion: number | null;
+  /** 0 to 100: how far a re-index or replacement has got. */
+  pendingProgress: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** One file a document has held: who uploaded it, when, its size and checksum. */
+export interface DocumentVersion {
+  documentId: string;
+  version: number;
+  fileName: string;
+  format: DocumentFormat;
+  sizeBytes: number;
+  storageKey: string;
+  contentHash: string | null;
+  createdBy: string | null;
+  /** A rollback: the version whose file this one brought back. */
+  restoredFrom: number | null;
+  /** Why building it failed (the document kept the version it had). */
+  failure: string | null;
+  createdAt: Date;
+}
+
+export type VersionState = 'current' | 'replacing' | 'failed' | 'previous';
+
+export interface DocumentVersionView {
+  version: number;
+  fileName: string;
+  format: DocumentFormat;
+  size: number;
+  contentHash: string | null;
+  createdBy: string | null;
+  restoredFrom: number | null;
+  state: VersionState;
+  failure: string | null;
+  createdAt: string;
+}
+
+export const toVersionView = (v: DocumentVersion, d: Pick<KnowledgeDocument, 'version' | 'pendingVersion'>): DocumentVersionView => ({
+  version: v.version,
+  fileName: v.fileName,
+  format: v.format,
+  size: v.sizeBytes,
+  contentHash: v.contentHash,
+  createdBy: v.createdBy,
+  restoredFrom: v.restoredFrom,
+  state: v.version === d.version ? 'current' : v.version === d.pendingVersion ? 'replacing' : v.failure ? 'failed' : 'previous',
+  failure: v.failure,
+  createdAt: v.createdAt.toISOString(),
+});
 
 /** Vectors of different models never meet: search compares a query only within one space. */
 export const embeddingSpace = (provider: EmbeddingProvider, model: string): string => `${provider}:${model}`;
@@ -64,8 +115,13 @@ export interface KnowledgeDocumentView {
   embeddingDimension: number | null;
   /** SHA-256 of the file (hex). */
   contentHash: string | null;
-  /** A re-index under way with these settings (the document stays searchable with its current chunks). */
-  reindexing: { chunkSize: number; chunkOverlap: number } | null;
+  /** The version search reads. */
+  version: number;
+  /**
+   * A re-index (or, with `version`, a replacement) under way with these settings and its progress; the
+   * document stays searchable with its current chunks until the switch.
+   */
+  reindexing: { chunkSize: number; chunkOverlap: number; progress: number; version: number | null } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -86,7 +142,11 @@ export const toDocumentView = (d: KnowledgeDocument): KnowledgeDocumentView => (
   embeddingModel: d.embeddingModel,
   embeddingDimension: d.embeddingDimension,
   contentHash: d.contentHash,
-  reindexing: d.pendingGeneration === null ? null : { chunkSize: d.pendingChunkSize ?? d.chunkSize, chunkOverlap: d.pendingChunkOverlap ?? d.chunkOverlap },
+  version: d.version,
+  reindexing:
+    d.pendingGeneration === null
+      ? null
+      : { chunkSize: d.pendingChunkSize ?? d.chunkSize, chunkOverlap: d.pendingChunkOverlap ?? d.chunkOverlap, progress: d.pendingProgress ?? 0, version: d.pendingVersion },
   createdAt: d.createdAt.toISOString(),
   updatedAt: d.updatedAt.toISOString(),
 });

@@ -1,9 +1,12 @@
-import type { EmbeddingProvider, KnowledgeDocument } from '../domain/knowledge-document';
+import type { DocumentVersion, EmbeddingProvider, KnowledgeDocument } from '../domain/knowledge-document';
 
 export type NewKnowledgeDocument = Pick<
   KnowledgeDocument,
   'applicationId' | 'fileName' | 'format' | 'sizeBytes' | 'storageKey' | 'chunkSize' | 'chunkOverlap' | 'embeddingProvider' | 'embeddingModel' | 'embeddingDimension'
-> & { contentHash?: string | null };
+> & { contentHash?: string | null; createdBy?: string | null };
+
+/** A new file for a document: it becomes the next version. */
+export type NewDocumentVersion = Pick<DocumentVersion, 'fileName' | 'format' | 'sizeBytes' | 'storageKey' | 'contentHash' | 'createdBy' | 'restoredFrom'>;
 
 /** Ready documents that share an embedding model: a query is compared within one such group. */
 export interface EmbeddingGroup {
@@ -41,15 +44,31 @@ export interface KnowledgeDocumentRepository {
    */
   startReindex(id: string, settings: { chunkSize: number; chunkOverlap: number }): Promise<number | null>;
   /**
-   * Makes `generation` live, with its chunk count and settings, in one statement; false when the document
+   * Makes `generation` live, with its chunk count and settings (and its version's file, for a
+   * replacement), in one statement; false when the document
    * is gone, not ready, or another re-index replaced this one.
    */
   completeReindex(id: string, generation: number, result: { chunkCount: number; embeddingModel: string; embeddingDimension: number }): Promise<boolean>;
-  /** Gives up re-index `generation` (the live chunks stay), recording why on the document. */
+  /** Gives up re-index `generation` (the live chunks stay), recording why on the document (and on its version). */
   failReindex(id: string, generation: number, reason: string): Promise<boolean>;
   /** Ready documents with a re-index under way and unchanged since `before`: interrupted work. */
   listReindexing(before: Date): Promise<KnowledgeDocument[]>;
-  /** Where the FileStore keeps the sources of the application's documents (removed with the application). */
+  /** The application's (oldest) document with this file name. */
+  findByFileName(applicationId: string, fileName: string): Promise<KnowledgeDocument | null>;
+  /**
+   * Starts replacing a ready document's file: stores `file` as the next version and the next generation
+   * to build (past any re-index or replacement still under way, which thereby loses), with these chunk
+   * settings. Null when the document is not ready.
+   */
+  startReplace(id: string, file: NewDocumentVersion, settings: { chunkSize: number; chunkOverlap: number }): Promise<{ generation: number; version: number } | null>;
+  /** The document's versions, newest first. */
+  listVersions(id: string): Promise<DocumentVersion[]>;
+  findVersion(id: string, version: number): Promise<DocumentVersion | null>;
+  /** How far re-index `generation` has got; false when it is no longer the one under way. */
+  setReindexProgress(id: string, generation: number, progress: number): Promise<boolean>;
+  /** Adds `delta` to the live chunk count (a chunk added by hand). */
+  addChunks(id: string, delta: number): Promise<void>;
+  /** Where the FileStore keeps the sources of the application's documents, every version's (removed with the application). */
   storageKeysByApplication(applicationId: string): Promise<string[]>;
   /** The same for every application of the owner (removed with the account). */
   storageKeysByOwner(ownerId: string): Promise<string[]>;

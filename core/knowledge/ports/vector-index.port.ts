@@ -55,6 +55,23 @@ export interface CandidateLists {
   keyword: ChunkHit[];
 }
 
+/** A chunk as its document's chunk list shows it. */
+export interface StoredChunk {
+  chunkIndex: number;
+  content: string;
+  tokenCount: number;
+  page: number | null;
+  section: string | null;
+  /** A disabled chunk is kept (and listed) but never found by search or chat. */
+  enabled: boolean;
+}
+
+/**
+ * Where a disabled chunk of `generation` is kept: a generation no document ever has as its live one, so
+ * every search (which reads only the live generation) passes it by without a change to its statements.
+ */
+export const setAsideGeneration = (generation: number): number => -1 - generation;
+
 /** Words found in more than this many of the candidate chunks are too common to rank by. */
 export const RARE_WORD_MAX_CHUNKS = 256;
 
@@ -81,4 +98,12 @@ export interface VectorIndex {
   /** Drops the chunks of one generation (a re-index that failed or was replaced). */
   removeGeneration(documentId: string, generation: number): Promise<void>;
   removeDocument(documentId: string): Promise<void>;
+  /** The chunks of live `generation`, enabled and disabled, in order. */
+  listChunks(documentId: string, generation: number, offset: number, limit: number): Promise<{ items: StoredChunk[]; total: number }>;
+  /** Replaces one chunk's text, place and vector (enabled or not) in one transaction; false when there is no such chunk. */
+  replaceChunk(target: IndexTarget & { generation: number }, chunk: IndexedChunk): Promise<boolean>;
+  /** Adds a chunk after the document's last one (numbered past every chunk, disabled ones included); answers its index. */
+  appendChunk(target: IndexTarget & { generation: number }, chunk: Omit<IndexedChunk, 'chunkIndex'>): Promise<number>;
+  /** Enables or disables one chunk of live `generation`; false when there is no such chunk. */
+  setChunkEnabled(documentId: string, generation: number, chunkIndex: number, enabled: boolean): Promise<boolean>;
 }

@@ -1,8 +1,12 @@
 import type { ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import { isAppError } from '../../shared/errors';
 import { buildKnowledgeContext, DEFAULT_CONTEXT_BUDGET_TOKENS, excerptOf } from '../domain/retrieval';
+import { DEFAULT_RETRIEVAL_SETTINGS } from '../domain/retrieval-settings';
+import type { Reranker } from '../ports/reranker.port';
+import type { RetrievalSettingsRepository } from '../ports/retrieval-settings-repository.port';
 import type { KnowledgeRetriever } from './knowledge-retriever';
 import { retrievalSpan } from '../../traces/use-cases/retrieval-span';
+import { retrieveWithSettings } from './retrieval-settings.use-case';
 
 /**
  * Retrieval-augmented answers (SPEC 4.3): when the application has ready documents, the chunks most
@@ -12,15 +16,19 @@ import { retrievalSpan } from '../../traces/use-cases/retrieval-span';
 export class KnowledgeRetrievalPolicy implements ChatPolicy {
   readonly name = 'knowledge';
 
-  constructor(private readonly deps: { retriever: KnowledgeRetriever; budgetTokens?: number; maxChunks?: number }) {}
+  constructor(
+    private readonly deps: { retriever: KnowledgeRetriever; settings?: RetrievalSettingsRepository; reranker?: Reranker | null; budgetTokens?: number; maxChunks?: number },
+  ) {}
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
     const groups = await this.deps.retriever.groups(turn.application.id);
     if (groups.length === 0) return;
     let hits;
-    const span = retrievalSpan(turn.trace, turn.content, turn.application.retrievalMode);
     try {
-      hits = await span.around(this.deps.retriever.retrieve({ id: turn.application.id, ownerId: turn.ownerId }, turn.content, { limit: this.deps.maxChunks ?? 8, relevantOnly: true, mode: turn.application.retrievalMode }, groups));
+      // The application's retrieval settings: top-K, the score threshold, mode and reranker.
+      const settings = (await this.deps.settings?.find(turn.application.id)) ?? { ...DEFAULT_RETRIEVAL_SETTINGS, topK: this.deps.maxChunks ?? DEFAULT_RETRIEVAL_SETTINGS.topK };
+      const span = retrievalSpan(turn.trace, turn.content, settings.mode ?? turn.application.retrievalMode);
+      hits = await span.around(retrieveWithSettings(this.deps, { id: turn.application.id, ownerId: turn.ownerId, retrievalMode: turn.application.retrievalMode }, turn.content, settings, { groups }));
     } catch (error) {
       // An embedding provider that is down or has no key costs the answer its context, not the answer itself.
       if (isAppError(error) && (error.kind === 'upstream_failure' || error.kind === 'upstream_timeout' || error.kind === 'unavailable')) return;

@@ -86,9 +86,17 @@ export class ProcessDocumentUseCase {
     const { documents, index } = this.deps;
     try {
       const settings = { chunkSize: document.pendingChunkSize ?? document.chunkSize, chunkOverlap: document.pendingChunkOverlap ?? document.chunkOverlap };
-      const chunks = await this.chunksOf(document, settings);
+      // A replacement (or rollback) builds its version's file; a plain re-index the current one.
+      const source = document.pendingVersion === null ? document : await documents.findVersion(document.id, document.pendingVersion);
+      if (!source) throw new PermanentFailure('The new version of the file is no longer stored; upload it again');
+      const chunks = await this.chunksOf(source, settings);
       await index.removeGeneration(document.id, generation); // what an interrupted attempt left
-      const embedded = await this.embedAndIndex(document, found.ownerId, chunks, generation, async () => (await documents.findById(document.id))?.pendingGeneration === generation);
+      await documents.setReindexProgress(document.id, generation, PARSED);
+      let done = 0;
+      const embedded = await this.embedAndIndex(document, found.ownerId, chunks, generation, async (count) => {
+        done += count;
+        return documents.setReindexProgress(document.id, generation, PARSED + Math.floor(((EMBEDDED - PARSED) * done) / chunks.length));
+      });
       if (!embedded) return;
       if (!(await documents.completeReindex(document.id, generation, { chunkCount: chunks.length, ...embedded }))) {
         await index.removeGeneration(document.id, generation);
@@ -155,7 +163,7 @@ export class ProcessDocumentUseCase {
     return { embeddingModel: embedder.model, embeddingDimension: dimension! };
   }
 
-  private async chunksOf(document: KnowledgeDocument, settings: { chunkSize: number; chunkOverlap: number }): Promise<LocatedChunk[]> {
+  private async chunksOf(document: { storageKey: string; fileName: string }, settings: { chunkSize: number; chunkOverlap: number }): Promise<LocatedChunk[]> {
     const bytes = await this.deps.files.read(document.storageKey).catch((error: unknown) => {
       if (isAppError(error) && error.kind === 'not_found') throw new PermanentFailure('The uploaded file is no longer stored; upload the document again');
       throw error;

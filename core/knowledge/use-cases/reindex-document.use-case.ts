@@ -1,4 +1,6 @@
 import type { TeamRoleLookup } from '../../access/access-policy';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
 import { ConflictError, UnavailableError, ValidationError } from '../../shared/errors';
 import type { JobQueue } from '../../shared/job-queue.port';
@@ -19,7 +21,48 @@ const wholeNumber = (value: unknown, name: string): number | undefined => {
  * beside the live ones, which search keeps finding until the switch (`reindexing` shows the work under way).
  */
 export class ReindexDocumentUseCase {
-  constructor(private readonly deps: { documents: KnowledgeDocumentRepository; queue: JobQueue; teams?: TeamRoleLookup }) {}
+  constructor(private readonly deps: { documents: KnowledgeDocumentRepository; queue: JobQueue; teams?: TeamRoleLookup; applications?: ApplicationRepository }) {}
+
+  /**
+   * `POST /api/knowledge/reindex`: re-indexes every ready document of one of the caller's applications
+   * (each as one document's re-index: searchable throughout); each document's `reindexing.progress` shows
+   * how far it has got. Documents not ready are skipped.
+   */
+  async reindexApplication(body: { applicationId?: unknown; chunkSize?: unknown; chunkOverlap?: unknown } | undefined, actor: Actor): Promise<{ started: number; skipped: number }> {
+    const input = body && typeof body === 'object' ? body : {};
+    if (input.applicationId === undefined || input.applicationId === '') throw ValidationError.field('applicationId', 'applicationId is required');
+    const chunkSize = wholeNumber(input.chunkSize, 'chunkSize');
+    const chunkOverlap = wholeNumber(input.chunkOverlap, 'chunkOverlap');
+    if (chunkSize !== undefined || chunkOverlap !== undefined) validateChunkOptions({ chunkSize: chunkSize ?? 1000, chunkOverlap: chunkOverlap ?? Math.min(200, Math.floor((chunkSize ?? 1000) / 2)) });
+    const app = await findOwnedApplication(this.deps.applications!, input.applicationId, actor, 'write');
+    let started = 0;
+    let skipped = 0;
+    for (let offset = 0; ; offset += 100) {
+      const { items } = await this.deps.documents.listByApplication(app.id, offset, 100);
+      for (const document of items) {
+        if (document.status !== 'ready') {
+          skipped++;
+          continue;
+        }
+        const settings = validateChunkOptions({ chunkSize: chunkSize ?? document.chunkSize, chunkOverlap: chunkOverlap ?? Math.min(document.chunkOverlap, Math.floor((chunkSize ?? document.chunkSize) / 2)) });
+        const generation = await this.deps.documents.startReindex(document.id, settings);
+        if (generation === null) {
+          skipped++;
+          continue;
+        }
+        const job = { documentId: document.id, generation };
+        try {
+          await this.deps.queue.enqueue<ProcessDocumentJob>(PROCESS_DOCUMENT_JOB, job, { id: processJobId(job) });
+        } catch {
+          await this.deps.documents.failReindex(document.id, generation, 'background processing was unavailable');
+          throw new UnavailableError('Background processing is unavailable right now; try again shortly');
+        }
+        started++;
+      }
+      if (items.length < 100) break;
+    }
+    return { started, skipped };
+  }
 
   async execute(id: string, body: { chunkSize?: unknown; chunkOverlap?: unknown } | undefined, actor: Actor): Promise<KnowledgeDocumentView> {
     const document = await findOwnedDocument(this.deps.documents, id, actor, 'write', this.deps.teams ?? null);

@@ -2,8 +2,13 @@ import type { ApplicationRepository } from '../../applications/ports/application
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
+import type { RetrievedChunk } from '../domain/retrieval';
 import { DEFAULT_SEARCH_MODE, isSearchMode, SEARCH_MODES } from '../domain/hybrid-ranking';
+import { DEFAULT_RETRIEVAL_SETTINGS } from '../domain/retrieval-settings';
+import type { Reranker } from '../ports/reranker.port';
+import type { RetrievalSettingsRepository } from '../ports/retrieval-settings-repository.port';
 import type { KnowledgeRetriever } from './knowledge-retriever';
+import { retrieveWithSettings } from './retrieval-settings.use-case';
 
 export interface SearchResult {
   documentId: string;
@@ -24,10 +29,16 @@ const MAX_LIMIT = 50;
 
 /** Searches the ready documents of one of the caller's applications by meaning, words or both; best match first. */
 export class SearchKnowledgeUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository; retriever: KnowledgeRetriever }) {}
+  constructor(
+    private readonly deps: { applications: ApplicationRepository; retriever: KnowledgeRetriever; settings?: RetrievalSettingsRepository; reranker?: Reranker | null },
+  ) {}
 
-  /** `mode` (optional): vector, keyword or hybrid; the application's retrieval setting when absent. */
-  async execute(query: { applicationId?: unknown; query?: unknown; limit?: unknown; mode?: unknown }, actor: Actor): Promise<SearchResult[]> {
+  /**
+   * `mode` (optional): vector, keyword or hybrid; the application's retrieval setting when absent.
+   * `asChat=true`: exactly what the chat would get, under the application's retrieval settings (top-K,
+   * score threshold, mode, reranker); `limit` and `mode` are then not accepted.
+   */
+  async execute(query: { applicationId?: unknown; query?: unknown; limit?: unknown; mode?: unknown; asChat?: unknown }, actor: Actor): Promise<SearchResult[]> {
     if (query.applicationId === undefined || query.applicationId === '') throw ValidationError.field('applicationId', 'applicationId is required');
     const text = typeof query.query === 'string' ? query.query.trim() : '';
     if (text === '') throw ValidationError.field('query', 'query is required');
@@ -36,13 +47,20 @@ export class SearchKnowledgeUseCase {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw ValidationError.field('limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
     const requested = query.mode === undefined || query.mode === '' ? undefined : query.mode;
     if (requested !== undefined && !isSearchMode(requested)) throw ValidationError.field('mode', `mode must be one of ${SEARCH_MODES.join(', ')}`);
+    if (query.asChat !== undefined && query.asChat !== 'true' && query.asChat !== 'false') throw ValidationError.field('asChat', 'asChat must be true or false');
     const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read');
+    if (query.asChat === 'true') {
+      const settings = (await this.deps.settings?.find(app.id)) ?? DEFAULT_RETRIEVAL_SETTINGS;
+      return (await retrieveWithSettings(this.deps, app, text, settings)).map(toResult);
+    }
     const mode = requested ?? app.retrievalMode ?? DEFAULT_SEARCH_MODE;
     const hits = await this.deps.retriever.retrieve(app, text, { limit, mode });
-    return hits.map((h) => ({
-      documentId: h.documentId, fileName: h.fileName, chunkIndex: h.chunkIndex, text: h.content, score: round(h.score), page: h.page, section: h.section,
-    }));
+    return hits.map(toResult);
   }
 }
+
+const toResult = (h: RetrievedChunk): SearchResult => ({
+  documentId: h.documentId, fileName: h.fileName, chunkIndex: h.chunkIndex, text: h.content, score: round(h.score), page: h.page, section: h.section,
+});
 
 const round = (score: number): number => Math.round(score * 10_000) / 10_000;

@@ -18,6 +18,7 @@ import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
 import { PROCESS_DOCUMENT_JOB, type ProcessDocumentJob } from './process-document.use-case';
 import { readDocument } from './read-document';
+import { DocumentVersionsUseCase } from './document-versions.use-case';
 import { documentsFolder } from '../../uploads/use-cases/stored-files-cleanup';
 
 /** Multipart fields arrive as text: a whole number written in digits is read as one. */
@@ -48,7 +49,8 @@ export interface UploadDocumentDeps {
 /**
  * Accepts a document into an application's knowledge base: checks it can be read at once (so a bad file
  * is a 4xx now, not an error later), stores it and queues its processing. The answer is `processing`.
- * The same bytes already in the application are a 409 naming the document that holds them.
+ * The same bytes already in the application are a 409 naming the document that holds them; a file by the
+ * name of a document already there becomes that document's next version (`DocumentVersionsUseCase`).
  */
 export class UploadDocumentUseCase {
   constructor(private readonly deps: UploadDocumentDeps) {}
@@ -62,6 +64,12 @@ export class UploadDocumentUseCase {
     const contentHash = createHash('sha256').update(input.file.bytes).digest('hex');
     const same = await this.deps.documents.findByContentHash(app.id, contentHash);
     if (same) throw new ConflictError(`This file is already in the knowledge base as "${same.fileName}" (document ${same.id})`);
+    // A file by the name of a document already there is its new version (the document keeps its id).
+    const named = await this.deps.documents.findByFileName(app.id, fileName);
+    if (named) {
+      const settings = body.chunkSize === undefined && body.chunkOverlap === undefined ? undefined : chunking;
+      return new DocumentVersionsUseCase(this.deps).replace(named, app.ownerId, { name: fileName, bytes: input.file.bytes, contentHash }, actor, settings);
+    }
     const { format } = await readDocument(this.deps.parser, input.file.bytes, fileName);
     const provider = (body.embeddingProvider ?? 'local') as EmbeddingProvider;
     const embedder = this.deps.embedders.get(provider, body.embeddingModel);
@@ -86,6 +94,7 @@ export class UploadDocumentUseCase {
         embeddingModel: embedder.model,
         embeddingDimension: embedder.dimension,
         contentHash,
+        createdBy: actor.userId,
       });
     } catch (error) {
       await this.deps.files.delete(storageKey);

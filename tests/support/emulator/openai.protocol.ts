@@ -150,6 +150,27 @@ function serveEmbeddings(ex: Exchange, fail: (status: number, message: string) =
   ex.json(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
 }
 
+/**
+ * A Cohere/Jina-style rerank endpoint: each document scored by the share of the query's distinct words it
+ * holds (a different order from the embeddings' cosine, so a test can tell the reranker ordered the results).
+ */
+function serveRerank(ex: Exchange, fail: (status: number, message: string) => void): void {
+  const body = ex.body;
+  if (typeof body?.query !== 'string' || body.query.trim() === '') return fail(400, "'query' must be a non-empty string");
+  if (!Array.isArray(body.documents) || !body.documents.every((d: unknown) => typeof d === 'string')) return fail(400, "'documents' must be an array of strings");
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const query = words(body.query);
+  const results = (body.documents as string[])
+    .map((text, index) => {
+      const held = words(text);
+      const shared = [...query].filter((w) => held.has(w)).length;
+      return { index, relevance_score: Math.round((shared / Math.max(1, query.size)) * 10_000) / 10_000 };
+    })
+    .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index)
+    .slice(0, Number.isInteger(body.top_n) && body.top_n > 0 ? body.top_n : undefined);
+  ex.json(200, { id: 'rerank-emulated', results, meta: { billed_units: { search_units: 1 } } });
+}
+
 const ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
   400: ['invalid_request_error', null],
   401: ['invalid_request_error', 'invalid_api_key'],
@@ -187,6 +208,10 @@ export const openAiProtocol: ProviderProtocol = {
     }
     if (method === 'POST' && ex.path === '/v1/embeddings') {
       serveEmbeddings(ex, fail);
+      return true;
+    }
+    if (method === 'POST' && ex.path === '/v1/rerank') {
+      serveRerank(ex, fail);
       return true;
     }
     const ids = [...listCatalogModels('provider_a').map((m) => m.id), ...EMBEDDING_MODELS];

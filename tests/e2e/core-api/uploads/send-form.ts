@@ -7,7 +7,7 @@ export interface FormFile {
 }
 
 /** POSTs a multipart/form-data request the way a browser would (fetch with FormData). */
-export async function sendForm(baseUrl: string, path: string, options: { token?: string; fields?: Record<string, string>; file?: FormFile; fileField?: string }): Promise<TestResponse> {
+export async function sendForm(baseUrl: string, path: string, options: { token?: string; fields?: Record<string, string>; file?: FormFile; fileField?: string; method?: 'POST' | 'PUT' }): Promise<TestResponse> {
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   if (options.file) {
@@ -15,7 +15,7 @@ export async function sendForm(baseUrl: string, path: string, options: { token?:
     // A copy in a plain ArrayBuffer: what Blob's types accept.
     form.append(options.fileField ?? 'file', new Blob([new Uint8Array(bytes)], { type: options.file.type ?? 'application/octet-stream' }), options.file.name);
   }
-  const res = await fetch(baseUrl + path, { method: 'POST', body: form, headers: options.token ? { Authorization: `Bearer ${options.token}` } : {} });
+  const res = await fetch(baseUrl + path, { method: options.method ?? 'POST', body: form, headers: options.token ? { Authorization: `Bearer ${options.token}` } : {} });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text };
 }

@@ -72,5 +72,4 @@ export const s = {
     dangerTitle: 'Delete the application',
     dangerBody: 'Its conversations, keys and knowledge are deleted with it. This cannot be undone.',
   },
-  },
 } as const;

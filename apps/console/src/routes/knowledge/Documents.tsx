@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { formatDate } from '../../lib/format';
+import { DocumentPanel } from './DocumentPanel';
 import { useDeleteDocument, useDocuments, type KnowledgeDocument } from './queries';
 import { formatBytes, s } from './strings';
 
@@ -28,7 +29,8 @@ function Status({ doc }: { doc: KnowledgeDocument }) {
     <span className="ap-kn-status">
       <CheckCircle2 aria-hidden size={16} />
       {s.status.ready}
-      {doc.reindexing ? ` · ${s.reindexing}` : ''}
+      {doc.reindexing ? ` · ${doc.reindexing.version ? s.replacing(doc.reindexing.version) : s.reindexing} (${doc.reindexing.progress ?? 0}%)` : ''}
+      {(doc.version ?? 1) > 1 ? ` · ${s.version(doc.version ?? 1)}` : ''}
     </span>
   );
 }
@@ -38,6 +40,8 @@ export function Documents({ applicationId }: { applicationId?: string }) {
   const list = useDocuments(applicationId);
   const remove = useDeleteDocument(applicationId);
   const [deleting, setDeleting] = useState<KnowledgeDocument | null>(null);
+  const [managing, setManaging] = useState<string | null>(null);
+  const managed = list.data?.find((d) => d.id === managing);
 
   let body;
   if (list.isPending) body = <Loading />;
@@ -74,9 +78,16 @@ export function Documents({ applicationId }: { applicationId?: string }) {
         ]}
         actionsLabel={s.columns.actions}
         actions={(doc) => (
-          <Button variant="ghost" aria-label={s.deleteLabel(doc.fileName ?? '')} onClick={() => setDeleting(doc)}>
-            <Trash2 aria-hidden size={16} />
-          </Button>
+          <>
+            {doc.status === 'ready' ? (
+              <Button variant="ghost" aria-label={s.manage(doc.fileName ?? '')} onClick={() => setManaging(doc.id!)}>
+                {s.manageButton}
+              </Button>
+            ) : null}
+            <Button variant="ghost" aria-label={s.deleteLabel(doc.fileName ?? '')} onClick={() => setDeleting(doc)}>
+              <Trash2 aria-hidden size={16} />
+            </Button>
+          </>
         )}
       />
     );
@@ -85,6 +96,7 @@ export function Documents({ applicationId }: { applicationId?: string }) {
     <section className="ap-stack" aria-labelledby="kn-documents">
       <h2 id="kn-documents">{s.documents}</h2>
       {body}
+      {managed ? <DocumentPanel key={managed.id} applicationId={applicationId} doc={managed} onClose={() => setManaging(null)} /> : null}
       <ConfirmDialog
         open={!!deleting}
         onOpenChange={(open) => {

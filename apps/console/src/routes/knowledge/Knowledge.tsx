@@ -4,6 +4,7 @@ import { ApplicationScope } from '../../components/ApplicationScope';
 import { Documents } from './Documents';
 import { SearchTester } from './SearchTester';
 import { Upload } from './Upload';
+import { RetrievalSettingsCard } from './RetrievalSettings';
 import { s } from './strings';
 
 /** Knowledge: choose an application, upload documents, watch them processed, search them, delete them. */
@@ -20,6 +21,7 @@ export default function Knowledge() {
           <>
             <Upload key={`u-${chosen}`} applicationId={chosen} onAnnounce={setAnnounce} />
             <Documents applicationId={chosen} />
+            <RetrievalSettingsCard key={`r-${chosen}`} applicationId={chosen} />
             <SearchTester key={`s-${chosen}`} applicationId={chosen} />
           </>
         )}

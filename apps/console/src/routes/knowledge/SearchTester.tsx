@@ -8,8 +8,8 @@ import { s } from './strings';
 /** Runs the knowledge search as a chat would, in a chosen mode, and shows the scored hits. */
 export function SearchTester({ applicationId }: { applicationId?: string }) {
   const search = useSearch(applicationId);
-  const form = useForm<{ query: string; mode: SearchMode }>({ defaultValues: { query: '', mode: 'hybrid' } });
-  const submit = form.handleSubmit((values) => search.mutate({ query: values.query.trim(), mode: values.mode }));
+  const form = useForm<{ query: string; mode: SearchMode; asChat: boolean }>({ defaultValues: { query: '', mode: 'hybrid', asChat: false } });
+  const submit = form.handleSubmit((values) => search.mutate({ query: values.query.trim(), mode: values.mode, asChat: values.asChat }));
 
   return (
     <section className="ap-card ap-stack" aria-labelledby="kn-search">
@@ -29,6 +29,9 @@ export function SearchTester({ applicationId }: { applicationId?: string }) {
             ))}
           </select>
         </div>
+        <label className="ap-row">
+          <input type="checkbox" {...form.register('asChat')} /> {s.asChat}
+        </label>
         <Button type="submit" variant="primary" busy={search.isPending}>
           {search.isPending ? s.searching : s.search}
         </Button>

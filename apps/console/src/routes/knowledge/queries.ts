@@ -56,7 +56,107 @@ export function useDeleteDocument(applicationId: string | undefined) {
 
 export function useSearch(applicationId: string | undefined) {
   return useMutation({
-    mutationFn: ({ query, mode }: { query: string; mode: SearchMode }) =>
-      data(api.GET('/api/knowledge/search', { params: { query: { applicationId: applicationId!, query, mode, limit: 10 } } })),
+    mutationFn: ({ query, mode, asChat }: { query: string; mode: SearchMode; asChat?: boolean }) =>
+      data(
+        api.GET('/api/knowledge/search', {
+          params: { query: asChat ? { applicationId: applicationId!, query, asChat: 'true' } : { applicationId: applicationId!, query, mode, limit: 10 } },
+        }),
+      ),
+  });
+}
+
+export type DocumentVersion = components['schemas']['KnowledgeDocumentVersion'];
+export type KnowledgeChunk = components['schemas']['KnowledgeChunk'];
+export type RetrievalSettings = components['schemas']['KnowledgeRetrievalSettings'];
+
+/** A document's versions, newest first; polled while one is being built. */
+export function useVersions(id: string | undefined) {
+  return useQuery({
+    queryKey: [...key, 'versions', id],
+    enabled: !!id,
+    queryFn: () => data(api.GET('/api/knowledge/{id}/versions', { params: { path: { id: id! } } })),
+    refetchInterval: (query) => (query.state.data?.some((v) => v.state === 'replacing') ? POLL_MS : false),
+  });
+}
+
+/** A document's chunks; `version` in the key, so a new version's switch reads them again. */
+export function useChunks(id: string | undefined, version?: number) {
+  return useQuery({
+    queryKey: [...key, 'chunks', id, version],
+    enabled: !!id,
+    queryFn: () => data(api.GET('/api/knowledge/{id}/chunks', { params: { path: { id: id! }, query: { page: 1, limit: 200 } } })),
+  });
+}
+
+/** Everything about one document changes together (versions, chunks, the list's row). */
+function useInvalidateDocument(applicationId: string | undefined) {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: key, predicate: (q) => q.queryKey[2] === applicationId || q.queryKey[1] !== 'documents' });
+}
+
+export function useReplaceDocument(applicationId: string | undefined, id: string) {
+  const invalidate = useInvalidateDocument(applicationId);
+  return useMutation({
+    mutationFn: async (file: File) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      const { error, response } = await api.PUT('/api/knowledge/{id}', {
+        params: { path: { id } },
+        body: { file: file as unknown as string },
+        bodySerializer: () => form,
+      });
+      if (!response.ok) throw toApiError(response.status, error);
+    },
+    onSettled: invalidate,
+  });
+}
+
+export function useRestoreVersion(applicationId: string | undefined, id: string) {
+  const invalidate = useInvalidateDocument(applicationId);
+  return useMutation({
+    mutationFn: async (version: number) => {
+      const { error, response } = await api.POST('/api/knowledge/{id}/versions/{version}/restore', { params: { path: { id, version } } });
+      if (!response.ok) throw toApiError(response.status, error);
+    },
+    onSettled: invalidate,
+  });
+}
+
+export function useEditChunk(applicationId: string | undefined, id: string) {
+  const invalidate = useInvalidateDocument(applicationId);
+  return useMutation({
+    mutationFn: async ({ index, content, enabled }: { index: number; content?: string; enabled?: boolean }) => {
+      const { error, response } = await api.PATCH('/api/knowledge/{id}/chunks/{index}', { params: { path: { id, index } }, body: { content, enabled } });
+      if (!response.ok) throw toApiError(response.status, error);
+    },
+    onSettled: invalidate,
+  });
+}
+
+export function useAddChunk(applicationId: string | undefined, id: string) {
+  const invalidate = useInvalidateDocument(applicationId);
+  return useMutation({
+    mutationFn: async (content: string) => {
+      const { error, response } = await api.POST('/api/knowledge/{id}/chunks', { params: { path: { id } }, body: { content } });
+      if (!response.ok) throw toApiError(response.status, error);
+    },
+    onSettled: invalidate,
+  });
+}
+
+export function useRetrievalSettings(applicationId: string | undefined) {
+  return useQuery({
+    queryKey: [...key, 'settings', applicationId],
+    enabled: !!applicationId,
+    queryFn: () => data(api.GET('/api/knowledge/settings/{applicationId}', { params: { path: { applicationId: applicationId! } } })),
+  });
+}
+
+export function useSaveRetrievalSettings(applicationId: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { mode: SearchMode | null; topK: number; scoreThreshold: number | null; rerank: boolean }) =>
+      data(api.PUT('/api/knowledge/settings/{applicationId}', { params: { path: { applicationId: applicationId! } }, body })),
+    onSuccess: (saved) => client.setQueryData([...key, 'settings', applicationId], saved),
   });
 }

@@ -1,0 +1,94 @@
+import * as yup from 'yup';
+import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
+import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
+import type { Actor } from '../../shared/actor';
+import { isAppError } from '../../shared/errors';
+import { bool, num, str, validate } from '../../shared/validation';
+import { DEFAULT_SEARCH_MODE, SEARCH_MODES, type SearchMode } from '../domain/hybrid-ranking';
+import { DEFAULT_RETRIEVAL_SETTINGS, MAX_TOP_K, type RetrievalSettings } from '../domain/retrieval-settings';
+import type { RetrievedChunk } from '../domain/retrieval';
+import type { EmbeddingGroup } from '../ports/knowledge-document-repository.port';
+import type { Reranker } from '../ports/reranker.port';
+import type { RetrievalSettingsRepository } from '../ports/retrieval-settings-repository.port';
+import type { KnowledgeRetriever } from './knowledge-retriever';
+
+const schema = yup.object({
+  mode: str().oneOf([...SEARCH_MODES], `mode must be one of ${SEARCH_MODES.join(', ')}`).nullable(),
+  topK: num().integer('topK must be a whole number').min(1, `topK must be from 1 to ${MAX_TOP_K}`).max(MAX_TOP_K, `topK must be from 1 to ${MAX_TOP_K}`).typeError('topK must be a number'),
+  scoreThreshold: num().min(0, 'scoreThreshold must be from 0 to 1').max(1, 'scoreThreshold must be from 0 to 1').nullable().typeError('scoreThreshold must be a number'),
+  rerank: bool().typeError('rerank must be true or false'),
+});
+
+export interface RetrievalSettingsView extends RetrievalSettings {
+  applicationId: string;
+  /** The mode in effect (the application's retrieval mode when `mode` is null). */
+  effectiveMode: SearchMode;
+  /** Whether the platform has a reranker (without one `rerank` has no effect). */
+  rerankerAvailable: boolean;
+}
+
+/** `GET`/`PUT /api/knowledge/settings/:applicationId`: an application's retrieval settings. */
+export class RetrievalSettingsUseCase {
+  constructor(private readonly deps: { applications: ApplicationRepository; settings: RetrievalSettingsRepository; reranker?: Reranker | null }) {}
+
+  async get(applicationId: string, actor: Actor): Promise<RetrievalSettingsView> {
+    const app = await findOwnedApplication(this.deps.applications, applicationId, actor, 'read');
+    return this.view(app, (await this.deps.settings.find(app.id)) ?? { ...DEFAULT_RETRIEVAL_SETTINGS });
+  }
+
+  /** The fields given replace the saved ones; the others keep their values. */
+  async update(applicationId: string, body: unknown, actor: Actor): Promise<RetrievalSettingsView> {
+    const input = await validate(schema, body);
+    const app = await findOwnedApplication(this.deps.applications, applicationId, actor, 'write');
+    const current = (await this.deps.settings.find(app.id)) ?? { ...DEFAULT_RETRIEVAL_SETTINGS };
+    const next: RetrievalSettings = {
+      mode: input.mode === undefined ? current.mode : ((input.mode as SearchMode | null) ?? null),
+      topK: input.topK ?? current.topK,
+      scoreThreshold: input.scoreThreshold === undefined ? current.scoreThreshold : input.scoreThreshold,
+      rerank: input.rerank ?? current.rerank,
+    };
+    await this.deps.settings.save(app.id, next);
+    return this.view(app, next);
+  }
+
+  private view(app: { id: string; retrievalMode?: SearchMode }, s: RetrievalSettings): RetrievalSettingsView {
+    return { applicationId: app.id, ...s, effectiveMode: s.mode ?? app.retrievalMode ?? DEFAULT_SEARCH_MODE, rerankerAvailable: Boolean(this.deps.reranker) };
+  }
+}
+
+/** Candidates fetched per chunk kept when a reranker orders them. */
+const RERANK_POOL = 3;
+const MAX_RERANK_CANDIDATES = 50;
+
+/**
+ * Retrieval as an application's settings ask (the chat and the search tester alike): at most `topK`
+ * chunks, none under the score threshold (or, without one, each embedder's floor), ordered by the
+ * reranker when asked and available.
+ */
+export async function retrieveWithSettings(
+  deps: { retriever: KnowledgeRetriever; reranker?: Reranker | null },
+  app: { id: string; ownerId: string; retrievalMode?: SearchMode },
+  text: string,
+  settings: RetrievalSettings,
+  options: { groups?: EmbeddingGroup[]; signal?: AbortSignal } = {},
+): Promise<RetrievedChunk[]> {
+  const reranker = settings.rerank ? deps.reranker : null;
+  const mode = settings.mode ?? app.retrievalMode ?? DEFAULT_SEARCH_MODE;
+  const limit = reranker ? Math.min(MAX_RERANK_CANDIDATES, settings.topK * RERANK_POOL) : settings.topK;
+  const found = await deps.retriever.retrieve(app, text, { limit, relevantOnly: settings.scoreThreshold === null, mode, signal: options.signal }, options.groups);
+  const threshold = settings.scoreThreshold;
+  const passed = threshold === null ? found : found.filter((hit) => hit.score >= threshold);
+  if (!reranker || passed.length === 0) return passed.slice(0, settings.topK);
+  let order;
+  try {
+    order = await reranker.rerank(text, passed.map((hit) => hit.content), { topN: settings.topK, signal: options.signal });
+  } catch (error) {
+    // A reranker that is down costs the order, not the answer's knowledge.
+    if (isAppError(error) && (error.kind === 'upstream_failure' || error.kind === 'upstream_timeout' || error.kind === 'unavailable')) return passed.slice(0, settings.topK);
+    throw error;
+  }
+  return order
+    .filter((r) => Number.isInteger(r.index) && r.index >= 0 && r.index < passed.length)
+    .slice(0, settings.topK)
+    .map((r) => ({ ...passed[r.index]!, rank: r.score }));
+}
