@@ -3,6 +3,146 @@
  * by `npm run console:api-types`. Do not edit: change the document and regenerate; a test fails when stale.
  */
 export interface paths {
+    "/api/model-configs/{configId}/experiment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The A/B test's decision view
+         * @description Per arm the estimate of the goal with an always-valid confidence interval from the mixture sequential probability ratio test (Johari et al. 2022), each challenger against the control, and the decision. Only answers since the test started count. Team role `read`; 404 when the config has no test.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    configId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test with its decision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AbTest"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /**
+         * Set up or change the A/B test
+         * @description A new test, a change of goal, evaluator, minimum effect or significance, or `restart` starts it anew (only answers from then on count). Team role `write`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    configId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Required when the config has no test yet
+                         * @enum {string}
+                         */
+                        goal?: "rating" | "thumbs_up_rate" | "cost_per_conversation" | "evaluator_score";
+                        /**
+                         * @description The evaluator scoring sampled live answers (goal evaluator_score)
+                         * @example 0c1e5a3b-7d2f-4e8a-b6c4-2a9d0f1e3b5c
+                         */
+                        evaluatorId?: string | null;
+                        /** @description Defaults: 0.3 stars, 0.05 of rated answers, 0.001 US dollars, 0.05 of score */
+                        minimumEffect?: number;
+                        /** @default 0.05 */
+                        significance?: number;
+                        /** @default false */
+                        autoPromote?: boolean;
+                        guardrails?: ("error_rate" | "cost")[];
+                        restart?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The test with its decision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AbTest"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/model-configs/{configId}/experiment/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote the A/B test's winner
+         * @description The config takes the winning version's provider, model and settings (nothing changes when the control won), every version is switched off, and the test ends. 409 before a winner or after a promotion. Team role `write`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    configId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test with its decision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AbTest"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -2392,6 +2532,319 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the caller's connections */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's connections, by name */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Connection"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Save a connection
+         * @description The base URL must pass the connections' address rules (CONNECTIONS_ALLOW_HTTP, CONNECTIONS_ALLOWED_PRIVATE_CIDRS): a refused address is a 400 naming the rule. Without typed models the endpoint's /models is read (at most 1,000 kept); an endpoint that does not answer is saved with no models.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How model configs, the studio and the playground name it as their provider (not a built-in provider id)
+                         * @example local-ollama
+                         */
+                        name: string;
+                        /**
+                         * @default openai_compatible
+                         * @enum {string}
+                         */
+                        kind?: "openai_compatible";
+                        /**
+                         * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
+                         * @example http://127.0.0.1:11434/v1
+                         */
+                        baseUrl: string;
+                        /**
+                         * @description Sent as a bearer token; stored sealed, never returned (null or empty removes it)
+                         * @example sk-or-v1-2vQ8wX4yZ6aB1cD3
+                         */
+                        apiKey?: string | null;
+                        /** @description Extra headers sent with every request; stored sealed, only their names are returned */
+                        headers?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Typed model ids; without them the endpoint's /models is read on create */
+                        models?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Saved */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a connection */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The connection */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a connection */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection
+         * @description Fields left out are kept; `headers` replaces the whole set; a new base URL is checked again.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How model configs, the studio and the playground name it as their provider (not a built-in provider id)
+                         * @example local-ollama
+                         */
+                        name?: string;
+                        /**
+                         * @default openai_compatible
+                         * @enum {string}
+                         */
+                        kind?: "openai_compatible";
+                        /**
+                         * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
+                         * @example http://127.0.0.1:11434/v1
+                         */
+                        baseUrl?: string;
+                        /**
+                         * @description Sent as a bearer token; stored sealed, never returned (null or empty removes it)
+                         * @example sk-or-v1-2vQ8wX4yZ6aB1cD3
+                         */
+                        apiKey?: string | null;
+                        /** @description Extra headers sent with every request; stored sealed, only their names are returned */
+                        headers?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Typed model ids; without them the endpoint's /models is read on create */
+                        models?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/connections/{id}/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discover the connection's models again
+         * @description Reads the endpoint's /models and keeps at most 1,000 well-formed ids; an answer past 10 MB is cut.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The connection with its models */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                424: components["responses"]["Error"];
+                502: components["responses"]["Error"];
+                504: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a connection
+         * @description Calls the endpoint's model listing; a connection that does not answer is a 200 with ok false.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id; another owner's connection is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What the test found */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionTest"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations": {
         parameters: {
             query?: never;
@@ -3259,6 +3712,674 @@ export interface paths {
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
                 413: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the application's evaluation datasets */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Datasets */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Create an evaluation dataset */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Password questions */
+                        name: string;
+                        /** @example Questions customers ask about passwords */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Dataset */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dataset with its current items */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Dataset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            items?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /** Rename or describe a dataset */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Password questions */
+                        name?: string;
+                        /** @example Questions customers ask about passwords */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Dataset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Delete a dataset and its runs */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add items to a dataset (one new version)
+         * @description At most 500 items a request and 10000 in a dataset.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["EvaluationItemNew"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description The dataset and the items added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            added?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an item from the next version of a dataset
+         * @description Earlier versions, and the runs that used them, keep it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                    /** @description Item id */
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import items from a CSV or JSON Lines file (one new version)
+         * @description CSV: a header row with an input column (or message, question), and optionally expected (or answer), tags (comma-separated), variables and history (JSON), var:<name>. JSON Lines: one object a line with the same keys. At most 10 MB and 10000 items in the dataset: past either the file is refused with 413, and nothing is added. A bad row answers 400 naming it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** Format: binary */
+                        file: string;
+                        /**
+                         * @description Else taken from the file name
+                         * @enum {string}
+                         */
+                        format?: "csv" | "jsonl";
+                    };
+                };
+            };
+            responses: {
+                /** @description The dataset and the items added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            added?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/datasets/{datasetId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a dataset's current items as CSV or JSON Lines */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "jsonl";
+                };
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/x-ndjson": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the application's evaluation runs (latest 50) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Runs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Start an evaluation run (a session, or an API key for CI)
+         * @description Runs the dataset's current version against each target with the evaluators, in the background: poll GET /api/applications/{appId}/evaluations/{runId}. With passThreshold the run's verdict is the gate CI reads. Each answer counts against the plan like a chat turn (own provider keys are not metered). An API key must cover the application.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        datasetId: string;
+                        /** @example Password questions */
+                        name?: string;
+                        targets: components["schemas"]["EvaluationTarget"][];
+                        evaluators: components["schemas"]["Evaluator"][];
+                        /** @example 0.9 */
+                        passThreshold?: number | null;
+                        /** @default 2 */
+                        concurrency?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The run, started */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                429: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two runs, or two targets of one run, item by item
+         * @description Lists the items whose verdict changed between A and B. Without runB, targets of runA are compared (targetB defaults to 1).
+         */
+        get: {
+            parameters: {
+                query: {
+                    runA: string;
+                    runB?: string;
+                    targetA?: number;
+                    targetB?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Comparison */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationComparison"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An evaluation run: progress, figures per target and the gate's verdict (a session, or an API key for CI) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Evaluation run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Run */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                429: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/{runId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's results per item and target */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Evaluation run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Results */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationResult"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a run: items not answered yet are not answered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Evaluation run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Run */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationRun"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -4406,6 +5527,412 @@ export interface paths {
         };
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The application's logs
+         * @description The application's conversations from every channel, newest activity first. Any role that sees the application.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description One or more of console, api, widget, hosted_page, workflow, separated by commas */
+                    channel?: string;
+                    /** @description Last activity at or after (ISO 8601 date or date and time) */
+                    from?: string;
+                    /** @description Last activity before */
+                    to?: string;
+                    /** @description rated, good (4-5), bad (1-2) or unrated */
+                    rating?: "rated" | "good" | "bad" | "unrated";
+                    /** @description With (true) or without (false) a failed answer */
+                    errors?: "true" | "false";
+                    /** @description With (true) or without (false) a tool call */
+                    tools?: "true" | "false";
+                    /** @description Words one of its messages holds */
+                    q?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page */
+                200: {
+                    headers: {
+                        /** @description How many there are in all */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LogRow"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/logs/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One conversation of the logs
+         * @description Its messages; each answer with its trace, sources, tool calls, tokens, cost and rating. A conversation of another application answers 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    conversationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Conversation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LogConversation"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Annotations
+         * @description Newest first; `q` searches questions and answers.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Text in the question or the answer */
+                    q?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page */
+                200: {
+                    headers: {
+                        /** @description How many there are in all */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Annotation"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Annotate
+         * @description From an answer (`messageId`): as it is (kind good), or with the answer it should have been (`answer`, kind corrected); or a question and answer written by hand (kind manual). One annotation per answer (409). Roles that may change the application.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+                        messageId?: string;
+                        /** @example How do I reset my password? */
+                        question?: string;
+                        /** @example Open Settings, choose Security, then Reset password. */
+                        answer?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Annotation */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Annotation"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export annotations
+         * @description Every annotation, oldest first, as CSV (default) or JSON Lines.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description csv or jsonl */
+                    format?: "csv" | "jsonl";
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description File */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/x-ndjson": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Annotation replies
+         * @description Whether close questions are answered from the annotations, and how close (cosine similarity).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnnotationSettings"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /**
+         * Set annotation replies
+         * @description Roles that may change the application.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        repliesEnabled: boolean;
+                        /** @example 0.9 */
+                        threshold: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnnotationSettings"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/annotations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit an annotation
+         * @description A new question or answer.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example How do I reset my password? */
+                        question?: string;
+                        /** @example Open Settings, choose Security, then Reset password. */
+                        answer?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Annotation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Annotation"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Delete an annotation */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -15181,7 +16708,7 @@ export interface paths {
                     "application/json": {
                         /** @example https://hooks.example.com/platform */
                         url: string;
-                        events: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event")[];
+                        events: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event" | "experiment.decided")[];
                         /** Format: uuid */
                         applicationId?: string | null;
                         /** @example Answers questions about orders and returns */
@@ -15260,7 +16787,7 @@ export interface paths {
                     "application/json": {
                         /** @example https://hooks.example.com/platform */
                         url?: string;
-                        events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event")[];
+                        events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event" | "experiment.decided")[];
                         enabled?: boolean;
                         /** @example Answers questions about orders and returns */
                         description?: string;
@@ -16149,6 +17676,85 @@ export interface components {
                 [key: string]: Record<string, never>;
             };
         };
+        /** @description One arm of the test: the config itself (the control) or one of its versions. */
+        AbTestArm: {
+            /**
+             * @description `control`, or the version's id
+             * @example control
+             */
+            arm: string;
+            isControl: boolean;
+            /**
+             * @description The config's name for the control, the version's label otherwise
+             * @example Warmer answers
+             */
+            label: string;
+            isActive: boolean;
+            trafficPercent: number;
+            /** @description Observations of the goal since the test started (rated answers, or conversations for cost) */
+            observations: number;
+            /** @description The arm's mean with its always-valid confidence interval at the test's significance; null before its first observation */
+            estimate: {
+                estimate: number;
+                low: number;
+                high: number;
+            } | null;
+            /** @description The arm minus the control with its always-valid interval (challengers only; null until both arms hold 20 observations) */
+            difference: {
+                estimate: number;
+                low: number;
+                high: number;
+                /** @enum {string} */
+                verdict: "better" | "worse" | "equivalent" | "undecided";
+            } | null;
+            /**
+             * @description The guardrail this arm breached (it was switched off)
+             * @enum {string|null}
+             */
+            rolledBack: "error_rate" | "cost" | null;
+        };
+        AbTest: {
+            /** @example 4a7c2e1d-8b3f-4c6a-9e2d-1f0b3a5c7d9e */
+            id: string;
+            /** @example 5d8a3f2e-1b4c-4e6f-9a7d-3c2b1e0f9a8b */
+            configId: string;
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            applicationId: string;
+            /** @enum {string} */
+            goal: "rating" | "thumbs_up_rate" | "cost_per_conversation" | "evaluator_score";
+            /** @example null */
+            evaluatorId: string | null;
+            /** @description The smallest difference worth detecting, in the goal's unit (stars, share of rated answers, US dollars per conversation, score) */
+            minimumEffect: number;
+            /** @description The accepted chance of a false decision, however often the test is looked at */
+            significance: number;
+            autoPromote: boolean;
+            guardrails: ("error_rate" | "cost")[];
+            /** @enum {string} */
+            status: "running" | "winner" | "no_difference" | "promoted";
+            /**
+             * @description The recorded decision, or while running what the observations say now
+             * @enum {string}
+             */
+            decision: "running" | "winner" | "no_difference";
+            /**
+             * @description `control` or a version id
+             * @example 6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b
+             */
+            winner: string | null;
+            /**
+             * Format: date-time
+             * @description Only answers from this moment on are observations
+             */
+            startedAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** Format: date-time */
+            promotedAt: string | null;
+            /** @description Observations per arm at which a difference of the minimum effect is typically decided */
+            expectedObservations: number | null;
+            arms: components["schemas"]["AbTestArm"][];
+        };
         AdminUser: {
             /** Format: uuid */
             id?: string;
@@ -16552,7 +18158,7 @@ export interface components {
             status?: "healthy" | "degraded" | "down";
             /** Format: date-time */
             timestamp?: string;
-            /** @description database, redis, aiService, marketplace, jobQueues, providers, disk */
+            /** @description database, redis, aiService, marketplace, jobQueues, providers, disk, circuitBreakers */
             components?: {
                 [key: string]: {
                     /** @enum {string} */
@@ -16906,6 +18512,37 @@ export interface components {
             showAttribution?: boolean;
             /** Format: date-time */
             updatedAt?: string | null;
+        };
+        /** @description An owner's endpoint: the key's hint and the headers' names only, never their values. */
+        Connection: {
+            /** Format: uuid */
+            id: string;
+            /** @example local-ollama */
+            name: string;
+            /** @enum {string} */
+            kind: "openai_compatible";
+            /** @example http://127.0.0.1:11434/v1 */
+            baseUrl: string;
+            hasKey: boolean;
+            /** @example …x7Qa */
+            keyHint: string | null;
+            headerNames: string[];
+            models: string[];
+            /** Format: date-time */
+            modelsDiscoveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ConnectionTest: {
+            ok: boolean;
+            modelCount: number;
+            /**
+             * @description Why the endpoint did not answer (no key or address in it)
+             * @example The connection local-ollama could not be reached
+             */
+            error?: string;
         };
         Conversation: {
             /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7 */
@@ -17342,6 +18979,250 @@ export interface components {
                 }[];
             }[];
         };
+        EvaluationItemInput: {
+            /** @example How do I reset my password? */
+            message: string;
+            /** @description Values for the instructions' {{placeholders}} (studio draft and application targets) */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description The conversation before the message, stored as its earlier turns */
+            history?: {
+                /** @enum {string} */
+                role: "user" | "assistant";
+                /** @example I forgot my password. */
+                content: string;
+            }[];
+        };
+        EvaluationItemNew: {
+            input: components["schemas"]["EvaluationItemInput"];
+            /** @example Open Settings, then Security, then Reset password. */
+            expected?: string | null;
+            tags?: string[];
+        };
+        EvaluationItem: {
+            /** Format: uuid */
+            id?: string;
+            input?: components["schemas"]["EvaluationItemInput"];
+            /** @example Open Settings, then Security, then Reset password. */
+            expected?: string | null;
+            tags?: string[];
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        EvaluationDataset: {
+            /** Format: uuid */
+            id?: string;
+            /** Format: uuid */
+            applicationId?: string;
+            /** @example Password questions */
+            name?: string;
+            /** @example Questions customers ask about passwords */
+            description?: string;
+            /** @description Raised by every change to the items; a run records the version it used */
+            version?: number;
+            itemCount?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        /** @description One check giving a score in [0, 1] and pass or fail. Fields by type: contains (values, mode any|all), regex (pattern; RE2 syntax, linear time: no lookarounds or backreferences), json_schema (schema), similarity (threshold, on the platform's local embeddings), judge (provider, model, rubric, scaleMin, scaleMax, passScore), latency (maxMs), tokens (max), cost (maxUsd). */
+        Evaluator: {
+            /** @enum {string} */
+            type: "exact" | "contains" | "regex" | "json" | "json_schema" | "similarity" | "judge" | "latency" | "tokens" | "cost";
+            /** @example Password questions */
+            name?: string;
+            /** @description Off unless set */
+            caseSensitive?: boolean;
+            /** @enum {string} */
+            mode?: "any" | "all";
+            values?: string[];
+            /** @example ^Open Settings */
+            pattern?: string;
+            /** @description A JSON Schema (draft-07) the JSON in the answer must match */
+            schema?: Record<string, never>;
+            threshold?: number;
+            /** @enum {string} */
+            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+            /** @example gpt-4o-mini */
+            model?: string;
+            /** @example Does the answer give the steps in order? */
+            rubric?: string;
+            scaleMin?: number;
+            scaleMax?: number;
+            passScore?: number;
+            maxMs?: number;
+            max?: number;
+            maxUsd?: number;
+        };
+        /** @description config_version (versionId), model_config (configId), studio_draft, or application (applicationId: another application of the same owner) */
+        EvaluationTarget: {
+            /** @enum {string} */
+            kind: "config_version" | "model_config" | "studio_draft" | "application";
+            /** Format: uuid */
+            versionId?: string;
+            /** Format: uuid */
+            configId?: string;
+            /** Format: uuid */
+            applicationId?: string;
+        };
+        EvaluationScore: {
+            /** @example Exact match */
+            evaluator?: string;
+            /** @example exact */
+            type?: string;
+            score?: number;
+            passed?: boolean;
+            /**
+             * @description Why, in words; the judge's reasoning for a judge
+             * @example The answer differs from the expected answer
+             */
+            reason?: string;
+        };
+        EvaluationTargetSummary: {
+            index?: number;
+            /** @example v2 · shorter */
+            label?: string;
+            ref?: Record<string, never>;
+            /** @example provider_a */
+            provider?: string;
+            /** @example gpt-4o-mini */
+            model?: string;
+            total?: number;
+            finished?: number;
+            passed?: number;
+            failed?: number;
+            errors?: number;
+            passRate?: number | null;
+            /** @description 95% interval; null without enough observations */
+            passRateInterval?: {
+                low?: number;
+                high?: number;
+            } | null;
+            evaluators?: {
+                /** @example Password questions */
+                name?: string;
+                /** @example exact */
+                type?: string;
+                mean?: number | null;
+                /** @description 95% interval; null without enough observations */
+                interval?: {
+                    low?: number;
+                    high?: number;
+                } | null;
+                passRate?: number | null;
+                /** @description 95% interval; null without enough observations */
+                passRateInterval?: {
+                    low?: number;
+                    high?: number;
+                } | null;
+            }[];
+            avgLatencyMs?: number | null;
+            totalTokens?: number;
+            totalCost?: number | null;
+        };
+        EvaluationRun: {
+            /** Format: uuid */
+            id?: string;
+            /** Format: uuid */
+            applicationId?: string;
+            /** Format: uuid */
+            datasetId?: string;
+            datasetVersion?: number;
+            /** @example Password questions */
+            name?: string;
+            /** @enum {string} */
+            status?: "running" | "completed" | "cancelled" | "failed";
+            /** @enum {string} */
+            trigger?: "console" | "api";
+            passThreshold?: number | null;
+            concurrency?: number;
+            evaluators?: components["schemas"]["Evaluator"][];
+            total?: number;
+            finished?: number;
+            /** @example The provider did not answer in time */
+            error?: string | null;
+            /**
+             * @description The gate: pass when every target's pass rate reaches passThreshold once the run completed; none without a threshold
+             * @enum {string}
+             */
+            verdict?: "pending" | "pass" | "fail" | "none";
+            targets?: components["schemas"]["EvaluationTargetSummary"][];
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+        };
+        EvaluationResult: {
+            /** Format: uuid */
+            itemId?: string;
+            seq?: number;
+            target?: number;
+            /** @enum {string} */
+            state?: "pending" | "running" | "done" | "failed" | "cancelled";
+            input?: components["schemas"]["EvaluationItemInput"];
+            /** @example Open Settings, then Security, then Reset password. */
+            expected?: string | null;
+            /** @example Open Settings, then Security, then Reset password. */
+            answer?: string | null;
+            passed?: boolean | null;
+            scores?: components["schemas"]["EvaluationScore"][];
+            promptTokens?: number | null;
+            completionTokens?: number | null;
+            cost?: number | null;
+            latencyMs?: number | null;
+            /**
+             * Format: uuid
+             * @description The conversation that holds the answer and its trace
+             */
+            conversationId?: string | null;
+            /** Format: uuid */
+            messageId?: string | null;
+            /** @example The provider did not answer in time */
+            error?: string | null;
+        };
+        EvaluationComparison: {
+            a?: {
+                /** Format: uuid */
+                runId?: string;
+                target?: number;
+                /** @example v2 · shorter */
+                label?: string;
+                passRate?: number | null;
+            };
+            b?: {
+                /** Format: uuid */
+                runId?: string;
+                target?: number;
+                /** @example v2 · shorter */
+                label?: string;
+                passRate?: number | null;
+            };
+            compared?: number;
+            regressions?: number;
+            improvements?: number;
+            changed?: {
+                /** Format: uuid */
+                itemId?: string;
+                seq?: number;
+                input?: components["schemas"]["EvaluationItemInput"];
+                /** @example Open Settings, then Security, then Reset password. */
+                expected?: string | null;
+                a?: {
+                    passed?: boolean;
+                    /** @example Open Settings, then Security, then Reset password. */
+                    answer?: string | null;
+                    scores?: components["schemas"]["EvaluationScore"][];
+                };
+                b?: {
+                    passed?: boolean;
+                    /** @example Open Settings, then Security, then Reset password. */
+                    answer?: string | null;
+                    scores?: components["schemas"]["EvaluationScore"][];
+                };
+            }[];
+        };
         KnowledgeDocument: {
             /** Format: uuid */
             id?: string;
@@ -17475,6 +19356,193 @@ export interface components {
             /** @enum {string} */
             effectiveMode?: "hybrid" | "vector" | "keyword";
             rerankerAvailable?: boolean;
+        };
+        LogTokens: {
+            prompt?: number;
+            completion?: number;
+            total?: number;
+        };
+        /** @description Who talked: an API key (public API, widget; `name` is the key's name), a visitor of the hosted page, a workflow, or someone in the console. */
+        LogEndUser: {
+            /** @enum {string} */
+            kind?: "api_key" | "visitor" | "workflow" | "console";
+            /** @example Shop widget key */
+            name?: string | null;
+        };
+        LogRow: {
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            id?: string;
+            /** @example How do I reset my password? */
+            title?: string;
+            /** @enum {string} */
+            channel?: "console" | "api" | "widget" | "hosted_page" | "workflow";
+            endUser?: components["schemas"]["LogEndUser"];
+            /**
+             * @description The first question (at most 300 characters)
+             * @example How do I reset my password?
+             */
+            firstMessage?: string | null;
+            messageCount?: number;
+            tokens?: components["schemas"]["LogTokens"];
+            /** @description US dollars at the platform's prices; null when no answer has a known price */
+            cost?: number | null;
+            rating?: {
+                /** @description Answers rated 4 or 5 */
+                up?: number;
+                /** @description Answers rated 1 or 2 */
+                down?: number;
+                average?: number | null;
+            };
+            failedAnswers?: number;
+            toolCalls?: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            lastActivityAt?: string;
+        };
+        /** @description One span of a turn's trace; attributes follow the OpenTelemetry GenAI semantic conventions (`gen_ai.request.model`, `gen_ai.usage.input_tokens`, `gen_ai.tool.name`, ...). */
+        TraceSpan: {
+            /** @example 00f067aa0ba902b7 */
+            spanId?: string;
+            /** @example 53995c3f42cd8ad8 */
+            parentSpanId?: string | null;
+            /** @example chat gpt-4o-mini */
+            name?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            startTime?: string;
+            durationMs?: number;
+            /** @enum {string} */
+            status?: "ok" | "error";
+            /** @example The provider timed out */
+            statusMessage?: string;
+            attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        Trace: {
+            /** @example 4bf92f3577b34da6a3ce929d0e0e4736 */
+            traceId?: string;
+            spans?: components["schemas"]["TraceSpan"][];
+        };
+        LogMessage: {
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            id?: string;
+            /** @enum {string} */
+            role?: "user" | "assistant" | "tool";
+            /** @example Open Settings, choose Security, then Reset password. */
+            content?: string;
+            /** @enum {string} */
+            status?: "complete" | "interrupted" | "failed";
+            /** @example provider_a */
+            provider?: string | null;
+            /** @example gpt-4o-mini */
+            model?: string | null;
+            usage?: {
+                promptTokens?: number;
+                completionTokens?: number;
+                totalTokens?: number;
+            } | null;
+            latencyMs?: number | null;
+            /** @example The provider request failed */
+            error?: string | null;
+            sources?: {
+                [key: string]: unknown;
+            }[];
+            toolCalls?: {
+                /** @example call_1 */
+                id?: string;
+                /** @example Shop widget key */
+                name?: string;
+                arguments?: unknown;
+            }[];
+            /** @example call_1 */
+            toolCallId?: string | null;
+            /** @example lookup_order */
+            toolName?: string | null;
+            isError?: boolean;
+            rating?: number | null;
+            cost?: number | null;
+            /**
+             * @description The annotation that answered instead of the model (annotation replies)
+             * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+             */
+            answeredByAnnotationId?: string | null;
+            /**
+             * @description The annotation made of this answer
+             * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+             */
+            annotationId?: string | null;
+            /** @description The turn's trace, when it was recorded */
+            trace?: components["schemas"]["Trace"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+        };
+        LogConversation: {
+            /** @example call_1 */
+            id?: string;
+            /** @example How do I reset my password? */
+            title?: string;
+            /** @enum {string} */
+            channel?: "console" | "api" | "widget" | "hosted_page" | "workflow";
+            endUser?: components["schemas"]["LogEndUser"];
+            /** @enum {string} */
+            status?: "active" | "archived";
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            lastActivityAt?: string;
+            messages?: components["schemas"]["LogMessage"][];
+        };
+        Annotation: {
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            id?: string;
+            /** @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d */
+            messageId?: string | null;
+            /** @enum {string} */
+            kind?: "good" | "corrected" | "manual";
+            /** @example How do I reset my password? */
+            question?: string;
+            /** @example Open Settings, choose Security, then Reset password. */
+            answer?: string;
+            /** @description Questions it answered (annotation replies) */
+            hitCount?: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            lastHitAt?: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T10:00:00.000Z
+             */
+            updatedAt?: string;
+        };
+        AnnotationSettings: {
+            repliesEnabled?: boolean;
+            threshold?: number;
         };
         /** @description A published marketplace plugin */
         MarketplacePlugin: {
@@ -18898,7 +20966,7 @@ export interface components {
             id?: string;
             /** Format: uri */
             url?: string;
-            events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event")[];
+            events?: ("message.received" | "message.completed" | "conversation.started" | "conversation.archived" | "application.created" | "application.deleted" | "plugin.activated" | "plugin.deactivated" | "api_key.revoked" | "usage.limit_reached" | "subscription.updated" | "workflow.event" | "experiment.decided")[];
             /**
              * Format: uuid
              * @description Only this application's events; null: all of yours
