@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { MAX_IMPORT_BYTES } from '../../../core/evaluations/domain/dataset';
 import type {
+  AddAnnotationsToDatasetUseCase,
   AddDatasetItemsUseCase,
   CreateDatasetUseCase,
   DeleteDatasetUseCase,
@@ -36,6 +37,7 @@ export interface EvaluationsRouterDeps {
   updateDataset: UpdateDatasetUseCase;
   deleteDataset: DeleteDatasetUseCase;
   addItems: AddDatasetItemsUseCase;
+  addAnnotations: AddAnnotationsToDatasetUseCase;
   removeItem: RemoveDatasetItemUseCase;
   importItems: ImportDatasetItemsUseCase;
   exportDataset: ExportDatasetUseCase;
@@ -81,6 +83,10 @@ export function evaluationsRouter(d: EvaluationsRouterDeps): Router {
   r.post('/datasets/:datasetId/items', auth, async (ctx) => {
     ctx.status = 201;
     ctx.body = await d.addItems.execute(ctx.params.appId!, ctx.params.datasetId!, ctx.request.body, actorOf(ctx));
+  });
+  r.post('/datasets/:datasetId/items/from-annotations', auth, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await d.addAnnotations.execute(ctx.params.appId!, ctx.params.datasetId!, ctx.request.body, actorOf(ctx));
   });
   r.delete('/datasets/:datasetId/items/:itemId', auth, async (ctx) => {
     await d.removeItem.execute(ctx.params.appId!, ctx.params.datasetId!, ctx.params.itemId!, actorOf(ctx));

@@ -8,6 +8,7 @@ import { SqlDatasetRepository, SqlEvaluationRunRepository } from '../../../adapt
 import { AuthenticateApiKeyUseCase } from '../../../core/api-keys/use-cases/authenticate-api-key.use-case';
 import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-turn';
 import {
+  AddAnnotationsToDatasetUseCase,
   AddDatasetItemsUseCase,
   CreateDatasetUseCase,
   DeleteDatasetUseCase,
@@ -34,6 +35,7 @@ import {
 import { provide, type AppModule, type Getter } from '../../shared/app-module';
 import { CHAT_TOKENS } from '../../shared/modules/chat-engine.tokens';
 import { TOKENS, resolve } from '../../shared/tokens';
+import { LOGS_TOKENS } from './logs.tokens';
 import { EVALUATION_TOKENS } from './evaluations.tokens';
 import { ownJobQueue } from './job-queues';
 import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
@@ -89,6 +91,7 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
       provide(c, UpdateDatasetUseCase, (get) => new UpdateDatasetUseCase(access(get)));
       provide(c, DeleteDatasetUseCase, (get) => new DeleteDatasetUseCase(access(get)));
       provide(c, AddDatasetItemsUseCase, (get) => new AddDatasetItemsUseCase(access(get)));
+      provide(c, AddAnnotationsToDatasetUseCase, (get) => new AddAnnotationsToDatasetUseCase({ ...access(get), annotations: get(LOGS_TOKENS.AnnotationRepository), add: get(AddDatasetItemsUseCase) }));
       provide(c, RemoveDatasetItemUseCase, (get) => new RemoveDatasetItemUseCase(access(get)));
       provide(c, ImportDatasetItemsUseCase, (get) => new ImportDatasetItemsUseCase({ ...access(get), parser: get(EVALUATION_TOKENS.Parser), add: get(AddDatasetItemsUseCase) }));
       provide(c, ExportDatasetUseCase, (get) => new ExportDatasetUseCase(access(get)));
@@ -126,6 +129,7 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
         updateDataset: resolve(c, UpdateDatasetUseCase),
         deleteDataset: resolve(c, DeleteDatasetUseCase),
         addItems: resolve(c, AddDatasetItemsUseCase),
+        addAnnotations: resolve(c, AddAnnotationsToDatasetUseCase),
         removeItem: resolve(c, RemoveDatasetItemUseCase),
         importItems: resolve(c, ImportDatasetItemsUseCase),
         exportDataset: resolve(c, ExportDatasetUseCase),

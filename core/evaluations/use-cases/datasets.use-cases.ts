@@ -2,7 +2,8 @@ import * as yup from 'yup';
 import type { Actor } from '../../shared/actor';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
-import { str, validate } from '../../shared/validation';
+import { str, uuidField, validate } from '../../shared/validation';
+import type { AnnotationRepository } from '../../logs/ports/annotation-repository.port';
 import {
   itemSchema,
   itemsToCsv,
@@ -104,6 +105,36 @@ export class AddDatasetItemsUseCase {
   async add(datasetId: string, items: NewItem[]): Promise<DatasetView & { added: ItemView[] }> {
     const { dataset, items: added } = await this.deps.datasets.addItems(datasetId, items, MAX_DATASET_ITEMS);
     return { ...toDatasetView(dataset, await this.deps.datasets.countItems(dataset.id)), added: added.map(toItemView) };
+  }
+}
+
+const fromAnnotationsSchema = yup.object({
+  annotationIds: yup
+    .array(uuidField('each of annotationIds').required())
+    .min(1, 'annotationIds must name at least one annotation')
+    .max(MAX_ITEMS_PER_REQUEST, `annotationIds must have at most ${MAX_ITEMS_PER_REQUEST} entries`)
+    .required(),
+});
+
+/**
+ * `POST …/datasets/:id/items/from-annotations` (OBSERVE.md: an annotation added to a dataset in one step): each
+ * annotation of the same application becomes an item, its question the input and its answer the expected one,
+ * tagged `annotation`. All or none: an annotation that is not the application's is a 404 and nothing is added.
+ */
+export class AddAnnotationsToDatasetUseCase {
+  constructor(private readonly deps: EvaluationAccessDeps & { annotations: Pick<AnnotationRepository, 'find'>; add: AddDatasetItemsUseCase }) {}
+
+  async execute(appId: string, datasetId: string, input: unknown, actor: Actor): Promise<DatasetView & { added: ItemView[] }> {
+    const application = await evaluationApplication(this.deps, appId, actor, 'write');
+    const dataset = await datasetOf(this.deps, application, datasetId);
+    const { annotationIds } = await validate(fromAnnotationsSchema, input);
+    const items: NewItem[] = [];
+    for (const id of new Set(annotationIds)) {
+      const annotation = await this.deps.annotations.find(application.id, id);
+      if (!annotation) throw new NotFoundError('Annotation');
+      items.push({ input: { message: annotation.question }, expected: annotation.answer, tags: ['annotation'] });
+    }
+    return this.deps.add.add(dataset.id, items);
   }
 }
 

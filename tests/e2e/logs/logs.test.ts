@@ -78,6 +78,17 @@ describe.each(DATABASE_KINDS)('application logs and annotations (%s)', (database
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ kind: 'corrected', question: 'How do I reset my password?', answer: better, messageId: widget.body.message.id });
     expect((await stack.client.post(annotations(app.id), { messageId: widget.body.message.id }, { token })).status).toBe(409);
+
+    // An annotation goes into an evaluation dataset in one step: its question the input, its answer the expected one.
+    const dataset = await stack.client.post(`/api/applications/${app.id}/datasets`, { name: 'From annotations' }, { token });
+    const intoDataset = `/api/applications/${app.id}/datasets/${dataset.body.id}/items/from-annotations`;
+    const added = await stack.client.post(intoDataset, { annotationIds: [created.body.id] }, { token });
+    expect(added.status).toBe(201);
+    expect(added.body.added).toMatchObject([{ input: { message: 'How do I reset my password?' }, expected: better, tags: ['annotation'] }]);
+    const strangers = await userWithApplication(stack.client);
+    expect((await stack.client.post(intoDataset, { annotationIds: [created.body.id] }, { token: strangers.token })).status).toBe(404);
+    expect((await stack.client.post(intoDataset, { annotationIds: ['00000000-0000-4000-8000-000000000000'] }, { token })).status).toBe(404);
+    expect((await stack.client.post(intoDataset, { annotationIds: [] }, { token })).status).toBe(400);
     const manual = await stack.client.post(annotations(app.id), { question: 'Do you ship abroad?', answer: '=Yes, to 40 countries.' }, { token });
     expect(manual.body.kind).toBe('manual');
     const listed = await stack.client.get(annotations(app.id), { token });

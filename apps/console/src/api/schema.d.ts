@@ -3962,6 +3962,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/datasets/{datasetId}/items/from-annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add annotations to a dataset (one new version)
+         * @description Each annotation of the application becomes an item: its question the input, its answer the expected answer, tagged `annotation`. All or none: an annotation that is not the application’s answers 404 and nothing is added.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        annotationIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The dataset and the items added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            added?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/applications/{appId}/datasets/{datasetId}/items/{itemId}": {
         parameters: {
             query?: never;
