@@ -76,6 +76,7 @@ interface MessageRow {
   tool_call_id: string | null;
   tool_name: string | null;
   is_error: boolean | null;
+  metadata: Record<string, unknown> | null;
   provider: string | null;
   model: string | null;
   prompt_tokens: number | null;
@@ -215,7 +216,7 @@ export class TypeOrmExportSource implements ExportSource {
       const page = await rows<MessageRow>(
         this.db,
         `SELECT m.seq, m.role, m.content, m.status, m.error, m.provider, m.model, m.prompt_tokens, m.completion_tokens, m.total_tokens,
-                m.latency_ms, m.rating, m.sources, v.id AS config_version_id, m.tool_calls, m.tool_call_id, m.tool_name, m.is_error, m.created_at
+                m.latency_ms, m.rating, m.sources, v.id AS config_version_id, m.tool_calls, m.tool_call_id, m.tool_name, m.is_error, m.metadata, m.created_at
            FROM messages m LEFT JOIN model_config_versions v ON v.id = m.config_version_id AND v.application_id = $3
           WHERE m.conversation_id = $1 AND m.seq > $2 ORDER BY m.seq LIMIT ${PAGE}`,
         [conversationId, afterSeq, applicationId],
@@ -240,6 +241,7 @@ export class TypeOrmExportSource implements ExportSource {
           toolCallId: tool ? m.tool_call_id : null,
           toolName: tool ? m.tool_name : null,
           isError: tool ? m.is_error === true : null,
+          metadata: m.metadata ?? null,
           createdAt: iso(m.created_at)!,
         };
       }

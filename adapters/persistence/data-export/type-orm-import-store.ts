@@ -112,15 +112,16 @@ export class TypeOrmImportStore implements ImportStore {
             m.toolCallId,
             m.toolName,
             m.isError,
+            m.metadata === null ? null : JSON.stringify(m.metadata),
           );
           const p = (i: number) => `$${base + i}`;
-          return `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::int, ${p(8)}::int, ${p(9)}::int, ${p(10)}::int, ${p(11)}::smallint, ${p(12)}::jsonb, coalesce(${p(13)}::timestamptz, clock_timestamp()), ${p(14)}, ${p(15)}::uuid, ${p(16)}::jsonb, ${p(17)}, ${p(18)}, ${p(19)}::boolean)`;
+          return `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::int, ${p(8)}::int, ${p(9)}::int, ${p(10)}::int, ${p(11)}::smallint, ${p(12)}::jsonb, coalesce(${p(13)}::timestamptz, clock_timestamp()), ${p(14)}, ${p(15)}::uuid, ${p(16)}::jsonb, ${p(17)}, ${p(18)}, ${p(19)}::boolean, ${p(20)}::jsonb)`;
         });
         // Listed in order, so their sequence numbers keep the conversation's order.
         await rows(
           tx,
           `INSERT INTO messages (conversation_id, role, content, status, provider, model, prompt_tokens, completion_tokens, total_tokens, latency_ms, rating, sources, created_at,
-                                 error, config_version_id, tool_calls, tool_call_id, tool_name, is_error)
+                                 error, config_version_id, tool_calls, tool_call_id, tool_name, is_error, metadata)
            VALUES ${tuples.join(', ')} RETURNING seq`,
           params,
         );

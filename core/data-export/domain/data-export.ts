@@ -94,6 +94,11 @@ export interface ExportedMessage {
   toolCallId: string | null;
   toolName: string | null;
   isError: boolean | null;
+  /**
+   * How an answer came about, as stored (`messages.metadata`): who answered and each provider attempt
+   * (docs/connections.md), whether its usage is an estimate, the annotation that answered it (docs/logs.md).
+   */
+  metadata: Record<string, unknown> | null;
   /*
    * Annotations go here once the platform has them (`annotations: [...]` on each message, and
    * EXPORT_DOCUMENT_VERSION one up): the reader in data-import.ts has the matching place.

@@ -118,6 +118,10 @@ const messageSchema = yup.object({
   toolCallId: exactText('toolCallId', CLIENT_ID_MAX).nullable(),
   toolName: exactText('toolName', CLIENT_ID_MAX).nullable(),
   isError: bool().typeError('isError must be a boolean').nullable(),
+  metadata: yup
+    .mixed<Record<string, unknown>>()
+    .nullable()
+    .test('metadata', 'metadata must be an object', (v) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v))),
   // Annotations, once they exist, are read here (and checked in `readMessage`).
   createdAt: isoDate('createdAt'),
 });
@@ -301,6 +305,7 @@ function readMessage(m: yup.InferType<typeof messageSchema>, at: string, version
     toolCallId: role === 'tool' ? m.toolCallId! : null,
     toolName: role === 'tool' ? m.toolName! : null,
     isError: role === 'tool' ? m.isError === true : null,
+    metadata: m.metadata ?? null,
     createdAt: m.createdAt ? new Date(m.createdAt) : null,
   };
 }
