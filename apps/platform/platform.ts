@@ -1,15 +1,12 @@
 import type { RequestListener } from 'node:http';
 import type { Database } from '../../adapters/persistence/data-source';
 import type { Logger } from '../../adapters/logging/logger';
-import { aiServiceModules } from '../ai-service/ai-service.container';
-import { coreApiModules, type CoreApiOptions } from '../core-api/core-api.container';
-import { marketplaceModules } from '../marketplace/marketplace.container';
+import type { CoreApiOptions } from '../core-api/core-api.container';
 import type { MarketplaceModuleOptions } from '../marketplace/modules/marketplace.module';
 import type { AppModule } from '../shared/app-module';
-import { composeApp, type ComposedApp } from '../shared/compose';
-import { createInfrastructure, type Infrastructure } from '../shared/infrastructure';
-import { listen, shutdown, type Listening } from '../shared/serve';
-import { createLogger } from '../../adapters/logging/logger';
+import type { ComposedApp } from '../shared/compose';
+import type { Infrastructure } from '../shared/infrastructure';
+import type { Listening } from '../shared/serve';
 import { applyPlanSettings } from '../../core/billing/domain/plan-settings';
 import { isPlanTier, PLAN_TIERS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
 import { PlatformClosedError } from '../../core/shared/platform-errors';
@@ -17,7 +14,14 @@ import { ConfigError } from '../shared/config';
 import { adapterOverrides, type PlatformAdapters } from './adapters';
 import { mountAt, normalizeBasePath, type MountOptions } from './mount';
 import { publicConfigOf, toPlatformConfig, type PlatformConfig, type PlatformConfigView, type PlatformSettings } from './settings';
-import { closedGuard, useCasesOf, type PlatformUseCases } from './use-cases';
+import { closedGuard, type PlatformUseCases } from './use-cases';
+
+/**
+ * The composition's modules (the services, the infrastructure, every heavy adapter), loaded when `createPlatform`
+ * first runs: importing the library, as a test using `createInMemoryPlatform` does, loads none of them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const composition = (): typeof import('./composition') => require('./composition') as typeof import('./composition');
 
 /** The services a platform can compose: the REST API, the AI service, the marketplace catalog. */
 export type PlatformService = 'core-api' | 'ai-service' | 'marketplace';
@@ -103,6 +107,7 @@ const PORT_OF: Record<PlatformService, 'port' | 'aiServicePort' | 'marketplacePo
  * the platform. Answers the use cases by area, the services' HTTP apps and `close()`.
  */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
+  const { aiServiceModules, coreApiModules, marketplaceModules, composeApp, createInfrastructure, listen, shutdown, createLogger, useCasesOf } = composition();
   const services = options.services ?? ['core-api'];
   const unknown = services.filter((s) => !Object.hasOwn(PORT_OF, s));
   if (unknown.length) throw new TypeError(`Unknown service ${unknown.join(', ')}: expected core-api, ai-service or marketplace`);
