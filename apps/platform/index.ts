@@ -77,6 +77,8 @@ export type {
 export type { ProviderId } from '../../core/ai/domain/provider-id';
 export type { PaidTier, HostedSession, InvoiceSummary, InvoicePage, PaymentEvent } from '../../core/billing/domain/payments';
 export type { ChatPolicy, ChatPlan, ChatOutcome, ChatTurn as ChatPolicyTurn } from '../../core/conversations/ports/chat-policy.port';
+export type { SpanHandle, SpanAttributes, SpanKind, TurnTrace } from '../../core/traces/domain/turn-trace';
+export type { SpanAttributeValue, SpanView, TraceView, TraceReader } from '../../core/traces/domain/trace-view';
 export type { PublicCaller } from '../../core/public-api/domain/public-caller';
 export type { ExternalUserRepository } from '../../core/auth/ports/external-user-repository.port';
 
