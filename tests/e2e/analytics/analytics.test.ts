@@ -221,11 +221,13 @@ describe.each(DATABASE_KINDS)('analytics, system health and metrics (%s)', (data
       const res = await stack.client.get('/api/system-health', { token: adminToken });
       expect(res.status).toBe(200);
       const c = res.body.components;
-      expect(Object.keys(c).sort()).toEqual(['aiService', 'database', 'disk', 'jobQueues', 'marketplace', 'providers', 'redis']);
+      expect(Object.keys(c).sort()).toEqual(['aiService', 'circuitBreakers', 'database', 'disk', 'jobQueues', 'marketplace', 'providers', 'redis']);
       for (const component of Object.values(c) as Array<{ latencyMs: number; status: string }>) expect(typeof component.latencyMs).toBe('number');
       expect(c.database).toMatchObject({ status: 'up', critical: true });
       expect(c.marketplace.status).toBe('not_configured');
       expect(c.aiService.status).toBe('up');
+      // No provider key's breaker has opened: every circuit closed.
+      expect(c.circuitBreakers.status).toBe('up');
       expect(c.disk.details).toMatchObject({ freeBytes: expect.any(Number), totalBytes: expect.any(Number) });
       expect(c.jobQueues.details).toMatchObject({ backlog: expect.any(Number), failed: expect.any(Number), eventOutboxBacklog: expect.any(Number) });
       // provider_b failed one of its two calls: degraded; provider_a answered all of its calls.

@@ -72,7 +72,8 @@ describe('teams: one access policy for every resource of a team application', ()
     {
       name: 'add knowledge',
       least: 'member',
-      call: (token) => sendForm(stack.client.baseUrl, '/api/knowledge', { token, fields: { applicationId: app.id }, file: { name: 'facts.txt', bytes: `Kettles boil (${token.slice(-12)}, ${Math.random()}).` } }),
+      // A file of each caller's own (one by the same name would be a new version of the first, refused while that one is still processed).
+      call: (token) => sendForm(stack.client.baseUrl, '/api/knowledge', { token, fields: { applicationId: app.id }, file: { name: `facts-${token.slice(-12)}.txt`, bytes: `Kettles boil (${token.slice(-12)}, ${Math.random()}).` } }),
     },
     { name: 'list knowledge', least: 'viewer', call: (token) => stack.client.get(`/api/knowledge?applicationId=${app.id}`, { token }) },
     { name: 'create an API key of the application', least: 'admin', call: (token) => stack.client.post('/api/api-keys', { name: 'Mine', applicationId: app.id }, { token }) },
