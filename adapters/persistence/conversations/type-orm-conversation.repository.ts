@@ -21,7 +21,8 @@ interface ConversationRow {
   updated_at: Date;
 }
 
-interface MessageRow {
+/** A `messages` row as the repositories read it (the application's logs read the same columns). */
+export interface MessageRow {
   id: string;
   conversation_id: string;
   role: Message['role'];

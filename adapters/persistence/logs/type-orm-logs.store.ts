@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { ConversationSource, Message, MessageSource, MessageToolCall } from '../../../core/conversations/domain/conversation';
+import type { ConversationSource } from '../../../core/conversations/domain/conversation';
+import type { MessageRow } from '../conversations/type-orm-conversation.repository';
 import type { LogChannel, LogFilter, LogRow } from '../../../core/logs/domain/logs';
 import type { LogMessage, LogsStore } from '../../../core/logs/ports/logs-store.port';
 import { one, rows } from '../sql';
@@ -23,29 +24,10 @@ interface LogRowRecord {
   tool_calls: number | string;
 }
 
-interface MessageRecord {
-  id: string;
-  conversation_id: string;
-  role: Message['role'];
-  content: string;
-  status: Message['status'];
-  provider: string | null;
-  model: string | null;
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  total_tokens: number | null;
-  latency_ms: number | null;
-  error: string | null;
-  config_version_id: string | null;
-  sources: MessageSource[] | null;
-  rating: number | null;
-  tool_calls: MessageToolCall[] | null;
-  tool_call_id: string | null;
-  tool_name: string | null;
-  is_error: boolean | null;
+/** A message row with what the logs add: who answered (from its metadata) and the annotation made of it. */
+interface MessageRecord extends Omit<MessageRow, 'metadata'> {
   answered_by: string | null;
   annotation_id: string | null;
-  created_at: Date;
 }
 
 /** How a channel reads in SQL over `c.source` and `c.api_key_id` (the rule of `channelOf`). */

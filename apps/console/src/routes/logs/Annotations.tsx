@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field, TextArea } from '../../components/Field';
+import { Pager } from '../../components/Pager';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import {
@@ -43,7 +44,6 @@ export default function Annotations({ applicationId }: { applicationId: string }
   else if (list.isError) body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   else if (!list.data.items.length) body = <EmptyState title={a.empty}>{a.emptyBody}</EmptyState>;
   else {
-    const pages = Math.max(1, Math.ceil(list.data.total / PAGE_SIZE));
     body = (
       <>
         <DataTable
@@ -68,20 +68,7 @@ export default function Annotations({ applicationId }: { applicationId: string }
             </>
           )}
         />
-        <div className="ap-actions">
-          <span className="ap-muted">{a.total(list.data.total)}</span>
-          {pages > 1 ? (
-            <>
-              <Button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                {s.previous}
-              </Button>
-              <span>{s.page(page, pages)}</span>
-              <Button disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                {s.next}
-              </Button>
-            </>
-          ) : null}
-        </div>
+        <Pager total={a.total(list.data.total)} count={list.data.total} page={page} pageSize={PAGE_SIZE} onPage={setPage} />
       </>
     );
   }

@@ -5,6 +5,7 @@ import { Button } from '../../components/Button';
 import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field, TextArea } from '../../components/Field';
+import { Pager } from '../../components/Pager';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { formatDateTime, formatNumber } from '../../lib/format';
@@ -99,7 +100,6 @@ function LogList({ appId }: { appId: string }) {
   else if (list.isError) body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   else if (!list.data.items.length) body = filtered ? <EmptyState title={s.noMatch}>{s.noMatchBody}</EmptyState> : <EmptyState title={s.empty}>{s.emptyBody}</EmptyState>;
   else {
-    const pages = Math.max(1, Math.ceil(list.data.total / PAGE_SIZE));
     body = (
       <>
         <DataTable
@@ -125,20 +125,7 @@ function LogList({ appId }: { appId: string }) {
             { header: s.columns.lastActivity, cell: (r) => (r.lastActivityAt ? formatDateTime(r.lastActivityAt) : '') },
           ]}
         />
-        <div className="ap-actions">
-          <span className="ap-muted">{s.total(list.data.total)}</span>
-          {pages > 1 ? (
-            <>
-              <Button disabled={page <= 1} onClick={() => goTo(page - 1)}>
-                {s.previous}
-              </Button>
-              <span>{s.page(page, pages)}</span>
-              <Button disabled={page >= pages} onClick={() => goTo(page + 1)}>
-                {s.next}
-              </Button>
-            </>
-          ) : null}
-        </div>
+        <Pager total={s.total(list.data.total)} count={list.data.total} page={page} pageSize={PAGE_SIZE} onPage={goTo} />
       </>
     );
   }

@@ -33,9 +33,6 @@ export const s = {
   unknownCost: 'Unknown',
   open: (title: string) => `Open “${title}”`,
   total: (n: number) => (n === 1 ? '1 conversation' : `${n} conversations`),
-  previous: 'Previous page',
-  next: 'Next page',
-  page: (p: number, of: number) => `Page ${p} of ${of}`,
   back: 'Back to the logs',
   conversation: {
     title: (title: string) => `Conversation: ${title}`,
