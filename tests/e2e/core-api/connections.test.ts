@@ -55,6 +55,44 @@ describe('core API: connections', () => {
     expect(stored.body.messages.at(-1)).toMatchObject({ provider: 'local-llm', model: 'gpt-4o-mini', status: 'complete' });
   });
 
+  it('saves a model config, an A/B version and a studio draft on a connection, and the application answers through it', async () => {
+    await create({ name: 'config-llm', baseUrl: baseUrl(), apiKey: KEY });
+    const app = (await stack.client.post('/api/applications', { name: 'Config on a connection' }, { token })).body.id;
+    const config = await stack.client.post('/api/model-configs', { applicationId: app, name: 'Own endpoint', provider: 'config-llm', modelId: 'gpt-4o-mini', isDefault: true }, { token });
+    expect(config.status).toBe(201);
+    expect(config.body).toMatchObject({ provider: 'config-llm', modelId: 'gpt-4o-mini', isDefault: true });
+    // A model the connection does not serve, and a name that is neither a provider nor a connection, are refused naming the field.
+    const wrongModel = await stack.client.put(`/api/model-configs/${config.body._id}`, { modelId: 'not-served' }, { token });
+    expect(wrongModel.status).toBe(400);
+    expect(wrongModel.body.details[0]).toMatchObject({ path: 'modelId' });
+    const unknown = await stack.client.post('/api/model-configs', { applicationId: app, name: 'Nowhere', provider: 'no-such-connection' }, { token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details[0]).toMatchObject({ path: 'provider' });
+    // Another owner's connection name is unknown to this owner.
+    const other = await registerUser(stack.client);
+    const otherApp = (await stack.client.post('/api/applications', { name: 'Other' }, { token: other.access_token })).body.id;
+    expect((await stack.client.post('/api/model-configs', { applicationId: otherApp, name: 'Borrowed', provider: 'config-llm' }, { token: other.access_token })).status).toBe(400);
+    // The built-in providers keep working.
+    expect((await stack.client.post('/api/model-configs', { applicationId: app, name: 'Built in', provider: 'provider_b' }, { token })).status).toBe(201);
+
+    const version = await stack.client.post(`/api/model-configs/${config.body._id}/versions`, { label: 'Variant', trafficPercent: 0, settings: { temperature: 0.2 } }, { token });
+    expect(version.status).toBe(201);
+    expect(version.body).toMatchObject({ provider: 'config-llm', modelId: 'gpt-4o-mini' });
+
+    const draft = await stack.client.put(`/api/applications/${app}/studio/draft`, { provider: 'config-llm', modelId: 'gpt-4o-mini', settings: { resilience: { retry: { maxRetries: 1, baseDelayMs: 100, maxDelayMs: 1000 } } } }, { token });
+    expect(draft.status).toBe(200);
+    expect(draft.body.config).toMatchObject({ provider: 'config-llm', modelId: 'gpt-4o-mini', settings: { resilience: { retry: { maxRetries: 1 } } } });
+    expect((await stack.client.put(`/api/applications/${app}/studio/draft`, { provider: 'no-such-connection' }, { token })).body.details[0]).toMatchObject({ path: 'provider' });
+
+    // A turn without a provider runs on the default config, hence on the connection.
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: app }, { token })).body;
+    const answer = await stack.client.post(`/api/conversations/${conversation.id}/messages`, { content: 'through the config' }, { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ provider: 'config-llm', model: 'gpt-4o-mini' });
+    const chat = stack.emulator!.requests.find((r) => r.path === '/v1/chat/completions')!;
+    expect(chat.apiKey).toBe(KEY);
+  });
+
   it('refuses a URL with credentials, an unknown field, and a name that is a built-in provider', async () => {
     const withCredentials = await create({ name: 'creds', baseUrl: `http://user:pass@127.0.0.1:1/v1` });
     expect(withCredentials.status).toBe(400);
