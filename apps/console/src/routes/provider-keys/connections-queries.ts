@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
+import { MODEL_CATALOGUE_KEY } from '../../lib/model-catalogue';
 
 export type Connection = components['schemas']['Connection'];
 export type ConnectionTest = components['schemas']['ConnectionTest'];
@@ -23,7 +24,7 @@ export function useCreateConnection() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: NewConnection) => data(api.POST('/api/connections', { body: { kind: 'openai_compatible', ...body } as never })),
-    onSuccess: () => client.invalidateQueries({ queryKey: connectionsKey }),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: connectionsKey }), client.invalidateQueries({ queryKey: MODEL_CATALOGUE_KEY })]),
   });
 }
 
@@ -35,7 +36,7 @@ export function useRediscoverModels(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => data(api.POST('/api/connections/{id}/models', { params: { path: { id } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: connectionsKey }),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: connectionsKey }), client.invalidateQueries({ queryKey: MODEL_CATALOGUE_KEY })]),
   });
 }
 
@@ -43,6 +44,6 @@ export function useDeleteConnection(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => data(api.DELETE('/api/connections/{id}', { params: { path: { id } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: connectionsKey }),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: connectionsKey }), client.invalidateQueries({ queryKey: MODEL_CATALOGUE_KEY })]),
   });
 }
