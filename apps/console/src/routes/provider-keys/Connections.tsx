@@ -112,7 +112,7 @@ function ConnectionItem({ connection: c }: { connection: Connection }) {
         <div>
           <h3>{c.name}</h3>
           <p className="ap-muted">
-            {s.kindOpenAi} · {c.baseUrl} · {c.hasKey && c.keyHint ? s.keyEnding(c.keyHint) : s.noKey}
+            {s.kindOpenAi} · {c.baseUrl} · {c.hasKey && c.keyHint ? s.keyEnding(c.keyHint.replace(/^…/, '')) : s.noKey}
             {c.headerNames.length ? ` · ${s.headerNames(c.headerNames.join(', '))}` : ''} · {s.models(c.models.length)}
           </p>
         </div>

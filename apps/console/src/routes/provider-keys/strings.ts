@@ -55,7 +55,7 @@ export const s = {
     testOk: (n: number) => `The endpoint answered (${n === 1 ? '1 model' : `${n} models`} available).`,
     testBad: (reason: string) => `The endpoint did not answer: ${reason}`,
     rediscover: 'Find models again',
-    rediscoverLabel: (name: string) => `Find the models of ${name} again`,
+    rediscoverLabel: (name: string) => `Find models again for ${name}`,
     rediscovered: (n: number) => `Found ${n === 1 ? '1 model' : `${n} models`}.`,
     deleteLabel: (name: string) => `Delete the connection ${name}`,
     deleteTitle: (name: string) => `Delete the connection ${name}?`,
