@@ -1,5 +1,7 @@
 import { postStream, readSseEvents } from '../../support/sse';
-import { registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { paidUserWithApplication, registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
 
 /**
  * Owners' connections (docs/connections.md) against the composed core API and AI service: the provider
@@ -12,13 +14,27 @@ describe('core API: connections', () => {
   const KEY = 'sk-connection-secret-7777';
   const HEADER = 'header-secret-value-9999';
 
+  let shop: Server;
+
   beforeAll(async () => {
-    stack = await startCoreApi({ providers: true, env: { CONNECTIONS_ALLOW_HTTP: 'true', CONNECTIONS_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8' } });
+    // The owner's endpoint an http tool calls (outbound rules allow it on loopback, like the connections').
+    shop = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ order: req.url!.split('/').pop(), status: 'shipped' }));
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    stack = await startCoreApi({
+      providers: true,
+      env: { CONNECTIONS_ALLOW_HTTP: 'true', CONNECTIONS_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32' },
+    });
     const user = await registerUser(stack.client);
     token = user.access_token;
     appId = (await stack.client.post('/api/applications', { name: 'Connection app' }, { token })).body.id;
   });
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await stack.close();
+    await new Promise((resolve) => shop.close(resolve));
+  });
   beforeEach(() => stack.emulator!.reset());
 
   const baseUrl = () => `${stack.emulator!.url}/provider_a/v1`;
@@ -91,6 +107,32 @@ describe('core API: connections', () => {
     expect(answer.body).toMatchObject({ provider: 'config-llm', model: 'gpt-4o-mini' });
     const chat = stack.emulator!.requests.find((r) => r.path === '/v1/chat/completions')!;
     expect(chat.apiKey).toBe(KEY);
+  });
+
+  it('calls a tool through a connection (the endpoint speaks OpenAI tool calls) and answers with its result', async () => {
+    const owner = await paidUserWithApplication(stack);
+    const saved = await stack.client.post('/api/connections', { name: 'tool-llm', baseUrl: baseUrl(), apiKey: KEY }, { token: owner.token });
+    expect(saved.status).toBe(201);
+    const tool = await stack.client.post(
+      `/api/applications/${owner.app.id}/tools`,
+      {
+        name: 'order_status',
+        description: 'Where an order is',
+        parameters: { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{1,6}$' } }, required: ['order'], additionalProperties: false },
+        source: { type: 'http', method: 'GET', url: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/orders/{{args.order}}` },
+        timeoutMs: 5000,
+      },
+      { token: owner.token },
+    );
+    expect(tool.status).toBe(201);
+    expect((await stack.client.put(`/api/applications/${owner.app.id}/agent`, { enabledTools: ['order_status'], maxToolRounds: 2 }, { token: owner.token })).status).toBe(200);
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id;
+    const res = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'Where is it? [[call order_status {"order":"4242"}]]', provider: 'tool-llm', model: 'gpt-4o-mini' }, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ provider: 'tool-llm', model: 'gpt-4o-mini' });
+    expect(res.body.toolCalls).toEqual([expect.objectContaining({ name: 'order_status', arguments: { order: '4242' }, isError: false })]);
+    expect(res.body.message.content).toContain('order_status returned');
+    expect(res.body.message.content).toContain('shipped');
   });
 
   it('refuses a URL with credentials, an unknown field, and a name that is a built-in provider', async () => {
