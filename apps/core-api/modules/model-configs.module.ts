@@ -1,3 +1,4 @@
+import { CONNECTION_TOKENS } from './connections.tokens';
 import type { Container } from 'inversify';
 import { messageRatingRouter } from '../../../adapters/http/model-configs/message-rating.router';
 import { modelConfigsRouter } from '../../../adapters/http/model-configs/model-configs.router';
@@ -44,6 +45,7 @@ export const modelConfigsModule: AppModule = {
       configs: get(MODEL_CONFIG_TOKENS.ModelConfigRepository),
       versions: get(MODEL_CONFIG_TOKENS.ConfigVersionRepository),
       ratings: get(MODEL_CONFIG_TOKENS.MessageRatingRepository),
+      connections: c.isBound(CONNECTION_TOKENS.Repository) ? get(CONNECTION_TOKENS.Repository) : undefined,
     });
     provide(c, CreateModelConfigUseCase, (get) => new CreateModelConfigUseCase(deps(get)));
     provide(c, ListModelConfigsUseCase, (get) => new ListModelConfigsUseCase(deps(get)));

@@ -1,3 +1,4 @@
+import { CONNECTION_TOKENS } from './connections.tokens';
 import type { Container } from 'inversify';
 import { studioRouter } from '../../../adapters/http/studio/studio.router';
 import { TypeOrmStudioRepository } from '../../../adapters/persistence/studio/type-orm-studio.repository';
@@ -31,6 +32,7 @@ export const studioModule: AppModule = {
       versions: get(MODEL_CONFIG_TOKENS.ConfigVersionRepository),
       templates: get(PROMPT_TOKENS.PromptTemplateRepository),
       studio: get(STUDIO_TOKENS.StudioRepository),
+      connections: c.isBound(CONNECTION_TOKENS.Repository) ? get(CONNECTION_TOKENS.Repository) : undefined,
     });
     provide(c, GetStudioDraftUseCase, (get) => new GetStudioDraftUseCase(deps(get)));
     provide(c, SaveStudioDraftUseCase, (get) => new SaveStudioDraftUseCase(deps(get)));

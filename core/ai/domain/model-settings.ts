@@ -76,7 +76,8 @@ export function validateSettingsPatch(
   return resolveModelSettings(provider, modelId, mergeSettings(current ?? {}, patch, paths.settings ?? 'settings'), paths);
 }
 
-function mergeSettings(current: Partial<ModelSettings>, patch: unknown, path: string): Record<string, unknown> {
+/** The patch's fields over the current settings (`null` clears one); exported for the connections' validator. */
+export function mergeSettings(current: Partial<ModelSettings>, patch: unknown, path: string): Record<string, unknown> {
   if (patch === undefined || patch === null) return { ...current };
   if (typeof patch !== 'object' || Array.isArray(patch)) throw ValidationError.field(path, `${path} must be an object`);
   const merged: Record<string, unknown> = { ...current };

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { validateSettingsPatch } from '../../ai/domain/model-settings';
+import { modelChoiceResolver, resolveChoicePatch } from '../../connections/use-cases/model-choice';
 import { isProviderId } from '../../ai/domain/provider-id';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
@@ -39,7 +39,8 @@ export class CreateConfigVersionUseCase {
     const modelId = body.modelId ?? (provider === config.provider ? config.modelId : undefined);
     // An invalid provider or model is reported by the validator below; nothing is inherited for it.
     const base = isProviderId(provider) ? inheritedSettings(config, provider, typeof modelId === 'string' ? modelId.trim() : '') : {};
-    const resolved = validateSettingsPatch(provider, modelId, base, body.settings, SETTINGS_PATHS);
+    const owner = async () => (await this.deps.configs.findWithOwner(config.id))?.ownerId ?? null;
+    const resolved = await resolveChoicePatch(modelChoiceResolver(this.deps.connections, owner), provider, modelId, base, body.settings, SETTINGS_PATHS);
     const version = await this.deps.versions.create({
       configId: config.id,
       applicationId: config.applicationId,

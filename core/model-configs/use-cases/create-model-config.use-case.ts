@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { resolveModelSettings } from '../../ai/domain/model-settings';
+import { modelChoiceResolver, type ConnectionFinder } from '../../connections/use-cases/model-choice';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
@@ -24,14 +24,14 @@ const schema = yup.object({
  * or `displayName`; the application's first config becomes its default.
  */
 export class CreateModelConfigUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository; configs: ModelConfigRepository }) {}
+  constructor(private readonly deps: { applications: ApplicationRepository; configs: ModelConfigRepository; connections?: ConnectionFinder }) {}
 
   async execute(input: unknown, actor: Actor): Promise<ModelConfigView> {
     const body = await validate(schema, input);
     const name = body.name ?? body.displayName;
     if (!name) throw ValidationError.field('name', 'name (or displayName) is required');
     const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'write');
-    const { provider, model, settings } = resolveModelSettings(body.provider, body.modelId, body.settings, SETTINGS_PATHS);
+    const { provider, model, settings } = await modelChoiceResolver(this.deps.connections, application.ownerId)(body.provider, body.modelId, body.settings, SETTINGS_PATHS);
     const config = await this.deps.configs.create({
       applicationId: application.id,
       name,

@@ -1,3 +1,4 @@
+import type { ConnectionFinder } from '../../connections/use-cases/model-choice';
 import type { TeamRoleLookup } from '../../access/access-policy';
 import type { Actor } from '../../shared/actor';
 import { toConfigVersionView, type ConfigVersion, type ConfigVersionView } from '../domain/config-version';
@@ -6,7 +7,7 @@ import type { MessageRatingRepository } from '../ports/message-rating-repository
 import type { ModelConfigRepository } from '../ports/model-config-repository.port';
 import { findOwnedModelConfig } from './find-owned-model-config';
 
-export type VersionDeps = { configs: ModelConfigRepository; versions: ConfigVersionRepository; ratings: MessageRatingRepository; teams?: TeamRoleLookup };
+export type VersionDeps = { configs: ModelConfigRepository; versions: ConfigVersionRepository; ratings: MessageRatingRepository; teams?: TeamRoleLookup; connections?: ConnectionFinder };
 
 /** Versions as the API shows them, with the average rating of their answers. */
 export async function versionViews(ratings: MessageRatingRepository, versions: ConfigVersion[]): Promise<ConfigVersionView[]> {

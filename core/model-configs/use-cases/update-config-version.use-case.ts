@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { validateSettingsPatch } from '../../ai/domain/model-settings';
+import { modelChoiceResolver, resolveChoicePatch } from '../../connections/use-cases/model-choice';
 import type { Actor } from '../../shared/actor';
 import { ValidationError } from '../../shared/errors';
 import { idField, validate } from '../../shared/validation';
@@ -39,7 +39,8 @@ export class UpdateConfigVersionUseCase {
     if (body.provider !== undefined || body.modelId !== undefined || body.settings !== undefined) {
       const provider = body.provider ?? version.provider;
       const modelId = body.modelId ?? (provider === version.provider ? version.modelId : undefined);
-      const resolved = validateSettingsPatch(provider, modelId, version.settings, body.settings, SETTINGS_PATHS);
+      const owner = async () => (await this.deps.configs.findWithOwner(config.id))?.ownerId ?? null;
+      const resolved = await resolveChoicePatch(modelChoiceResolver(this.deps.connections, owner), provider, modelId, version.settings, body.settings, SETTINGS_PATHS);
       Object.assign(changes, { provider: resolved.provider, modelId: resolved.model, settings: resolved.settings });
     }
     const updated = Object.keys(changes).length ? await this.deps.versions.update(version.id, changes) : version;

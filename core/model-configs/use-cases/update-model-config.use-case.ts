@@ -1,6 +1,6 @@
 import type { TeamRoleLookup } from '../../access/access-policy';
 import * as yup from 'yup';
-import { validateSettingsPatch } from '../../ai/domain/model-settings';
+import { modelChoiceResolver, resolveChoicePatch, type ConnectionFinder } from '../../connections/use-cases/model-choice';
 import type { Actor } from '../../shared/actor';
 import { ConflictError, ValidationError } from '../../shared/errors';
 import { idField, validate } from '../../shared/validation';
@@ -24,7 +24,7 @@ const schema = yup.object({
  * again against the (possibly new) provider and model; a new provider without a model takes its default.
  */
 export class UpdateModelConfigUseCase {
-  constructor(private readonly deps: { configs: ModelConfigRepository; teams?: TeamRoleLookup }) {}
+  constructor(private readonly deps: { configs: ModelConfigRepository; teams?: TeamRoleLookup; connections?: ConnectionFinder }) {}
 
   async execute(id: string, input: unknown, actor: Actor): Promise<ModelConfigView> {
     const config = await findOwnedModelConfig(this.deps.configs, id, actor, 'write', this.deps.teams ?? null);
@@ -42,7 +42,8 @@ export class UpdateModelConfigUseCase {
       const provider = body.provider ?? config.provider;
       const providerChanged = provider !== config.provider;
       const modelId = body.modelId ?? (providerChanged ? undefined : config.modelId);
-      const resolved = validateSettingsPatch(provider, modelId, config.settings, body.settings, SETTINGS_PATHS);
+      const owner = async () => (await this.deps.configs.findWithOwner(config.id))?.ownerId ?? null;
+      const resolved = await resolveChoicePatch(modelChoiceResolver(this.deps.connections, owner), provider, modelId, config.settings, body.settings, SETTINGS_PATHS);
       Object.assign(changes, { provider: resolved.provider, modelId: resolved.model, settings: resolved.settings });
     }
     let updated = Object.keys(changes).length ? await this.deps.configs.update(config.id, changes) : config;

@@ -1,3 +1,4 @@
+import type { ModelChoiceResolver } from '../../connections/use-cases/model-choice';
 import * as yup from 'yup';
 import { maxTemperature, MAX_SYSTEM_PROMPT_LENGTH, MAX_TOKENS_LIMIT, PENALTY_RANGE, resolveModelSettings } from '../../ai/domain/model-settings';
 import { PROVIDER_IDS, type ProviderId } from '../../ai/domain/provider-id';
@@ -75,7 +76,7 @@ const patchSchema = yup.object({
  * model takes the provider's default model), then provider, model and settings are validated as a whole
  * by the one settings validator; the settings' missing values take their defaults.
  */
-export async function applyConfigPatch(current: StudioConfig, input: unknown): Promise<StudioConfig> {
+export async function applyConfigPatch(current: StudioConfig, input: unknown, resolve: ModelChoiceResolver = async (...args) => resolveModelSettings(...args)): Promise<StudioConfig> {
   const body = await validate(patchSchema, input);
   if (body.settings !== undefined && body.settings !== null && typeof body.settings === 'object' && Object.hasOwn(body.settings, 'systemPrompt')) {
     throw ValidationError.field('settings.systemPrompt', 'The system prompt is edited as instructions, not as a setting');
@@ -83,7 +84,7 @@ export async function applyConfigPatch(current: StudioConfig, input: unknown): P
   const provider = body.provider ?? current.provider;
   const modelId = body.modelId !== undefined ? body.modelId : provider === current.provider ? current.modelId : undefined;
   const settings = body.settings !== undefined ? body.settings : provider === current.provider && modelId === current.modelId ? current.settings : withoutMaxTokens(current.settings);
-  const resolved = resolveModelSettings(provider, modelId, settings, { provider: 'provider', model: 'modelId', settings: 'settings' });
+  const resolved = await resolve(provider, modelId, settings, { provider: 'provider', model: 'modelId', settings: 'settings' });
   const { systemPrompt: _none, ...studioSettings } = resolved.settings;
   return {
     instructions: body.instructions ?? current.instructions,

@@ -1,3 +1,4 @@
+import { modelChoiceResolver } from '../../connections/use-cases/model-choice';
 import type { PriceTable } from '../../ai/domain/model-catalog';
 import { defaultPrices, withAnswerCost } from '../../conversations/domain/answer-cost';
 import { randomUUID } from 'node:crypto';
@@ -38,7 +39,7 @@ export class StudioDebugChatUseCase {
     const application = await studioApplication(this.deps, appId, actor, 'read');
     const body = await validate(schema, input);
     const saved = (await currentDraft(this.deps, application.id)).config;
-    const config = body.config === undefined ? saved : await applyConfigPatch(saved, body.config);
+    const config = body.config === undefined ? saved : await applyConfigPatch(saved, body.config, modelChoiceResolver(this.deps.connections, application.ownerId));
     const settings = runSettings(config, body.variables ?? {});
     let conversation: Conversation;
     let opening;

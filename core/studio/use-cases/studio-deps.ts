@@ -1,3 +1,4 @@
+import type { ConnectionFinder } from '../../connections/use-cases/model-choice';
 import type { Application } from '../../applications/domain/application';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
@@ -15,6 +16,8 @@ export interface StudioDeps {
   versions: ConfigVersionRepository;
   templates: PromptTemplateRepository;
   studio: StudioRepository;
+  /** The owners' connections a draft may name as its provider (docs/connections.md). */
+  connections?: ConnectionFinder;
 }
 
 /**

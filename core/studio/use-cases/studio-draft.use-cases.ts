@@ -1,3 +1,4 @@
+import { modelChoiceResolver } from '../../connections/use-cases/model-choice';
 import { roleOn } from '../../access/access-policy';
 import { allows } from '../../access/roles';
 import type { Application } from '../../applications/domain/application';
@@ -64,7 +65,7 @@ export class SaveStudioDraftUseCase {
   async execute(appId: string, input: unknown, actor: Actor): Promise<StudioDraftView> {
     const application = await studioApplication(this.deps, appId, actor, 'write');
     const { config, stored } = await currentDraft(this.deps, application.id);
-    const next = await applyConfigPatch(config, input);
+    const next = await applyConfigPatch(config, input, modelChoiceResolver(this.deps.connections, application.ownerId));
     await this.deps.studio.saveDraft({ applicationId: application.id, config: next, basedOnVersion: stored?.basedOnVersion ?? null, updatedBy: actor.userId });
     return draftView(this.deps, application, actor);
   }

@@ -1,5 +1,7 @@
 import { postStream, readSseEvents } from '../../support/sse';
-import { registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { paidUserWithApplication, registerUser, startCoreApi, type TestStack } from '../../support/test-stack';
 
 /**
  * Owners' connections (docs/connections.md) against the composed core API and AI service: the provider
@@ -12,13 +14,27 @@ describe('core API: connections', () => {
   const KEY = 'sk-connection-secret-7777';
   const HEADER = 'header-secret-value-9999';
 
+  let shop: Server;
+
   beforeAll(async () => {
-    stack = await startCoreApi({ providers: true, env: { CONNECTIONS_ALLOW_HTTP: 'true', CONNECTIONS_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8' } });
+    // The owner's endpoint an http tool calls (outbound rules allow it on loopback, like the connections').
+    shop = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ order: req.url!.split('/').pop(), status: 'shipped' }));
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    stack = await startCoreApi({
+      providers: true,
+      env: { CONNECTIONS_ALLOW_HTTP: 'true', CONNECTIONS_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8', OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32' },
+    });
     const user = await registerUser(stack.client);
     token = user.access_token;
     appId = (await stack.client.post('/api/applications', { name: 'Connection app' }, { token })).body.id;
   });
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await stack.close();
+    await new Promise((resolve) => shop.close(resolve));
+  });
   beforeEach(() => stack.emulator!.reset());
 
   const baseUrl = () => `${stack.emulator!.url}/provider_a/v1`;
@@ -53,6 +69,70 @@ describe('core API: connections', () => {
     expect(stored.text).not.toContain(KEY);
     expect(stored.text).not.toContain(HEADER);
     expect(stored.body.messages.at(-1)).toMatchObject({ provider: 'local-llm', model: 'gpt-4o-mini', status: 'complete' });
+  });
+
+  it('saves a model config, an A/B version and a studio draft on a connection, and the application answers through it', async () => {
+    await create({ name: 'config-llm', baseUrl: baseUrl(), apiKey: KEY });
+    const app = (await stack.client.post('/api/applications', { name: 'Config on a connection' }, { token })).body.id;
+    const config = await stack.client.post('/api/model-configs', { applicationId: app, name: 'Own endpoint', provider: 'config-llm', modelId: 'gpt-4o-mini', isDefault: true }, { token });
+    expect(config.status).toBe(201);
+    expect(config.body).toMatchObject({ provider: 'config-llm', modelId: 'gpt-4o-mini', isDefault: true });
+    // A model the connection does not serve, and a name that is neither a provider nor a connection, are refused naming the field.
+    const wrongModel = await stack.client.put(`/api/model-configs/${config.body._id}`, { modelId: 'not-served' }, { token });
+    expect(wrongModel.status).toBe(400);
+    expect(wrongModel.body.details[0]).toMatchObject({ path: 'modelId' });
+    const unknown = await stack.client.post('/api/model-configs', { applicationId: app, name: 'Nowhere', provider: 'no-such-connection' }, { token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details[0]).toMatchObject({ path: 'provider' });
+    // Another owner's connection name is unknown to this owner.
+    const other = await registerUser(stack.client);
+    const otherApp = (await stack.client.post('/api/applications', { name: 'Other' }, { token: other.access_token })).body.id;
+    expect((await stack.client.post('/api/model-configs', { applicationId: otherApp, name: 'Borrowed', provider: 'config-llm' }, { token: other.access_token })).status).toBe(400);
+    // The built-in providers keep working.
+    expect((await stack.client.post('/api/model-configs', { applicationId: app, name: 'Built in', provider: 'provider_b' }, { token })).status).toBe(201);
+
+    const version = await stack.client.post(`/api/model-configs/${config.body._id}/versions`, { label: 'Variant', trafficPercent: 0, settings: { temperature: 0.2 } }, { token });
+    expect(version.status).toBe(201);
+    expect(version.body).toMatchObject({ provider: 'config-llm', modelId: 'gpt-4o-mini' });
+
+    const draft = await stack.client.put(`/api/applications/${app}/studio/draft`, { provider: 'config-llm', modelId: 'gpt-4o-mini', settings: { resilience: { retry: { maxRetries: 1, baseDelayMs: 100, maxDelayMs: 1000 } } } }, { token });
+    expect(draft.status).toBe(200);
+    expect(draft.body.config).toMatchObject({ provider: 'config-llm', modelId: 'gpt-4o-mini', settings: { resilience: { retry: { maxRetries: 1 } } } });
+    expect((await stack.client.put(`/api/applications/${app}/studio/draft`, { provider: 'no-such-connection' }, { token })).body.details[0]).toMatchObject({ path: 'provider' });
+
+    // A turn without a provider runs on the default config, hence on the connection.
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: app }, { token })).body;
+    const answer = await stack.client.post(`/api/conversations/${conversation.id}/messages`, { content: 'through the config' }, { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ provider: 'config-llm', model: 'gpt-4o-mini' });
+    const chat = stack.emulator!.requests.find((r) => r.path === '/v1/chat/completions')!;
+    expect(chat.apiKey).toBe(KEY);
+  });
+
+  it('calls a tool through a connection (the endpoint speaks OpenAI tool calls) and answers with its result', async () => {
+    const owner = await paidUserWithApplication(stack);
+    const saved = await stack.client.post('/api/connections', { name: 'tool-llm', baseUrl: baseUrl(), apiKey: KEY }, { token: owner.token });
+    expect(saved.status).toBe(201);
+    const tool = await stack.client.post(
+      `/api/applications/${owner.app.id}/tools`,
+      {
+        name: 'order_status',
+        description: 'Where an order is',
+        parameters: { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{1,6}$' } }, required: ['order'], additionalProperties: false },
+        source: { type: 'http', method: 'GET', url: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/orders/{{args.order}}` },
+        timeoutMs: 5000,
+      },
+      { token: owner.token },
+    );
+    expect(tool.status).toBe(201);
+    expect((await stack.client.put(`/api/applications/${owner.app.id}/agent`, { enabledTools: ['order_status'], maxToolRounds: 2 }, { token: owner.token })).status).toBe(200);
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id;
+    const res = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'Where is it? [[call order_status {"order":"4242"}]]', provider: 'tool-llm', model: 'gpt-4o-mini' }, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ provider: 'tool-llm', model: 'gpt-4o-mini' });
+    expect(res.body.toolCalls).toEqual([expect.objectContaining({ name: 'order_status', arguments: { order: '4242' }, isError: false })]);
+    expect(res.body.message.content).toContain('order_status returned');
+    expect(res.body.message.content).toContain('shipped');
   });
 
   it('refuses a URL with credentials, an unknown field, and a name that is a built-in provider', async () => {

@@ -11007,8 +11007,8 @@ export interface paths {
                          * @example Ada Lovelace
                          */
                         displayName?: string;
-                        /** @enum {string} */
-                        provider: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        provider: string;
                         /**
                          * @description Defaults to the provider's default model
                          * @example gpt-4o-mini
@@ -11099,8 +11099,8 @@ export interface paths {
                          * @example Ada Lovelace
                          */
                         displayName?: string;
-                        /** @enum {string} */
-                        provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        provider?: string;
                         /**
                          * @description Defaults to the provider's default model
                          * @example gpt-4o-mini
@@ -11268,8 +11268,8 @@ export interface paths {
                          * @example Warmer answers
                          */
                         label: string;
-                        /** @enum {string} */
-                        provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        provider?: string;
                         /** @example gpt-4o-mini */
                         modelId?: string;
                         settings?: components["schemas"]["ModelSettings"];
@@ -11381,8 +11381,8 @@ export interface paths {
                          * @example Warmer answers
                          */
                         label?: string;
-                        /** @enum {string} */
-                        provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        provider?: string;
                         /** @example gpt-4o-mini */
                         modelId?: string;
                         settings?: components["schemas"]["ModelSettings"];
@@ -14227,10 +14227,10 @@ export interface paths {
                             [key: string]: string;
                         };
                         /**
+                         * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
                          * @example provider_a
-                         * @enum {string}
                          */
-                        provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                        provider?: string;
                         /** @example gpt-4o-mini */
                         modelId?: string;
                         settings?: components["schemas"]["StudioSettings"];
@@ -14600,10 +14600,10 @@ export interface paths {
                                 [key: string]: string;
                             };
                             /**
+                             * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
                              * @example provider_a
-                             * @enum {string}
                              */
-                            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                            provider?: string;
                             /** @example gpt-4o-mini */
                             modelId?: string;
                             settings?: components["schemas"]["StudioSettings"];
@@ -19902,8 +19902,8 @@ export interface components {
             applicationId?: string;
             /** @example Support Bot */
             name?: string;
-            /** @enum {string} */
-            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+            /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+            provider?: string;
             /** @example gpt-4o-mini */
             modelId?: string;
             isDefault?: boolean;
@@ -19949,8 +19949,8 @@ export interface components {
             version?: string;
             /** @example Warmer answers */
             label?: string;
-            /** @enum {string} */
-            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+            /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+            provider?: string;
             /** @example gpt-4o-mini */
             modelId?: string;
             settings?: components["schemas"]["ModelSettings"];
@@ -19976,8 +19976,8 @@ export interface components {
                 configId?: string;
                 /** @example Support answers */
                 name?: string;
-                /** @enum {string} */
-                provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+                /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                provider?: string;
                 /** @example gpt-4o-mini */
                 modelId?: string;
                 isDefault?: boolean;
@@ -20541,10 +20541,10 @@ export interface components {
                 [key: string]: string;
             };
             /**
+             * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
              * @example provider_a
-             * @enum {string}
              */
-            provider?: "provider_a" | "provider_b" | "provider_c" | "provider_d";
+            provider?: string;
             /** @example gpt-4o-mini */
             modelId?: string;
             settings?: components["schemas"]["StudioSettings"];

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
 import { toApiError } from '../../lib/errors';
+import { fetchModelCatalogue, MODEL_CATALOGUE_KEY } from '../../lib/model-catalogue';
 
 export type ModelConfig = components['schemas']['ModelConfig'];
 export type Version = components['schemas']['ModelConfigVersion'];
@@ -17,7 +18,7 @@ export interface ConfigInput {
 const key = ['model-configs'] as const;
 
 export function useProviderCatalogue() {
-  return useQuery({ queryKey: ['providers'], queryFn: () => data(api.GET('/api/providers')), staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: MODEL_CATALOGUE_KEY, queryFn: fetchModelCatalogue, staleTime: 60_000 });
 }
 
 export function useConfigs(applicationId: string | undefined) {

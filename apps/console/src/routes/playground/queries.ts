@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
+import { fetchModelCatalogue, MODEL_CATALOGUE_KEY } from '../../lib/model-catalogue';
 
 export type Conversation = components['schemas']['Conversation'];
 export type Message = components['schemas']['Message'];
 export type ProviderInfo = components['schemas']['ProviderInfo'];
 
 export function useProviders() {
-  return useQuery({ queryKey: ['providers'], queryFn: () => data(api.GET('/api/providers')), staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: MODEL_CATALOGUE_KEY, queryFn: fetchModelCatalogue, staleTime: 60_000 });
 }
 
 export function useConversations(applicationId: string | undefined) {

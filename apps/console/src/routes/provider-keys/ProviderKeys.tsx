@@ -1,5 +1,6 @@
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Loading } from '../../components/States';
+import { Connections } from './Connections';
 import { ProviderKeyCard } from './ProviderKeyCard';
 import { PROVIDERS, useProviderCatalogue, useProviderKeys } from './queries';
 import { s } from './strings';
@@ -24,6 +25,7 @@ export default function ProviderKeys() {
               platformKey={catalogue.data?.find((p) => p.id === provider)?.platformKeyConfigured}
             />
           ))}
+          <Connections />
         </div>
       )}
     </>

@@ -80,6 +80,8 @@ function BuildForm({ applicationId, draft }: { applicationId: string; draft: Stu
     setForm((f) => ({ ...f, ...change }));
   };
   const setSetting = (k: NumberField, v: string) => set({ settings: { ...form.settings, [k]: v } });
+  const setResilience = (change: Partial<Form['resilience']>) => set({ resilience: { ...form.resilience, ...change } });
+  const fallbackError = save.error instanceof ApiError ? (save.error.fieldMessage('settings.resilience.fallbacks') ?? [0, 1, 2].map((i) => (save.error as ApiError).fieldMessage(`settings.resilience.fallbacks.${i}`)).find(Boolean)) : undefined;
 
   async function saveDraft(): Promise<boolean> {
     if (invalid) return false;
@@ -258,6 +260,16 @@ function BuildForm({ applicationId, draft }: { applicationId: string; draft: Stu
                 />
               ))}
             </div>
+            <fieldset className="ap-stack">
+              <legend>{s.resilienceTitle}</legend>
+              <p className="ap-muted">{s.resilienceHelp}</p>
+              <div className="ap-studio-grid">
+                <Field label={s.maxRetries} type="number" inputMode="numeric" min={0} max={5} step={1} hint={s.maxRetriesHint} value={form.resilience.maxRetries} onChange={(e) => setResilience({ maxRetries: e.target.value })} error={apiError('settings.resilience.retry.maxRetries')} />
+                <Field label={s.baseDelayMs} type="number" inputMode="numeric" min={0} step={100} hint={s.baseDelayHint} value={form.resilience.baseDelayMs} onChange={(e) => setResilience({ baseDelayMs: e.target.value })} error={apiError('settings.resilience.retry.baseDelayMs')} />
+                <Field label={s.maxDelayMs} type="number" inputMode="numeric" min={0} step={100} value={form.resilience.maxDelayMs} onChange={(e) => setResilience({ maxDelayMs: e.target.value })} error={apiError('settings.resilience.retry.maxDelayMs')} />
+              </div>
+              <TextArea label={s.fallbacks} rows={3} spellCheck={false} hint={s.fallbacksHint} value={form.resilience.fallbacks} onChange={(e) => setResilience({ fallbacks: e.target.value })} error={fallbackError} />
+            </fieldset>
           </section>
 
           <section className="ap-card ap-studio-section" aria-labelledby="studio-context-title">

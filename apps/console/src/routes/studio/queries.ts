@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
+import { fetchModelCatalogue, MODEL_CATALOGUE_KEY } from '../../lib/model-catalogue';
 
 export type StudioDraft = components['schemas']['StudioDraft'];
 export type StudioConfig = components['schemas']['StudioConfig'];
@@ -29,7 +30,7 @@ export function useDiff(appId: string, from: string | null, to: string) {
 }
 
 export function useProviders() {
-  return useQuery({ queryKey: ['providers'], queryFn: () => data(api.GET('/api/providers')), staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: MODEL_CATALOGUE_KEY, queryFn: fetchModelCatalogue, staleTime: 60_000 });
 }
 
 export function useApplication(appId: string) {

@@ -1,0 +1,69 @@
+import { describeInBrowser } from '../browser/support/browser';
+import { userWithApplication } from '../support/test-stack';
+import { axeViolations, signIn, startConsoleStack, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
+
+/**
+ * Connections in Chromium (docs/connections.md): the provider emulator is an OpenAI-compatible endpoint on
+ * loopback, which the operator allows for connections; its models are then offered in the model pickers.
+ */
+describeInBrowser('console: connections', () => {
+  let world: ConsoleStack;
+  let tab: ConsolePage;
+
+  beforeAll(async () => {
+    world = await startConsoleStack({ env: { CONNECTIONS_ALLOW_HTTP: 'true', CONNECTIONS_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8' } });
+  });
+  afterAll(() => world?.close());
+  beforeEach(async () => {
+    tab = await world.open();
+  });
+  afterEach(() => closeCheckedTab(tab));
+
+  it('adds a connection, lists and finds its models, tests it, offers it in the model picker, and deletes it', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Own endpoint shop' });
+    await signIn(page, world.url, owner);
+    await tab.goto('/provider-keys');
+    const section = page.getByRole('region', { name: 'Connections' });
+    await section.getByText('No connections yet.').waitFor();
+
+    const rawKey = 'sk-connection-console-4Xy2';
+    await section.getByLabel('Name').fill('local-llm');
+    await section.getByLabel('Base URL').fill(`${world.stack.emulator!.url}/provider_a/v1`);
+    await section.getByLabel('API key (optional)').fill(rawKey);
+    await section.getByLabel('Extra headers (optional)').fill('X-Tenant: team-secret-42');
+    await section.getByRole('button', { name: 'Add a connection' }).click();
+    await section.getByText('Added local-llm.').waitFor();
+    const item = section.getByRole('listitem', { name: 'local-llm' });
+    await item.getByText(/Key ending in 4Xy2/).waitFor();
+    await item.getByText(/Extra headers: x-tenant/).waitFor();
+    await item.getByRole('list', { name: 'Models of local-llm' }).getByText('gpt-4o-mini', { exact: true }).waitFor();
+    const content = await page.content();
+    expect(content).not.toContain(rawKey);
+    expect(content).not.toContain('team-secret-42');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await item.getByRole('button', { name: 'Test local-llm' }).click();
+    await item.getByText(/The endpoint answered \(\d+ models available\)/).waitFor();
+    await item.getByRole('button', { name: 'Find models again for local-llm' }).click();
+    await item.getByText(/Found \d+ models/).waitFor();
+
+    // The connection's models are offered where a model is picked.
+    await tab.goto('/model-configs');
+    await page.getByRole('button', { name: 'New config' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a model config' });
+    await dialog.getByLabel('Name').fill('On my endpoint');
+    await dialog.getByLabel('Provider').selectOption('local-llm');
+    await dialog.getByLabel('Model').selectOption('gpt-4o-mini');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const configs = await world.stack.client.get(`/api/model-configs?applicationId=${owner.app.id}`, { token: owner.token });
+    expect(configs.body).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'On my endpoint', provider: 'local-llm', modelId: 'gpt-4o-mini' })]));
+
+    await tab.goto('/provider-keys');
+    const again = page.getByRole('region', { name: 'Connections' }).getByRole('listitem', { name: 'local-llm' });
+    await again.getByRole('button', { name: 'Delete the connection local-llm' }).click();
+    await page.getByRole('dialog', { name: 'Delete the connection local-llm?' }).getByRole('button', { name: 'Delete connection' }).click();
+    await page.getByRole('region', { name: 'Connections' }).getByText('No connections yet.').waitFor();
+  });
+});
