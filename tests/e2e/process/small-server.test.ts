@@ -10,7 +10,8 @@ import { freePort, serviceOf, waitUntilUp, type Service } from '../../support/sp
 const ROOT = join(__dirname, '..', '..', '..');
 const LIMIT = 768 * 1024 * 1024;
 const CLIENTS = 32;
-const CHAT_SECONDS = 8;
+/** 8 s in the suite; `SMALL_SERVER_CHAT_SECONDS=20` runs the issue's full 20 s by hand. */
+const CHAT_SECONDS = Number(process.env.SMALL_SERVER_CHAT_SECONDS) > 0 ? Number(process.env.SMALL_SERVER_CHAT_SECONDS) : 8;
 const SECTIONS = 2_000;
 const WORDS = ['copper', 'meadow', 'signal', 'harvest', 'quartz', 'ember', 'glacier', 'orchard', 'compass', 'lantern', 'harbour', 'falcon'];
 
