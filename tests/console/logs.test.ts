@@ -94,5 +94,17 @@ describeInBrowser('console: logs and annotations', () => {
     const csv = await readFile((await download.path())!, 'utf8');
     expect(download.suggestedFilename()).toMatch(/annotations\.csv$/);
     expect(csv).toContain('corrected,Where is my parcel?,Track it from the link in your shipping e-mail.');
+
+    // The annotation goes into a test set of the Evaluate tab in one step.
+    const dataset = await world.stack.client.post(`/api/applications/${owner.app.id}/datasets`, { name: 'Parcels' }, { token: owner.token });
+    expect(dataset.status).toBe(201);
+    await row.getByRole('button', { name: 'Add “Where is my parcel?” to a test set' }).click();
+    const adding = page.getByRole('dialog', { name: 'Add to a test set' });
+    await adding.getByLabel('Test set').selectOption(dataset.body.id);
+    await adding.getByRole('button', { name: 'Add to the test set' }).click();
+    await adding.getByRole('status').filter({ hasText: 'Added to “Parcels”.' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const items = await world.stack.client.get(`/api/applications/${owner.app.id}/datasets/${dataset.body.id}`, { token: owner.token });
+    expect(items.body.items).toMatchObject([{ input: { message: 'Where is my parcel?' }, expected: 'Track it from the link in your shipping e-mail.', tags: ['annotation'] }]);
   });
 });

@@ -4,6 +4,7 @@ import { MAX_IMPORT_BYTES } from '../../../core/evaluations/domain/dataset';
 import type {
   AddAnnotationsToDatasetUseCase,
   AddDatasetItemsUseCase,
+  AddMessagesToDatasetUseCase,
   CreateDatasetUseCase,
   DeleteDatasetUseCase,
   ExportDatasetUseCase,
@@ -38,6 +39,7 @@ export interface EvaluationsRouterDeps {
   deleteDataset: DeleteDatasetUseCase;
   addItems: AddDatasetItemsUseCase;
   addAnnotations: AddAnnotationsToDatasetUseCase;
+  addMessages: AddMessagesToDatasetUseCase;
   removeItem: RemoveDatasetItemUseCase;
   importItems: ImportDatasetItemsUseCase;
   exportDataset: ExportDatasetUseCase;
@@ -87,6 +89,10 @@ export function evaluationsRouter(d: EvaluationsRouterDeps): Router {
   r.post('/datasets/:datasetId/items/from-annotations', auth, async (ctx) => {
     ctx.status = 201;
     ctx.body = await d.addAnnotations.execute(ctx.params.appId!, ctx.params.datasetId!, ctx.request.body, actorOf(ctx));
+  });
+  r.post('/datasets/:datasetId/items/from-messages', auth, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await d.addMessages.execute(ctx.params.appId!, ctx.params.datasetId!, ctx.request.body, actorOf(ctx));
   });
   r.delete('/datasets/:datasetId/items/:itemId', auth, async (ctx) => {
     await d.removeItem.execute(ctx.params.appId!, ctx.params.datasetId!, ctx.params.itemId!, actorOf(ctx));

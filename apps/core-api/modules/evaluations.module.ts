@@ -10,6 +10,7 @@ import { ChatTurnRunner } from '../../../core/conversations/use-cases/run-chat-t
 import {
   AddAnnotationsToDatasetUseCase,
   AddDatasetItemsUseCase,
+  AddMessagesToDatasetUseCase,
   CreateDatasetUseCase,
   DeleteDatasetUseCase,
   ExportDatasetUseCase,
@@ -92,6 +93,7 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
       provide(c, DeleteDatasetUseCase, (get) => new DeleteDatasetUseCase(access(get)));
       provide(c, AddDatasetItemsUseCase, (get) => new AddDatasetItemsUseCase(access(get)));
       provide(c, AddAnnotationsToDatasetUseCase, (get) => new AddAnnotationsToDatasetUseCase({ ...access(get), annotations: get(LOGS_TOKENS.AnnotationRepository), add: get(AddDatasetItemsUseCase) }));
+      provide(c, AddMessagesToDatasetUseCase, (get) => new AddMessagesToDatasetUseCase({ ...access(get), answers: get(LOGS_TOKENS.AnnotationRepository), add: get(AddDatasetItemsUseCase) }));
       provide(c, RemoveDatasetItemUseCase, (get) => new RemoveDatasetItemUseCase(access(get)));
       provide(c, ImportDatasetItemsUseCase, (get) => new ImportDatasetItemsUseCase({ ...access(get), parser: get(EVALUATION_TOKENS.Parser), add: get(AddDatasetItemsUseCase) }));
       provide(c, ExportDatasetUseCase, (get) => new ExportDatasetUseCase(access(get)));
@@ -130,6 +132,7 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
         deleteDataset: resolve(c, DeleteDatasetUseCase),
         addItems: resolve(c, AddDatasetItemsUseCase),
         addAnnotations: resolve(c, AddAnnotationsToDatasetUseCase),
+        addMessages: resolve(c, AddMessagesToDatasetUseCase),
         removeItem: resolve(c, RemoveDatasetItemUseCase),
         importItems: resolve(c, ImportDatasetItemsUseCase),
         exportDataset: resolve(c, ExportDatasetUseCase),

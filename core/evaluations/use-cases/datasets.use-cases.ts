@@ -138,6 +138,37 @@ export class AddAnnotationsToDatasetUseCase {
   }
 }
 
+const fromMessagesSchema = yup.object({
+  messageIds: yup
+    .array(uuidField('each of messageIds').required())
+    .min(1, 'messageIds must name at least one answer')
+    .max(MAX_ITEMS_PER_REQUEST, `messageIds must have at most ${MAX_ITEMS_PER_REQUEST} entries`)
+    .required(),
+});
+
+/**
+ * `POST …/datasets/:id/items/from-messages` (OBSERVE.md: items from the logs): each answer of the application's
+ * conversations becomes an item, the user's question before it the input and the answer given the one expected
+ * (a regression check: keep answering like this), tagged `log`. All or none: an answer that is not the
+ * application's is a 404 and nothing is added.
+ */
+export class AddMessagesToDatasetUseCase {
+  constructor(private readonly deps: EvaluationAccessDeps & { answers: Pick<AnnotationRepository, 'answer'>; add: AddDatasetItemsUseCase }) {}
+
+  async execute(appId: string, datasetId: string, input: unknown, actor: Actor): Promise<DatasetView & { added: ItemView[] }> {
+    const application = await evaluationApplication(this.deps, appId, actor, 'write');
+    const dataset = await datasetOf(this.deps, application, datasetId);
+    const { messageIds } = await validate(fromMessagesSchema, input);
+    const items: NewItem[] = [];
+    for (const id of new Set(messageIds)) {
+      const answer = await this.deps.answers.answer(application.id, id);
+      if (!answer) throw new NotFoundError('Message');
+      items.push({ input: { message: answer.question }, expected: answer.answer, tags: ['log'] });
+    }
+    return this.deps.add.add(dataset.id, items);
+  }
+}
+
 export class RemoveDatasetItemUseCase {
   constructor(private readonly deps: EvaluationAccessDeps) {}
   async execute(appId: string, datasetId: string, itemId: string, actor: Actor): Promise<void> {

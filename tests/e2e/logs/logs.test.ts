@@ -89,6 +89,12 @@ describe.each(DATABASE_KINDS)('application logs and annotations (%s)', (database
     expect((await stack.client.post(intoDataset, { annotationIds: [created.body.id] }, { token: strangers.token })).status).toBe(404);
     expect((await stack.client.post(intoDataset, { annotationIds: ['00000000-0000-4000-8000-000000000000'] }, { token })).status).toBe(404);
     expect((await stack.client.post(intoDataset, { annotationIds: [] }, { token })).status).toBe(400);
+    // A logged answer goes in the same way: the question before it the input, the answer given the one expected.
+    const fromLogs = `/api/applications/${app.id}/datasets/${dataset.body.id}/items/from-messages`;
+    const logged = await stack.client.post(fromLogs, { messageIds: [api.body.message.id] }, { token });
+    expect(logged.status).toBe(201);
+    expect(logged.body.added).toMatchObject([{ input: { message: 'Tell me about the pricing plans' }, expected: api.body.message.content, tags: ['log'] }]);
+    expect((await stack.client.post(fromLogs, { messageIds: [api.body.message.id] }, { token: strangers.token })).status).toBe(404);
     const manual = await stack.client.post(annotations(app.id), { question: 'Do you ship abroad?', answer: '=Yes, to 40 countries.' }, { token });
     expect(manual.body.kind).toBe('manual');
     const listed = await stack.client.get(annotations(app.id), { token });

@@ -4018,6 +4018,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/datasets/{datasetId}/items/from-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add logged answers to a dataset (one new version)
+         * @description Each answer of the application’s conversations becomes an item: the question before it the input, the answer given the expected answer (a regression check), tagged `log`. All or none: an answer that is not the application’s answers 404 and nothing is added.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Dataset id */
+                    datasetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        messageIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The dataset and the items added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EvaluationDataset"] & {
+                            added?: components["schemas"]["EvaluationItem"][];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/applications/{appId}/datasets/{datasetId}/items/{itemId}": {
         parameters: {
             query?: never;

@@ -1,4 +1,4 @@
-import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { ListPlus, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '../../components/Button';
@@ -21,6 +21,7 @@ import {
   type AnnotationSettings,
 } from './queries';
 import { s } from './strings';
+import { ToDatasetDialog } from './ToDatasetDialog';
 
 const a = s.annotations;
 
@@ -30,6 +31,7 @@ export default function Annotations({ applicationId }: { applicationId: string }
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Annotation | 'new' | null>(null);
   const [removing, setRemoving] = useState<Annotation | null>(null);
+  const [adding, setAdding] = useState<Annotation | null>(null);
   const [exportError, setExportError] = useState<unknown>(null);
   const list = useAnnotations(applicationId, search, page);
   const remove = useDeleteAnnotation(applicationId);
@@ -61,6 +63,9 @@ export default function Annotations({ applicationId }: { applicationId: string }
             <>
               <button type="button" className="ap-icon-button" aria-label={a.edit(r.question ?? '')} onClick={() => setEditing(r)}>
                 <Pencil aria-hidden size={16} />
+              </button>
+              <button type="button" className="ap-icon-button" aria-label={a.toDataset(r.question ?? '')} onClick={() => setAdding(r)}>
+                <ListPlus aria-hidden size={16} />
               </button>
               <button type="button" className="ap-icon-button" aria-label={a.remove(r.question ?? '')} onClick={() => setRemoving(r)}>
                 <Trash2 aria-hidden size={16} />
@@ -102,6 +107,7 @@ export default function Annotations({ applicationId }: { applicationId: string }
       </div>
       {exportError ? <ErrorText error={exportError} /> : null}
       {body}
+      {adding ? <ToDatasetDialog appId={applicationId} source={{ annotationId: adding.id! }} onClose={() => setAdding(null)} /> : null}
       {editing ? <AnnotationDialog appId={applicationId} annotation={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       <ConfirmDialog
         open={removing !== null}
@@ -170,3 +176,4 @@ function AnnotationDialog({ appId, annotation, onClose }: { appId: string; annot
     </Dialog>
   );
 }
+

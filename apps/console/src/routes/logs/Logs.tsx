@@ -11,6 +11,7 @@ import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/Sta
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { PAGE_SIZE, useLogConversation, useLogs, useSaveAnnotation, type LogConversation, type LogFilters, type LogMessage, type LogRow } from './queries';
 import { s } from './strings';
+import { ToDatasetDialog } from './ToDatasetDialog';
 import { TraceTree } from './TraceTree';
 
 type Values = { channel: string; rating: string; errors: string; tools: string; from: string; to: string; q: string };
@@ -170,22 +171,34 @@ function Select({ id, label, register, options }: { id: string; label: string; r
 function ConversationView({ appId, conversationId, onBack }: { appId: string; conversationId: string; onBack: () => void }) {
   const conversation = useLogConversation(appId, conversationId);
   const [annotating, setAnnotating] = useState<{ message: LogMessage; question: string } | null>(null);
+  const [toDataset, setToDataset] = useState<string | null>(null);
   let body;
   if (conversation.isPending) body = <Loading />;
   else if (conversation.isError) body = <ErrorState error={conversation.error} onRetry={() => void conversation.refetch()} />;
-  else body = <Messages appId={appId} conversation={conversation.data} onAnnotate={(message, question) => setAnnotating({ message, question })} />;
+  else body = <Messages appId={appId} conversation={conversation.data} onAnnotate={(message, question) => setAnnotating({ message, question })} onToDataset={setToDataset} />;
   return (
     <>
       <div>
         <Button onClick={onBack}>{s.back}</Button>
       </div>
       {body}
+      {toDataset ? <ToDatasetDialog appId={appId} source={{ messageId: toDataset }} onClose={() => setToDataset(null)} /> : null}
       {annotating ? <AnnotateDialog appId={appId} message={annotating.message} question={annotating.question} onClose={() => setAnnotating(null)} /> : null}
     </>
   );
 }
 
-function Messages({ appId, conversation, onAnnotate }: { appId: string; conversation: LogConversation; onAnnotate: (message: LogMessage, question: string) => void }) {
+function Messages({
+  appId,
+  conversation,
+  onAnnotate,
+  onToDataset,
+}: {
+  appId: string;
+  conversation: LogConversation;
+  onAnnotate: (message: LogMessage, question: string) => void;
+  onToDataset: (messageId: string) => void;
+}) {
   const save = useSaveAnnotation(appId);
   const [marked, setMarked] = useState<string | null>(null);
   const messages = conversation.messages ?? [];
@@ -245,15 +258,21 @@ function Messages({ appId, conversation, onAnnotate }: { appId: string; conversa
                   <p className="ap-notice" role="status">
                     {marked === m.id ? s.conversation.markedGood : s.conversation.annotated}
                   </p>
-                ) : m.status !== 'failed' && m.content ? (
+                ) : null}
+                {m.status !== 'failed' && m.content ? (
                   <div className="ap-actions">
-                    <Button
-                      busy={save.isPending && save.variables?.body.messageId === m.id}
-                      onClick={() => save.mutate({ body: { messageId: m.id! } }, { onSuccess: () => setMarked(m.id!) })}
-                    >
-                      {s.conversation.markGood}
-                    </Button>
-                    <Button onClick={() => onAnnotate(m, questionBefore(i))}>{s.conversation.annotate}</Button>
+                    {m.annotationId || marked === m.id ? null : (
+                      <>
+                        <Button
+                          busy={save.isPending && save.variables?.body.messageId === m.id}
+                          onClick={() => save.mutate({ body: { messageId: m.id! } }, { onSuccess: () => setMarked(m.id!) })}
+                        >
+                          {s.conversation.markGood}
+                        </Button>
+                        <Button onClick={() => onAnnotate(m, questionBefore(i))}>{s.conversation.annotate}</Button>
+                      </>
+                    )}
+                    <Button onClick={() => onToDataset(m.id!)}>{s.conversation.toDataset}</Button>
                   </div>
                 ) : null}
                 {save.isError && save.variables?.body.messageId === m.id ? <ErrorText error={save.error} /> : null}

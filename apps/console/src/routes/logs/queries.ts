@@ -96,3 +96,30 @@ export async function downloadAnnotations(appId: string, format: 'csv' | 'jsonl'
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** The application's test sets (the Evaluate tab's datasets), to add an annotation to one. */
+export function useDatasetChoices(appId: string) {
+  return useQuery({
+    queryKey: ['datasets', appId, 'choices'],
+    queryFn: () => data(api.GET('/api/applications/{appId}/datasets', { params: { path: { appId } } })),
+  });
+}
+
+/** What goes into a test set: an annotation, or a logged answer. */
+export type DatasetSource = { annotationId: string } | { messageId: string };
+
+export function useAddToDataset(appId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ datasetId, source }: { datasetId: string; source: DatasetSource }) => {
+      const path = { appId, datasetId };
+      const { data: added, error, response } =
+        'annotationId' in source
+          ? await api.POST('/api/applications/{appId}/datasets/{datasetId}/items/from-annotations', { params: { path }, body: { annotationIds: [source.annotationId] } })
+          : await api.POST('/api/applications/{appId}/datasets/{datasetId}/items/from-messages', { params: { path }, body: { messageIds: [source.messageId] } });
+      if (!response.ok) throw toApiError(response.status, error);
+      return added!;
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: ['datasets', appId] }),
+  });
+}

@@ -53,6 +53,7 @@ export const s = {
     calls: 'Tool calls',
     markGood: 'Mark as good',
     annotate: 'Annotate',
+    toDataset: 'Add to a test set',
     markedGood: 'Marked as good: it can now answer close questions.',
   },
   annotateDialog: {
@@ -107,5 +108,13 @@ export const s = {
     removeBody: 'Close questions will go to the model again.',
     removeConfirm: 'Delete annotation',
     total: (n: number) => (n === 1 ? '1 annotation' : `${n} annotations`),
+    toDataset: (q: string) => `Add “${q}” to a test set`,
+    toDatasetTitle: 'Add to a test set',
+    toDatasetBody: 'The question becomes a test question, and this answer the one expected. Test sets are run in the Evaluate tab.',
+    dataset: 'Test set',
+    chooseDataset: 'Choose a test set',
+    noDatasets: 'This application has no test set yet: make one in the Evaluate tab first.',
+    addToDataset: 'Add to the test set',
+    addedToDataset: (name: string) => `Added to “${name}”.`,
   },
 };
