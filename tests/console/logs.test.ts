@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describeInBrowser } from '../browser/support/browser';
 import { anOwnerWithKey, withKey } from '../e2e/public-api/public-api-support';
+import { flushTraces } from '../e2e/traces/trace-support';
 import { axeViolations, closeCheckedTab, signIn, startConsoleStack, type ConsolePage, type ConsoleStack } from './support/console-stack';
 
 /** The Logs tab in Chromium: a widget and a public-API conversation, the filters, one conversation, an annotation listed and exported. */
@@ -40,9 +41,15 @@ describeInBrowser('console: logs and annotations', () => {
     await page.getByRole('button', { name: 'Open “Where is my parcel?”' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Clear filters' }).click();
 
+    // The answer's own trace, as the turn recorded it (written in batches: flushed before reading).
+    await flushTraces(world.stack);
     await page.getByRole('button', { name: 'Open “Where is my parcel?”' }).click();
     await page.getByRole('heading', { name: 'Conversation: Where is my parcel?' }).waitFor();
-    await page.getByText('No trace was recorded for this answer.').waitFor();
+    await page.getByText(/^Trace \(\d+ steps\)$/).click();
+    const recorded = page.getByRole('list', { name: 'Steps of this answer, on a time axis' });
+    await recorded.getByText('chat.turn', { exact: true }).waitFor();
+    await recorded.getByText('Provider:').first().waitFor();
+    await recorded.getByText('Tokens in:').first().waitFor();
 
     // A recorded trace, as the traces area's reader gives it, drawn as a tree: nested spans with durations and GenAI attributes.
     const t0 = Date.parse('2026-01-05T10:00:00.000Z');
@@ -51,7 +58,7 @@ describeInBrowser('console: logs and annotations', () => {
       traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
       spans: [
         { spanId: 'a1', parentSpanId: null, name: 'chat.turn', startTime: at(0), durationMs: 1200, status: 'ok', attributes: {} },
-        { spanId: 'b2', parentSpanId: 'a1', name: 'retrieval', startTime: at(10), durationMs: 90, status: 'ok', attributes: { 'retrieval.hits': 3 } },
+        { spanId: 'b2', parentSpanId: 'a1', name: 'retrieval', startTime: at(10), durationMs: 90, status: 'ok', attributes: { 'app.retrieval.hit_count': 3, 'app.retrieval.hits.file_name': ['parcels.md', 'parcels.md', 'returns.md'] } },
         { spanId: 'c3', parentSpanId: 'a1', name: 'chat gpt-4o-mini', startTime: at(110), durationMs: 800, status: 'ok', attributes: { 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': 42, 'gen_ai.usage.output_tokens': 17 } },
         { spanId: 'd4', parentSpanId: 'a1', name: 'execute_tool track_parcel', startTime: at(920), durationMs: 250, status: 'error', statusMessage: 'The tool timed out', attributes: { 'gen_ai.tool.name': 'track_parcel' } },
       ],
@@ -65,7 +72,7 @@ describeInBrowser('console: logs and annotations', () => {
     await page.reload();
     await page.getByText('Trace (4 steps)').click();
     const tree = page.getByRole('list', { name: 'Steps of this answer, on a time axis' });
-    for (const step of ['chat.turn', 'retrieval', 'chat gpt-4o-mini', 'execute_tool track_parcel', '1.20 s', '800 ms', '250 ms', 'Model: gpt-4o-mini', 'Tokens in: 42', 'Tokens out: 17', 'Tool: track_parcel', 'Failed: The tool timed out', 'Passages found: 3']) {
+    for (const step of ['chat.turn', 'retrieval', 'chat gpt-4o-mini', 'execute_tool track_parcel', '1.20 s', '800 ms', '250 ms', 'Model: gpt-4o-mini', 'Tokens in: 42', 'Tokens out: 17', 'Tool: track_parcel', 'Failed: The tool timed out', 'Passages found: 3', 'From: parcels.md, returns.md']) {
       await tree.getByText(step, { exact: true }).first().waitFor();
     }
     expect(await axeViolations(page)).toEqual([]);

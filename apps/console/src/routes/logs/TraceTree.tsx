@@ -6,14 +6,20 @@ import { s } from './strings';
 /** A span's attribute value as text (arrays joined). */
 const text = (v: unknown): string => (Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
-/** The attributes worth a glance, by their OpenTelemetry GenAI names (the rest under "All details"). */
-const HIGHLIGHTS: Array<{ keys: string[]; label: string }> = [
+/** The attributes worth a glance, by the names the traces area records (docs/observability.md); the rest under "All details". */
+const HIGHLIGHTS: Array<{ keys: string[]; label: string; format?: (v: unknown) => string }> = [
+  { keys: ['gen_ai.provider.name'], label: s.trace.provider },
   { keys: ['gen_ai.request.model', 'gen_ai.response.model'], label: s.trace.model },
   { keys: ['gen_ai.usage.input_tokens'], label: s.trace.tokensIn },
   { keys: ['gen_ai.usage.output_tokens'], label: s.trace.tokensOut },
+  { keys: ['gen_ai.usage.cost_usd'], label: s.trace.cost, format: (v) => (typeof v === 'number' ? `$${v < 0.01 ? v.toPrecision(2) : v.toFixed(4)}` : text(v)) },
+  // Seconds in the GenAI conventions.
+  { keys: ['gen_ai.server.time_to_first_token'], label: s.trace.firstToken, format: (v) => (typeof v === 'number' ? s.trace.duration(v * 1000) : text(v)) },
   { keys: ['gen_ai.tool.name'], label: s.trace.tool },
-  { keys: ['retrieval.hits', 'gen_ai.retrieval.hits', 'retrieval.documents'], label: s.trace.hits },
-  { keys: ['gen_ai.server.time_to_first_token', 'time_to_first_token_ms'], label: s.trace.firstToken },
+  { keys: ['app.retrieval.hit_count'], label: s.trace.hits },
+  { keys: ['app.retrieval.hits.file_name'], label: s.trace.documents, format: (v) => (Array.isArray(v) ? [...new Set(v.filter(Boolean))].join(', ') : text(v)) },
+  { keys: ['app.provider.outcome'], label: s.trace.outcome, format: (v) => s.trace.outcomes[String(v)] ?? text(v) },
+  { keys: ['app.annotation.score'], label: s.trace.annotation, format: (v) => (typeof v === 'number' ? s.trace.similarity(v) : text(v)) },
 ];
 
 interface Node {
@@ -61,9 +67,9 @@ function SpanRow({ node, start, total, depth }: { node: Node; start: number; tot
   const offset = ((Date.parse(span.startTime!) - start) / total) * 100;
   const width = Math.max(0.5, ((span.durationMs ?? 0) / total) * 100);
   const attributes = (span.attributes ?? {}) as Record<string, unknown>;
-  const highlights = HIGHLIGHTS.flatMap(({ keys, label }) => {
+  const highlights = HIGHLIGHTS.flatMap(({ keys, label, format }) => {
     const key = keys.find((k) => Object.hasOwn(attributes, k));
-    return key ? [{ label, value: text(attributes[key]) }] : [];
+    return key ? [{ label, value: (format ?? text)(attributes[key]) }] : [];
   });
   const name = span.name ?? '';
   return (
