@@ -307,6 +307,7 @@ const COLUMNS_WRITTEN_APART: Record<string, { columns: string[]; why: string }> 
 const RECORDS_OF_ATTEMPTS: Record<string, string> = {
   audit_records: 'refused security actions (a failed login, a forbidden admin write) are audited on purpose',
   analytics_daily: 'public API calls are counted refused or not (api_call), in memory, and written in batches on a timer',
+  scheduled_runs: 'the daily checks (marketplace updates, certificate expiry) claim their day’s run on their own hourly timer, whatever the requests',
   trace_spans: 'a turn is traced refused or not (its trace says why), and traces are written in batches off the turn’s path, on a timer',
 };
 
