@@ -13,8 +13,11 @@ export function processCommand(entry: string | undefined = process.argv[1]): str
   const path = relative(root, entry).split('\\').join('/');
   try {
     const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    // An entry point run from source is the one a script runs compiled (`npm start` runs `dist/start/…/main.js`).
+    const compiled = `dist/start/${path.replace(/\.ts$/, '.js')}`;
     for (const [name, command] of Object.entries(scripts ?? {})) {
-      if (command.split(/\s+/).includes(path)) return name === 'start' ? 'npm start' : `npm run ${name}`;
+      const words = command.split(/\s+/);
+      if (words.includes(path) || words.includes(compiled)) return name === 'start' ? 'npm start' : `npm run ${name}`;
     }
   } catch {
     // no package.json beside the code (an unusual install): the entry point names it well enough
