@@ -19,8 +19,8 @@ import { everyFieldWrong, exampleIdFor, mutateBody, pathIdFor, queryFor, type Op
  * request that was refused fails the test. Seeded (the seed is printed) and bounded, so it runs in CI.
  */
 const SEED = 1_701_725;
-/** Random requests per operation, after the systematic ones (every body field given every wrong type). */
-const RUNS_PER_OPERATION = 14;
+/** Random requests per operation, after the systematic ones (every body field given every wrong type); kept low, since every documented route adds its share to the suite's time. */
+const RUNS_PER_OPERATION = 8;
 
 const ERROR_KEYS = new Set(['statusCode', 'message', 'error', 'details']);
 
@@ -156,7 +156,7 @@ describe('hostile requests to every documented operation (property-based)', () =
         { seed: SEED + index++, numRuns: RUNS_PER_OPERATION + examples.length, examples, endOnFailure: true },
       );
     }
-  }, 600_000);
+  }, 900_000);
 });
 
 function isErrorBody(body: unknown, status: number): boolean {
