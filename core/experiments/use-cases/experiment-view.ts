@@ -1,6 +1,6 @@
 import type { ConfigVersion } from '../../model-configs/domain/config-version';
 import type { ModelConfig } from '../../model-configs/domain/model-config';
-import { CONTROL_ARM, type Experiment, type ExperimentStatus, type Goal, type Guardrail } from '../domain/experiment';
+import { CONTROL_ARM, type Experiment, type Guardrail } from '../domain/experiment';
 import type { Interval, Verdict } from '../domain/sequential-test';
 import type { Analysis } from './analyze-experiment';
 
@@ -20,17 +20,8 @@ export interface ExperimentArmView {
 }
 
 /** The decision view of a model config's A/B test (docs/ab-tests.md). */
-export interface ExperimentView {
-  id: string;
-  configId: string;
-  applicationId: string;
-  goal: Goal;
-  evaluatorId: string | null;
-  minimumEffect: number;
-  significance: number;
-  autoPromote: boolean;
-  guardrails: Guardrail[];
-  status: ExperimentStatus;
+export interface ExperimentView
+  extends Pick<Experiment, 'id' | 'configId' | 'applicationId' | 'goal' | 'evaluatorId' | 'minimumEffect' | 'significance' | 'autoPromote' | 'guardrails' | 'status'> {
   /** What the observations say now: `running`, `winner` or `no_difference` (the recorded one once decided). */
   decision: 'running' | 'winner' | 'no_difference';
   winner: string | null;

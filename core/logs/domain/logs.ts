@@ -1,5 +1,4 @@
-import type { TokenUsage } from '../../ai/ports/llm-provider.port';
-import type { ConversationSource, MessageRole, MessageSource, MessageStatus, MessageToolCall } from '../../conversations/domain/conversation';
+import type { ConversationSource, MessageSource, MessageToolCall, MessageView } from '../../conversations/domain/conversation';
 import type { TraceView } from '../../traces/domain/trace-view';
 
 /**
@@ -89,15 +88,7 @@ export function endUserOf(source: ConversationSource, apiKeyId: string | null, a
 }
 
 /** A message of one conversation's log. */
-export interface LogMessageView {
-  id: string;
-  role: MessageRole;
-  content: string;
-  status: MessageStatus;
-  provider: string | null;
-  model: string | null;
-  usage: TokenUsage | null;
-  latencyMs: number | null;
+export interface LogMessageView extends Pick<MessageView, 'id' | 'role' | 'content' | 'status' | 'provider' | 'model' | 'usage' | 'latencyMs'> {
   error: string | null;
   sources: MessageSource[];
   toolCalls: MessageToolCall[];
