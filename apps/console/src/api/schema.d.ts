@@ -11063,7 +11063,10 @@ export interface paths {
                          * @example Ada Lovelace
                          */
                         displayName?: string;
-                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        /**
+                         * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
+                         * @example provider_a
+                         */
                         provider: string;
                         /**
                          * @description Defaults to the provider's default model
@@ -11155,7 +11158,10 @@ export interface paths {
                          * @example Ada Lovelace
                          */
                         displayName?: string;
-                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        /**
+                         * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
+                         * @example provider_a
+                         */
                         provider?: string;
                         /**
                          * @description Defaults to the provider's default model
@@ -11324,7 +11330,10 @@ export interface paths {
                          * @example Warmer answers
                          */
                         label: string;
-                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        /**
+                         * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
+                         * @example provider_a
+                         */
                         provider?: string;
                         /** @example gpt-4o-mini */
                         modelId?: string;
@@ -11437,7 +11446,10 @@ export interface paths {
                          * @example Warmer answers
                          */
                         label?: string;
-                        /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                        /**
+                         * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
+                         * @example provider_a
+                         */
                         provider?: string;
                         /** @example gpt-4o-mini */
                         modelId?: string;
@@ -19958,7 +19970,10 @@ export interface components {
             applicationId?: string;
             /** @example Support Bot */
             name?: string;
-            /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+            /**
+             * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
+             * @example provider_a
+             */
             provider?: string;
             /** @example gpt-4o-mini */
             modelId?: string;
@@ -20005,7 +20020,10 @@ export interface components {
             version?: string;
             /** @example Warmer answers */
             label?: string;
-            /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+            /**
+             * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
+             * @example provider_a
+             */
             provider?: string;
             /** @example gpt-4o-mini */
             modelId?: string;
@@ -20032,7 +20050,10 @@ export interface components {
                 configId?: string;
                 /** @example Support answers */
                 name?: string;
-                /** @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md). */
+                /**
+                 * @description provider_a, provider_b, provider_c, provider_d, or the name of one of the connections of the application's owner (docs/connections.md).
+                 * @example provider_a
+                 */
                 provider?: string;
                 /** @example gpt-4o-mini */
                 modelId?: string;
