@@ -10,7 +10,7 @@ const TABS: { label: string; path: string; ready: (page: Page) => Promise<void> 
   { label: 'Build', path: 'build', ready: (p) => p.getByRole('heading', { name: 'No model configs yet' }).waitFor() },
   { label: 'Knowledge', path: 'knowledge', ready: (p) => p.getByRole('heading', { name: 'No documents yet' }).waitFor() },
   { label: 'Tools', path: 'tools', ready: (p) => p.getByRole('heading', { name: 'No tools yet' }).waitFor() },
-  { label: 'Logs', path: 'logs', ready: (p) => p.getByRole('heading', { name: 'Annotations' }).waitFor() },
+  { label: 'Logs', path: 'logs', ready: (p) => p.getByRole('heading', { name: 'Annotations', exact: true }).waitFor() },
   { label: 'Evaluate', path: 'evaluate', ready: (p) => p.getByRole('heading', { name: 'No evaluations yet' }).waitFor() },
   { label: 'Analytics', path: 'analytics', ready: (p) => p.getByRole('heading', { name: 'No usage in this period' }).waitFor() },
   { label: 'Publish & embed', path: 'publish', ready: (p) => p.getByRole('heading', { name: 'Themes & branding', level: 2 }).waitFor().then(() => p.getByLabel('Widget snippet').waitFor()) },
@@ -59,6 +59,7 @@ describeInBrowser('console: the application level', () => {
     await page.waitForURL(`**/applications/${first.id}/overview`);
 
     const tabs = page.getByRole('navigation', { name: 'Application sections' });
+    await tabs.getByRole('link', { name: 'Settings', exact: true }).waitFor();
     expect(await tabs.getByRole('link').allTextContents()).toEqual(TABS.map((t) => t.label));
     for (const { label, path, ready } of TABS) {
       await tabs.getByRole('link', { name: label, exact: true }).click();
