@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock.port';
+import type { DomainEvent } from '../domain/domain-event';
 import type { EventOutbox } from '../ports/event-outbox.port';
 import type { EventSubscriber } from '../ports/event-subscriber.port';
 
@@ -31,11 +32,19 @@ export class DispatchEventsUseCase {
     const leaseMs = this.deps.leaseMs ?? 60_000;
     let dispatched = 0;
     let failed = 0;
+    // Events handed over but not yet marked: marked by the next claim (one statement for both where the outbox can).
+    let done: string[] = [];
     for (;;) {
       const now = clock.now();
-      const events = await outbox.claim(this.deps.batchSize ?? 100, now, new Date(now.getTime() + leaseMs));
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      let events: DomainEvent[];
+      if (done.length > 0 && outbox.markAndClaim) events = await outbox.markAndClaim(done, now, this.deps.batchSize ?? 100, now, leaseUntil);
+      else {
+        if (done.length > 0) await outbox.markDispatched(done, now);
+        events = await outbox.claim(this.deps.batchSize ?? 100, now, leaseUntil);
+      }
+      done = [];
       if (events.length === 0) break;
-      const done: string[] = [];
       for (const event of events) {
         let error: unknown;
         for (const subscriber of this.deps.subscribers()) {
@@ -54,7 +63,6 @@ export class DispatchEventsUseCase {
           await outbox.release([event.id], retryAt, error instanceof Error ? error.message : String(error));
         }
       }
-      if (done.length > 0) await outbox.markDispatched(done, clock.now());
       dispatched += done.length;
       // A batch that only failed would be claimed again at once; leave it to the next run.
       if (done.length === 0) break;

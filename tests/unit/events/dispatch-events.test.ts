@@ -36,6 +36,24 @@ function recorder(name: string, fail?: (e: DomainEvent) => boolean): EventSubscr
   return { name, seen, handle: async (e) => { seen.push(e.id); if (fail?.(e)) throw new Error(`${name} failed`); } };
 }
 
+/** The same outbox with the one-statement mark-and-claim, recording the round trips the dispatcher makes. */
+class OneStatementOutbox extends InMemoryEventOutbox {
+  calls: string[] = [];
+  override async claim(limit: number, now: Date, leaseUntil: Date) {
+    this.calls.push('claim');
+    return super.claim(limit, now, leaseUntil);
+  }
+  override async markDispatched(ids: string[], at: Date) {
+    this.calls.push('markDispatched');
+    return super.markDispatched(ids, at);
+  }
+  async markAndClaim(done: string[], at: Date, limit: number, now: Date, leaseUntil: Date) {
+    this.calls.push('markAndClaim');
+    await super.markDispatched(done, at);
+    return super.claim(limit, now, leaseUntil);
+  }
+}
+
 describe('DispatchEventsUseCase', () => {
   let now = new Date('2026-01-01T00:00:00Z');
   const clock = { now: () => now };
@@ -81,5 +99,24 @@ describe('DispatchEventsUseCase', () => {
     now = new Date(now.getTime() + 60_000);
     expect(await dispatch.execute()).toEqual({ dispatched: 1, failed: 0 });
     expect(sub.seen).toEqual(['evt_1']);
+  });
+
+  it('marks each batch dispatched with the next claim where the outbox can, one round trip per batch', async () => {
+    const outbox = new OneStatementOutbox();
+    for (let i = 1; i <= 5; i++) outbox.add(anEvent(i));
+    const sub = recorder('s');
+    expect(await new DispatchEventsUseCase({ outbox, clock, subscribers: () => [sub], batchSize: 2 }).execute()).toEqual({ dispatched: 5, failed: 0 });
+    expect(sub.seen).toEqual(['evt_1', 'evt_2', 'evt_3', 'evt_4', 'evt_5']);
+    expect(outbox.calls).toEqual(['claim', 'markAndClaim', 'markAndClaim', 'markAndClaim']);
+    expect(outbox.rows.every((r) => r.dispatchedAt)).toBe(true);
+  });
+
+  it('marks nothing for a batch that only failed, and ends the run', async () => {
+    const outbox = new OneStatementOutbox();
+    outbox.add(anEvent(1));
+    const failing = recorder('f', () => true);
+    expect(await new DispatchEventsUseCase({ outbox, clock, subscribers: () => [failing] }).execute()).toEqual({ dispatched: 0, failed: 1 });
+    expect(outbox.calls).toEqual(['claim']);
+    expect(outbox.rows[0]).toMatchObject({ dispatchedAt: null, error: 'f failed' });
   });
 });
