@@ -12,8 +12,8 @@ import type { InstrumentReport } from './support/turn-instruments';
  * database's thread included), with the main thread's top frames by self time from a CPU profile of the same window.
  *
  * The platform runs as `bench:chat` runs it (`platform.server.ts`: `npm start`'s composition, a Pro owner on the
- * platform key, tracing on unless TRACES_ENABLED=false); one client sends BENCH_TURNS turns one after another after
- * BENCH_WARMUP unmeasured, then the window stays open BENCH_SETTLE_MS for the turns' background work (the event
+ * platform key, tracing on unless TRACES_ENABLED=false); one client (BENCH_CLIENTS) sends BENCH_TURNS turns one after
+ * another after BENCH_WARMUP unmeasured, then the window stays open BENCH_SETTLE_MS for the turns' background work (the event
  * dispatcher, the trace writer) to finish, so what a turn causes later is counted too. The sweeps that run every
  * second whatever the load are counted as well, and named, in the statement table.
  */
@@ -22,6 +22,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 60);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 1500);
 const PROFILE = process.env.BENCH_TURN_PROFILE !== 'off';
 const TOP = Number(process.env.BENCH_TOP_FRAMES ?? 25);
+// BENCH_CLIENTS=32: that many clients, each sending its turns one after another (BENCH_TURNS in all).
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
 
 async function main() {
   const emulator = await startServerProcess<{ url: string; baseUrls: Record<string, string> }>('support/emulator.server.ts', { BENCH_DELAY_MS: process.env.BENCH_DELAY_MS ?? '5' });
@@ -41,15 +43,22 @@ async function main() {
       if (!res.ok) throw new Error(`turn: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     };
-    for (let i = 0; i < WARMUP; i++) await turn();
+    // Each client sends its share one after another; the clients run side by side.
+    const turns = async (n: number) => {
+      let left = n;
+      await Promise.all(Array.from({ length: CLIENTS }, async () => {
+        while (left-- > 0) await turn();
+      }));
+    };
+    await turns(WARMUP);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const profile = PROFILE ? join(mkdtempSync(join(tmpdir(), 'bench-turn-')), 'turn.cpuprofile') : null;
     await ask(platform.child, { type: 'start', profile }, 'started');
-    for (let i = 0; i < TURNS; i++) await turn();
+    await turns(TURNS);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const report = (await ask(platform.child, { type: 'stop' }, 'report')).report as InstrumentReport;
 
-    console.log(`Chat turn cost: ${TURNS} sequential turns of one client after ${WARMUP} unmeasured, ${SETTLE_MS} ms settle, node ${process.version}, tracing ${process.env.TRACES_ENABLED === 'false' ? 'off' : 'on'}`);
+    console.log(`Chat turn cost: ${TURNS} turns of ${CLIENTS} client(s), each client's one after another, after ${WARMUP} unmeasured, ${SETTLE_MS} ms settle, node ${process.version}, tracing ${process.env.TRACES_ENABLED === 'false' ? 'off' : 'on'}`);
     const rows = Object.entries(report.statements).sort((a, b) => b[1] - a[1]);
     const total = rows.reduce((n, [, c]) => n + c, 0);
     console.log(`\nStatements per turn: ${(total / TURNS).toFixed(2)} (${total} in the window)`);

@@ -15,8 +15,8 @@ describe('statements per chat turn (pglite, engine in-process)', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startCoreApi({ providers: true, engine: 'in-process' });
-  });
-  afterAll(() => stack.close());
+  }, 180_000);
+  afterAll(() => stack?.close());
 
   it('holds at six per turn once warm: two for the quota, two for the turn, two for the event dispatcher', async () => {
     const owner = await paidUserWithApplication(stack, 'pro');
