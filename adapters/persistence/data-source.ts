@@ -174,3 +174,11 @@ const quoteIdent = (name: string): string => {
   if (!/^[a-z_][a-z0-9_]*$/i.test(name)) throw new Error('schema names are letters, digits and underscores');
   return `"${name}"`;
 };
+
+/**
+ * Whether `dataSource` is the embedded database, which one process at a time opens (its folder's lock; in
+ * memory, its process's own): what only this process writes, it can know without reading it back.
+ */
+export function isEmbedded(dataSource: DataSource): boolean {
+  return (dataSource.driver as unknown as { master?: unknown }).master instanceof PGlitePool;
+}

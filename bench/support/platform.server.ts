@@ -6,6 +6,7 @@ import { loadConfig } from '../../apps/shared/config';
 import { createInfrastructure } from '../../apps/shared/infrastructure';
 import { listen } from '../../apps/shared/serve';
 import { platformEnv } from './platform-env';
+import { instrument } from './turn-instruments';
 
 /**
  * The whole path as `npm start` runs it: core API (chat engine in-process) -> provider, on the embedded database
@@ -45,6 +46,8 @@ void (async () => {
   for (let i = 0; i < Number(process.env.BENCH_CONVERSATIONS ?? 64); i++) {
     conversations.push((await post('/api/conversations', { applicationId: app.id }, session.access_token)).id);
   }
+  // BENCH_INSTRUMENT=1 (bench:turn): statements counted and the main thread profiled on the bench's request.
+  if (process.env.BENCH_INSTRUMENT === '1') instrument(infra.dataSource);
   process.send!({ coreUrl: core.url, aiUrl: ai.url, token: session.access_token, applicationId: app.id, conversations });
   process.on('SIGTERM', async () => {
     if (schema) await infra.dataSource.query(`DROP SCHEMA "${schema}" CASCADE`).catch(() => undefined);

@@ -15,6 +15,12 @@ export class InMemoryUsageLedger implements UsageLedger {
     return { ...(this.counters.get(id(userId, period)) ?? NO_USAGE) };
   }
 
+  /** The only writer of its map: a row it holds is known. */
+  known(userId: string, period: BillingPeriod): UsageCounters | undefined {
+    const c = this.counters.get(id(userId, period));
+    return c && { ...c };
+  }
+
   async reserve(r: UsageReservation): Promise<ReservationResult> {
     const c = this.row(r.userId, r.period);
     if (r.messageLimit !== null && c.messagesUsed >= r.messageLimit) return { ok: false, exceeded: 'messages', usage: { ...c } };

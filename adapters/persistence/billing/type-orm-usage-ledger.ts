@@ -5,7 +5,7 @@ import { NO_USAGE, type UsageCounters } from '../../../core/billing/domain/subsc
 import type { ReservationResult, UsageLedger, UsageReservation, UsageSettlement } from '../../../core/billing/ports/usage-ledger.port';
 import type { Clock } from '../../../core/shared/clock.port';
 import { CoalescingLanes } from '../coalescing-lanes';
-import { affected, one, rows } from '../sql';
+import { affected, ambientTransaction, one, rows } from '../sql';
 
 interface Row {
   tokens_used: string | number;
@@ -24,6 +24,12 @@ const toCounters = (r: Row): UsageCounters => ({
 });
 
 const COUNTERS = 'tokens_used, tokens_reserved, overage_tokens, own_key_tokens, messages_used';
+
+/** Ledgers created on each database in this process (never decremented: a ledger let go may still be writing). */
+const ledgersOn = new WeakMap<DataSource, number>();
+
+/** Rows whose last written counters a sole-writer ledger keeps (about 200 bytes each). */
+const KNOWN_ROWS = 10_000;
 
 /**
  * Usage counters in `usage_counters`, one row per user and billing period. Reserving is a conditional
@@ -49,10 +55,34 @@ export class TypeOrmUsageLedger implements UsageLedger {
   /** This process's name on its holds. */
   readonly holder = randomUUID();
 
+  /** The counters each row's last write left (`known`), kept only when this ledger is the only writer; most recent last. */
+  private readonly written = new Map<string, UsageCounters>();
+
   constructor(
     private readonly db: DataSource,
     private readonly lease: { leaseMs: number; clock: Clock } = { leaseMs: 30_000, clock: { now: () => new Date() } },
-  ) {}
+    /**
+     * Set when no other process writes these counters (the embedded database allows one process): then every
+     * write's answer carries the row's counters and `known` answers them without a statement.
+     */
+    private readonly options: { soleWriter?: boolean } = {},
+  ) {
+    ledgersOn.set(db, (ledgersOn.get(db) ?? 0) + 1);
+  }
+
+  known(userId: string, period: BillingPeriod): UsageCounters | undefined {
+    // A second ledger on the same database in this process (two instances composed on one embedded database) writes too.
+    if ((ledgersOn.get(this.db) ?? 0) > 1) return undefined;
+    const counters = this.written.get(rowKey({ userId, period }));
+    return counters && { ...counters };
+  }
+
+  private remember(key: string, counters: UsageCounters | null): void {
+    this.written.delete(key);
+    if (!counters) return;
+    this.written.set(key, counters);
+    if (this.written.size > KNOWN_ROWS) this.written.delete(this.written.keys().next().value!);
+  }
 
   /** Takes or extends this process's lease on its holds (at start, then every third of the lease). */
   async renew(): Promise<void> {
@@ -128,40 +158,51 @@ export class TypeOrmUsageLedger implements UsageLedger {
     const settled = sumOf(settlements);
     const taken = roomFor(reservations);
     const held = reservations.flatMap((r, i) => (holdIds[i] ? [{ id: holdIds[i]!, tokens: r.tokens }] : []));
-    const row = await one<{ admitted: boolean }>(
-      this.db,
-      `WITH old AS (SELECT user_id, period_start, messages_used, tokens_used, tokens_reserved
-                      FROM usage_counters WHERE user_id = $1 AND period_start = $2 FOR UPDATE),
-            released AS (DELETE FROM usage_holds WHERE id = ANY($12::uuid[]) AND EXISTS (SELECT 1 FROM old) RETURNING tokens),
-            settled AS (SELECT user_id, period_start, tokens_used AS used_before,
-                               GREATEST(0, messages_used - $8::int) AS messages_used,
-                               tokens_used + $3::bigint AS tokens_used,
-                               GREATEST(0, tokens_reserved - $6::bigint - (SELECT coalesce(sum(tokens), 0) FROM released)) AS tokens_reserved
-                          FROM old),
-            decided AS (SELECT *, ($10::bigint IS NULL OR messages_used < $10::bigint)
-                                  AND ($11::bigint IS NULL OR tokens_used + tokens_reserved < $11::bigint) AS admitted
-                          FROM settled),
-            holds AS (INSERT INTO usage_holds (id, holder, user_id, period_start, tokens, held_at)
-                      SELECT h.id, $15::uuid, $1::uuid, $2::timestamptz, h.tokens, $16::timestamptz FROM unnest($13::uuid[], $14::bigint[]) AS h(id, tokens)
-                       WHERE (SELECT admitted FROM decided)
-                      RETURNING 1)
-       UPDATE usage_counters u SET
-              tokens_used = d.tokens_used,
-              own_key_tokens = u.own_key_tokens + $4::bigint,
-              overage_tokens = u.overage_tokens + CASE WHEN $5::bigint IS NULL THEN 0
-                ELSE GREATEST(0, d.tokens_used - $5::bigint) - GREATEST(0, d.used_before - $5::bigint) END,
-              tokens_reserved = d.tokens_reserved + CASE WHEN d.admitted THEN $7::bigint ELSE 0 END,
-              messages_used = d.messages_used + CASE WHEN d.admitted THEN $9::int ELSE 0 END
-         FROM decided d
-        WHERE u.user_id = d.user_id AND u.period_start = d.period_start
-       RETURNING d.admitted`,
-      [
-        userId, period.start, settled.quotaTokens, settled.ownKeyTokens, settlements[0]?.includedTokens ?? null, settled.reserved,
-        taken.tokens, settled.messagesBack, taken.messages, taken.messageRoom, taken.tokenRoom,
-        settlements.flatMap((s) => (s.holdId ? [s.holdId] : [])), held.map((h) => h.id), held.map((h) => h.tokens),
-        this.holder, this.lease.clock.now(),
-      ],
-    );
+    const key = rowKey({ userId, period });
+    // Inside a transaction the row's new counters are not yet committed (and may never be): not remembered.
+    const remember = this.options.soleWriter === true && ambientTransaction.getStore()?.dataSource !== this.db;
+    let row: ({ admitted: boolean } & Row) | null;
+    try {
+      row = await one<{ admitted: boolean } & Row>(
+        this.db,
+        `WITH old AS (SELECT user_id, period_start, messages_used, tokens_used, tokens_reserved
+                        FROM usage_counters WHERE user_id = $1 AND period_start = $2 FOR UPDATE),
+              released AS (DELETE FROM usage_holds WHERE id = ANY($12::uuid[]) AND EXISTS (SELECT 1 FROM old) RETURNING tokens),
+              settled AS (SELECT user_id, period_start, tokens_used AS used_before,
+                                 GREATEST(0, messages_used - $8::int) AS messages_used,
+                                 tokens_used + $3::bigint AS tokens_used,
+                                 GREATEST(0, tokens_reserved - $6::bigint - (SELECT coalesce(sum(tokens), 0) FROM released)) AS tokens_reserved
+                            FROM old),
+              decided AS (SELECT *, ($10::bigint IS NULL OR messages_used < $10::bigint)
+                                    AND ($11::bigint IS NULL OR tokens_used + tokens_reserved < $11::bigint) AS admitted
+                            FROM settled),
+              holds AS (INSERT INTO usage_holds (id, holder, user_id, period_start, tokens, held_at)
+                        SELECT h.id, $15::uuid, $1::uuid, $2::timestamptz, h.tokens, $16::timestamptz FROM unnest($13::uuid[], $14::bigint[]) AS h(id, tokens)
+                         WHERE (SELECT admitted FROM decided)
+                        RETURNING 1)
+         UPDATE usage_counters u SET
+                tokens_used = d.tokens_used,
+                own_key_tokens = u.own_key_tokens + $4::bigint,
+                overage_tokens = u.overage_tokens + CASE WHEN $5::bigint IS NULL THEN 0
+                  ELSE GREATEST(0, d.tokens_used - $5::bigint) - GREATEST(0, d.used_before - $5::bigint) END,
+                tokens_reserved = d.tokens_reserved + CASE WHEN d.admitted THEN $7::bigint ELSE 0 END,
+                messages_used = d.messages_used + CASE WHEN d.admitted THEN $9::int ELSE 0 END
+           FROM decided d
+          WHERE u.user_id = d.user_id AND u.period_start = d.period_start
+         RETURNING d.admitted, u.tokens_used, u.tokens_reserved, u.overage_tokens, u.own_key_tokens, u.messages_used`,
+        [
+          userId, period.start, settled.quotaTokens, settled.ownKeyTokens, settlements[0]?.includedTokens ?? null, settled.reserved,
+          taken.tokens, settled.messagesBack, taken.messages, taken.messageRoom, taken.tokenRoom,
+          settlements.flatMap((s) => (s.holdId ? [s.holdId] : [])), held.map((h) => h.id), held.map((h) => h.tokens),
+          this.holder, this.lease.clock.now(),
+        ],
+      );
+    } catch (error) {
+      this.written.delete(key);
+      throw error;
+    }
+    if (remember) this.remember(key, row && toCounters(row));
+    else this.written.delete(key);
     return reservations.length === 0 || row?.admitted === true;
   }
 

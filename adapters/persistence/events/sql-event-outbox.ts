@@ -17,6 +17,21 @@ interface Row {
   dedupe_key: string | null;
 }
 
+/** Claimed rows as events, oldest first (UPDATE … RETURNING answers in no particular order). */
+function toEvents(claimed: Row[]): DomainEvent[] {
+  return claimed
+    .sort((a, b) => Number((a as unknown as { seq: string }).seq) - Number((b as unknown as { seq: string }).seq))
+    .map((r) => ({
+      id: r.event_id,
+      type: r.type as DomainEvent['type'],
+      ownerId: r.owner_id,
+      applicationId: r.application_id,
+      data: typeof r.data === 'string' ? (JSON.parse(r.data) as Record<string, unknown>) : r.data,
+      timestamp: new Date(r.occurred_at).toISOString(),
+      ...(r.dedupe_key ? { dedupeKey: r.dedupe_key } : {}),
+    }));
+}
+
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
 
 /**
@@ -62,17 +77,28 @@ export class SqlEventOutbox implements EventOutbox {
        RETURNING seq, event_id, type, owner_id, application_id, data, occurred_at, dedupe_key`,
       [limit, now, leaseUntil],
     );
-    return claimed
-      .sort((a, b) => Number((a as unknown as { seq: string }).seq) - Number((b as unknown as { seq: string }).seq))
-      .map((r) => ({
-        id: r.event_id,
-        type: r.type as DomainEvent['type'],
-        ownerId: r.owner_id,
-        applicationId: r.application_id,
-        data: typeof r.data === 'string' ? (JSON.parse(r.data) as Record<string, unknown>) : r.data,
-        timestamp: new Date(r.occurred_at).toISOString(),
-        ...(r.dedupe_key ? { dedupeKey: r.dedupe_key } : {}),
-      }));
+    return toEvents(claimed);
+  }
+
+  /**
+   * The dispatcher's loop in one statement per batch: the last batch marked dispatched (a data-modifying CTE) and
+   * the next one claimed. The marked events are still leased by this dispatcher, so the claim would pass them by
+   * anyway; they are also left out by id, so no row is changed twice by the statement.
+   */
+  async markAndClaim(done: string[], at: Date, limit: number, now: Date, leaseUntil: Date): Promise<DomainEvent[]> {
+    const claimed = await rows<Row>(
+      this.db,
+      `WITH marked AS (
+         UPDATE event_outbox SET dispatched_at = $5, claimed_until = NULL, last_error = NULL WHERE event_id = ANY($4::text[]))
+       UPDATE event_outbox SET claimed_until = $3, attempts = attempts + 1
+       WHERE seq IN (
+         SELECT seq FROM event_outbox
+         WHERE dispatched_at IS NULL AND (claimed_until IS NULL OR claimed_until <= $2) AND event_id <> ALL($4::text[])
+         ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING seq, event_id, type, owner_id, application_id, data, occurred_at, dedupe_key`,
+      [limit, now, leaseUntil, done, at],
+    );
+    return toEvents(claimed);
   }
 
   async markDispatched(ids: string[], at: Date): Promise<void> {

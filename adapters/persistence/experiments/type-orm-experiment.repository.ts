@@ -59,7 +59,19 @@ export class TypeOrmExperimentRepository implements ExperimentRepository {
     return row && toExperiment(row);
   }
 
+  /**
+   * Asked after every answer (the experiments subscriber), and most applications have no A/B test: that there
+   * is none is cached per application (region `xp`), so such a turn costs no statement. Only `save` can open a
+   * test (create it, or restart it), and it forgets the application's entry; a test that closes leaves "some"
+   * cached, which only costs the lookup it did before, until the entry expires.
+   */
   async listOpenByApplication(applicationId: string): Promise<Experiment[]> {
+    if (this.cache) {
+      const any = await this.cache.getOrLoad(`xp:${applicationId}`, async () =>
+        (await one<{ any: boolean }>(this.db, `SELECT EXISTS (SELECT 1 FROM experiments WHERE application_id = $1 AND status IN ('running', 'winner')) AS any`, [applicationId]))?.any === true,
+      );
+      if (!any) return [];
+    }
     const found = await rows<Row>(this.db, `SELECT * FROM experiments WHERE application_id = $1 AND status IN ('running', 'winner') ORDER BY created_at`, [applicationId]);
     return found.map(toExperiment);
   }
@@ -91,6 +103,7 @@ export class TypeOrmExperimentRepository implements ExperimentRepository {
        RETURNING *`,
       [configId, applicationId, s.goal, s.evaluatorId, s.minimumEffect, s.significance, s.autoPromote, JSON.stringify(s.guardrails), now, restart],
     );
+    await this.forgetOpen(applicationId);
     return toExperiment(row!);
   }
 
@@ -133,6 +146,15 @@ export class TypeOrmExperimentRepository implements ExperimentRepository {
     await affected(this.db, `UPDATE experiments SET rolled_back = rolled_back || $2::jsonb, updated_at = clock_timestamp() WHERE id = $1`, [id, JSON.stringify([arm])]);
     await this.forgetConfigs();
     return true;
+  }
+
+  /** The application may have an open test now: forgotten at once and again after the commit (a read in between would cache "none"). */
+  private async forgetOpen(applicationId: string): Promise<void> {
+    const cache = this.cache;
+    if (!cache) return;
+    const key = `xp:${applicationId}`;
+    await cache.invalidate(key);
+    ambientTransaction.getStore()?.afterCommit.push(() => void cache.invalidate(key).catch(() => undefined));
   }
 
   private async forgetConfigs(): Promise<void> {

@@ -1,6 +1,7 @@
 import { TeamTurnKeys } from '../../../core/teams/use-cases/team-provider-keys.use-cases';
 import { PlanCatalog } from '../../../core/billing/domain/plans';
 import type { Container } from 'inversify';
+import { isEmbedded } from '../../../adapters/persistence/data-source';
 import { adminBillingRouter } from '../../../adapters/http/admin/admin-billing.router';
 import { billingRouter } from '../../../adapters/http/billing/billing.router';
 import { TypeOrmOwnedResources } from '../../../adapters/persistence/billing/type-orm-owned-resources';
@@ -52,7 +53,11 @@ export const billingModule: AppModule = {
     provide(c, BILLING_TOKENS.SubscriptionRepository, (get) =>
       new CachedSubscriptionRepository(new TypeOrmSubscriptionRepository(get(TOKENS.DataSource), get(TOKENS.Config).defaultPlan), get(TOKENS.Cache)),
     );
-    provide(c, BILLING_TOKENS.LeasedUsageLedger, (get) => new TypeOrmUsageLedger(get(TOKENS.DataSource), { leaseMs: get(TOKENS.Config).usageHoldLeaseMs, clock: get(TOKENS.Clock) }));
+    // On the embedded database this process is the only one writing the counters (the folder's lock), so the
+    // ledger knows them after each write and the usage-threshold watcher needs no read per answer.
+    provide(c, BILLING_TOKENS.LeasedUsageLedger, (get) =>
+      new TypeOrmUsageLedger(get(TOKENS.DataSource), { leaseMs: get(TOKENS.Config).usageHoldLeaseMs, clock: get(TOKENS.Clock) }, { soleWriter: isEmbedded(get(TOKENS.DataSource)) }),
+    );
     provide(c, BILLING_TOKENS.UsageLedger, (get) => get(BILLING_TOKENS.LeasedUsageLedger));
     provide(c, BILLING_TOKENS.OwnedResources, (get) => new TypeOrmOwnedResources(get(TOKENS.DataSource)));
     provide(c, BILLING_TOKENS.Plans, (get) => new PlanCatalog(get(TOKENS.Config).plans));

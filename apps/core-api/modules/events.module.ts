@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { isEmbedded } from '../../../adapters/persistence/data-source';
 import { SqlEventOutbox, SqlEventPublisher } from '../../../adapters/persistence/events/sql-event-outbox';
 import { SqlUnitOfWork } from '../../../adapters/persistence/events/sql-unit-of-work';
 import type { EventSubscriber } from '../../../core/events/ports/event-subscriber.port';
@@ -17,6 +18,18 @@ export interface EventsModuleOptions {
 }
 
 /**
+ * Wake-ups of the dispatchers on each database, counted for all the apps of this process that use it. On the
+ * embedded database every event is published in this process, so a dispatcher run that nothing woke since its
+ * claim has seen them all (DispatchEventsDeps.wakes).
+ */
+const wakeCounts = new WeakMap<object, { count: number }>();
+function wakesOn(dataSource: object): { count: number } {
+  let wakes = wakeCounts.get(dataSource);
+  if (!wakes) wakeCounts.set(dataSource, (wakes = { count: 0 }));
+  return wakes;
+}
+
+/**
  * The event backbone (EVENTS.md): the unit of work and publisher every area writes events through,
  * and the dispatcher draining the outbox into the subscribers bound to `EVENT_TOKENS.Subscriber`.
  */
@@ -28,10 +41,14 @@ export function eventsModule(options: EventsModuleOptions = {}): AppModule {
       provide(c, EVENTS_INTERNAL_TOKENS.JobQueue, (get) => ownJobQueue(get, options.jobPrefix ?? 'events'));
       provide(c, EVENTS_INTERNAL_TOKENS.Outbox, (get) => new SqlEventOutbox(get(TOKENS.DataSource)));
       provide(c, EVENT_TOKENS.Wake, (get) => {
+        const wakes = wakesOn(get(TOKENS.DataSource));
         const queue = get(EVENTS_INTERNAL_TOKENS.JobQueue);
         const logger = get(TOKENS.Logger);
         // Waking is a hint: a lost wake-up is made up by the sweep.
-        return () => void queue.enqueue(DISPATCH_EVENTS_JOB, {}, { id: 'dispatch' }).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not wake the event dispatcher'));
+        return () => {
+          wakes.count++;
+          void queue.enqueue(DISPATCH_EVENTS_JOB, {}, { id: 'dispatch' }).catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not wake the event dispatcher'));
+        };
       });
       provide(c, EVENT_TOKENS.Publisher, (get) =>
         new SqlEventPublisher({ db: get(TOKENS.DataSource), clock: get(TOKENS.Clock), unitOfWork: get(EVENT_TOKENS.UnitOfWork), wake: get(EVENT_TOKENS.Wake) }));
@@ -43,6 +60,7 @@ export function eventsModule(options: EventsModuleOptions = {}): AppModule {
           clock: get(TOKENS.Clock),
           // Read once, at the first dispatch: every module has bound its subscribers by then.
           subscribers: () => (subscribers ??= c.isBound(EVENT_TOKENS.Subscriber) ? c.getAll(EVENT_TOKENS.Subscriber) : []),
+          ...(isEmbedded(get(TOKENS.DataSource)) ? { wakes: ((wakes) => () => wakes.count)(wakesOn(get(TOKENS.DataSource))) } : {}),
           onSubscriberError: (subscriber, eventId, err) =>
             logger.warn({ subscriber, eventId, err: { message: err instanceof Error ? err.message : String(err) } }, 'an event subscriber failed; the event will be handed over again'),
         });
@@ -69,6 +87,7 @@ export function eventsModule(options: EventsModuleOptions = {}): AppModule {
         clearInterval(timer);
         clearInterval(pruner);
         await queue.stop();
+        await dispatch.flush().catch((err: Error) => logger.warn({ err: { message: err.message } }, 'could not mark the last dispatched events'));
       };
     },
   };

@@ -47,6 +47,13 @@ export interface UsageSettlement {
  */
 export interface UsageLedger {
   current(userId: string, period: BillingPeriod): Promise<UsageCounters>;
+  /**
+   * The row's counters as this ledger's last write to it answered them (the statement returns the row, so a
+   * change made beside the ledger is taken in by its next write), without a statement: only when this ledger is
+   * the only one writing the counters (one process on the embedded database) and has written the row since it
+   * started; otherwise undefined (then `current` reads them). Optional: ledgers that cannot know answer nothing.
+   */
+  known?(userId: string, period: BillingPeriod): UsageCounters | undefined;
   /** Counts the call's message (one unless `messages` says 0) and holds `tokens`, unless that would pass a limit. */
   reserve(reservation: UsageReservation): Promise<ReservationResult>;
   /** Releases the hold and records what was used, with the overage it makes. */

@@ -27,7 +27,8 @@ export class UsageThresholdWatcher implements EventSubscriber {
     const bounded = (limit: number | null): limit is number => limit !== null && limit > 0;
     // Nothing to reach (an unlimited plan, an exempt admin): no read of the counters.
     if (!bounded(tokenLimit) && !bounded(messageLimit)) return;
-    const used = await this.deps.usage.current(event.ownerId, plan.period);
+    // The ledger's own last write when it is the only writer (no statement), else a read.
+    const used = this.deps.usage.known?.(event.ownerId, plan.period) ?? (await this.deps.usage.current(event.ownerId, plan.period));
     const metrics: Array<{ metric: 'tokens' | 'messages'; used: number; limit: number | null }> = [
       { metric: 'tokens', used: used.tokensUsed, limit: tokenLimit },
       { metric: 'messages', used: used.messagesUsed, limit: messageLimit },

@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock.port';
+import type { DomainEvent } from '../domain/domain-event';
 import type { EventOutbox } from '../ports/event-outbox.port';
 import type { EventSubscriber } from '../ports/event-subscriber.port';
 
@@ -15,6 +16,14 @@ export interface DispatchEventsDeps {
   /** Wait before an event whose hand-over failed is tried again. */
   retryDelayMs?: number;
   batchSize?: number;
+  /**
+   * How many times this process has woken the dispatcher, given only where every event is published in this
+   * process (the embedded database: one process). A run then ends after a batch shorter than `batchSize` when
+   * nothing woke the dispatcher meanwhile, without a last claim to find the outbox empty, and that batch is marked
+   * dispatched by the next run's claim (the next wake, the periodic sweep, or `flush` on shutdown). Elsewhere
+   * another process's event may arrive unannounced, so a run claims until it finds nothing.
+   */
+  wakes?: () => number;
   onSubscriberError?(subscriber: string, eventId: string, error: unknown): void;
 }
 
@@ -24,18 +33,40 @@ export interface DispatchEventsDeps {
  * so a crash or a failing subscriber never loses one (subscribers are idempotent on the event id).
  */
 export class DispatchEventsUseCase {
+  /** Events handed over by the last run and not yet marked dispatched (see `wakes`). */
+  private unmarked: string[] = [];
+
   constructor(private readonly deps: DispatchEventsDeps) {}
+
+  /** Marks what the last run handed over (on shutdown). */
+  async flush(): Promise<void> {
+    if (this.unmarked.length === 0) return;
+    const ids = this.unmarked;
+    this.unmarked = [];
+    await this.deps.outbox.markDispatched(ids, this.deps.clock.now());
+  }
 
   async execute(): Promise<{ dispatched: number; failed: number }> {
     const { outbox, clock } = this.deps;
     const leaseMs = this.deps.leaseMs ?? 60_000;
     let dispatched = 0;
     let failed = 0;
+    // Events handed over but not yet marked: marked by the next claim (one statement for both where the outbox can).
+    let done = this.unmarked;
+    this.unmarked = [];
+    const batchSize = this.deps.batchSize ?? 100;
     for (;;) {
+      const woken = this.deps.wakes?.();
       const now = clock.now();
-      const events = await outbox.claim(this.deps.batchSize ?? 100, now, new Date(now.getTime() + leaseMs));
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      let events: DomainEvent[];
+      if (done.length > 0 && outbox.markAndClaim) events = await outbox.markAndClaim(done, now, batchSize, now, leaseUntil);
+      else {
+        if (done.length > 0) await outbox.markDispatched(done, now);
+        events = await outbox.claim(batchSize, now, leaseUntil);
+      }
+      done = [];
       if (events.length === 0) break;
-      const done: string[] = [];
       for (const event of events) {
         let error: unknown;
         for (const subscriber of this.deps.subscribers()) {
@@ -54,10 +85,14 @@ export class DispatchEventsUseCase {
           await outbox.release([event.id], retryAt, error instanceof Error ? error.message : String(error));
         }
       }
-      if (done.length > 0) await outbox.markDispatched(done, clock.now());
       dispatched += done.length;
       // A batch that only failed would be claimed again at once; leave it to the next run.
       if (done.length === 0) break;
+      // Every event is announced here, none was since the claim, and the claim took all there were.
+      if (woken !== undefined && outbox.markAndClaim && events.length < batchSize && this.deps.wakes!() === woken) {
+        this.unmarked = done;
+        break;
+      }
     }
     return { dispatched, failed };
   }
