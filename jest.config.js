@@ -26,5 +26,7 @@ module.exports = {
   // One worker more than the cores: about a third of the suite's time is spent waiting (Chromium, child processes, SIGKILL
   // recoveries), and two workers left a third of two cores idle.
   maxWorkers: require('node:os').availableParallelism() + 1,
+  // Known-slow files first when Jest has no recorded times (CI's clean checkout), so the workers finish together.
+  testSequencer: '<rootDir>/tests/support/slow-first.sequencer.js',
   reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };

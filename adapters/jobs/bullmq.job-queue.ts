@@ -28,6 +28,8 @@ export class BullMqJobQueue implements JobQueue {
   private readonly reportError: JobErrorReporter;
   /** Jobs whose last attempt failed here since start (BullMQ keeps no failed jobs: `removeOnFail`). */
   private readonly failed = new Map<string, number>();
+  /** Between stop() and the next start(): what is queued then goes to Redis on a connection of its own, closed at once. */
+  private stopped = false;
 
   constructor(private readonly options: BullMqJobQueueOptions) {
     this.prefix = options.prefix ?? 'jobs';
@@ -41,7 +43,7 @@ export class BullMqJobQueue implements JobQueue {
   async enqueue<P>(name: string, payload: P, options: { id?: string } = {}): Promise<void> {
     const kind = this.kinds.get(name);
     if (!kind) throw new Error(`No handler is registered for jobs named ${name}`);
-    await this.queue(name).add(name, payload, {
+    await this.withQueue(name, (queue) => queue.add(name, payload, {
       // BullMQ ignores an add whose id is already waiting, delayed or running: no double runs.
       jobId: options.id,
       attempts: Math.max(1, kind.options.attempts),
@@ -49,10 +51,11 @@ export class BullMqJobQueue implements JobQueue {
       // Finished jobs are not kept: the outcome is recorded by the handler, and a kept id would block a later re-run.
       removeOnComplete: true,
       removeOnFail: true,
-    });
+    }));
   }
 
   async start(): Promise<void> {
+    this.stopped = false;
     for (const [name, kind] of this.kinds) {
       const worker = new Worker(name, (job: Job) => this.process(name, kind, job), {
         connection: this.connection(),
@@ -67,6 +70,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     // Workers first: close() lets running jobs finish; queued ones stay in Redis for the next start.
     await Promise.all(this.workers.splice(0).map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
@@ -91,10 +95,29 @@ export class BullMqJobQueue implements JobQueue {
   async depth(): Promise<JobQueueDepth[]> {
     return Promise.all(
       [...this.kinds.keys()].map(async (name) => {
-        const counts = await this.queue(name).getJobCounts('waiting', 'prioritized', 'active', 'delayed');
+        const counts = await this.withQueue(name, (queue) => queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed'));
         return { name, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: this.failed.get(name) ?? 0 };
       }),
     );
+  }
+
+  /**
+   * The queue of `name`, kept open while the queue runs. After stop() (a chat turn that finishes as the process
+   * stops still wakes the event dispatcher) the job is still stored for the next start, but on a queue and
+   * connection closed right after: one kept would hold the process open, as nothing closes it any more.
+   */
+  private async withQueue<T>(name: string, use: (queue: Queue) => Promise<T>): Promise<T> {
+    if (!this.stopped) return use(this.queue(name));
+    const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
+    connection.on('error', () => undefined);
+    const queue = new Queue(name, { connection, prefix: this.prefix });
+    queue.on('error', (error) => this.reportError(error, { name, attempt: 0, final: false }));
+    try {
+      return await use(queue);
+    } finally {
+      await queue.close().catch(() => undefined);
+      connection.disconnect();
+    }
   }
 
   private queue(name: string): Queue {

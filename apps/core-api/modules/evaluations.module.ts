@@ -152,18 +152,25 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
       // One attempt per job: progress is in the result rows, and the sweep queues a run a failed job left running.
       queue.register<RunEvaluationJob>(RUN_EVALUATION_JOB, (job) => executor.execute(job.runId), { attempts: 1, backoffMs: 1000, concurrency: options.concurrency ?? 2 });
       await queue.start();
-      const sweep = () =>
-        void runs
+      let stopping = false;
+      // The sweep under way, awaited on stop: one that enqueued after the queue stopped would open a new
+      // connection to Redis (BullMQ) that nothing closes, and keep the process alive.
+      let sweeping: Promise<void> = Promise.resolve();
+      const sweep = () => {
+        sweeping = runs
           .running(100)
           .then(async (ids) => {
-            for (const runId of ids) await queue.enqueue<RunEvaluationJob>(RUN_EVALUATION_JOB, { runId }, { id: runId });
+            for (const runId of ids) if (!stopping) await queue.enqueue<RunEvaluationJob>(RUN_EVALUATION_JOB, { runId }, { id: runId });
           })
           .catch((err: Error) => logger.warn({ err: { message: err.message } }, 'evaluation run sweep failed'));
+      };
       sweep();
       const timer = setInterval(sweep, options.sweepIntervalMs ?? 5_000);
       timer.unref();
       return async () => {
+        stopping = true;
         clearInterval(timer);
+        await sweeping;
         executor.stop();
         await queue.stop();
       };
