@@ -17,8 +17,12 @@ function useDomainMutation<A>(fn: (arg: A) => Promise<CustomDomain>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: (d) => {
-      if (d?.id) client.setQueryData([...key, 'one', d.id], d);
+    onSuccess: async (d) => {
+      if (d?.id) {
+        // A read of this domain still in flight was sent before the change: it must not land after it.
+        await client.cancelQueries({ queryKey: [...key, 'one', d.id] });
+        client.setQueryData([...key, 'one', d.id], d);
+      }
       return client.invalidateQueries({ queryKey: [...key, 'list'] });
     },
   });
