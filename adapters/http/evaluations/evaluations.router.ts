@@ -15,6 +15,7 @@ import type {
   UpdateDatasetUseCase,
 } from '../../../core/evaluations/use-cases/datasets.use-cases';
 import { actorOfKey } from '../../../core/evaluations/use-cases/evaluation-deps';
+import type { CreateSavedEvaluatorUseCase, DeleteSavedEvaluatorUseCase, ListSavedEvaluatorsUseCase } from '../../../core/evaluations/use-cases/live-scoring.use-cases';
 import type {
   CancelEvaluationRunUseCase,
   CompareEvaluationRunsUseCase,
@@ -49,6 +50,9 @@ export interface EvaluationsRouterDeps {
   results: ListEvaluationResultsUseCase;
   cancel: CancelEvaluationRunUseCase;
   compare: CompareEvaluationRunsUseCase;
+  listEvaluators: ListSavedEvaluatorsUseCase;
+  createEvaluator: CreateSavedEvaluatorUseCase;
+  deleteEvaluator: DeleteSavedEvaluatorUseCase;
 }
 
 /** A session, or (for CI) an API key in `X-API-Key`: the gate's two routes take either. */
@@ -107,6 +111,18 @@ export function evaluationsRouter(d: EvaluationsRouterDeps): Router {
     ctx.set('Content-Type', file.contentType);
     ctx.set('Content-Disposition', attachmentDisposition(file.fileName));
     ctx.body = file.body;
+  });
+
+  r.get('/evaluators', auth, async (ctx) => {
+    ctx.body = await d.listEvaluators.execute(ctx.params.appId!, actorOf(ctx));
+  });
+  r.post('/evaluators', auth, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await d.createEvaluator.execute(ctx.params.appId!, ctx.request.body, actorOf(ctx));
+  });
+  r.delete('/evaluators/:evaluatorId', auth, async (ctx) => {
+    await d.deleteEvaluator.execute(ctx.params.appId!, ctx.params.evaluatorId!, actorOf(ctx));
+    ctx.status = 204;
   });
 
   r.get('/evaluations', auth, async (ctx) => {
