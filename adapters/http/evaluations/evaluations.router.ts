@@ -19,6 +19,7 @@ import type { CreateSavedEvaluatorUseCase, DeleteSavedEvaluatorUseCase, ListSave
 import type {
   CancelEvaluationRunUseCase,
   CompareEvaluationRunsUseCase,
+  ExportEvaluationResultsUseCase,
   GetEvaluationRunUseCase,
   ListEvaluationResultsUseCase,
   ListEvaluationRunsUseCase,
@@ -50,6 +51,7 @@ export interface EvaluationsRouterDeps {
   results: ListEvaluationResultsUseCase;
   cancel: CancelEvaluationRunUseCase;
   compare: CompareEvaluationRunsUseCase;
+  exportResults: ExportEvaluationResultsUseCase;
   listEvaluators: ListSavedEvaluatorsUseCase;
   createEvaluator: CreateSavedEvaluatorUseCase;
   deleteEvaluator: DeleteSavedEvaluatorUseCase;
@@ -142,6 +144,12 @@ export function evaluationsRouter(d: EvaluationsRouterDeps): Router {
   });
   r.get('/evaluations/:runId/results', auth, async (ctx) => {
     ctx.body = await d.results.execute(ctx.params.appId!, ctx.params.runId!, actorOf(ctx));
+  });
+  r.get('/evaluations/:runId/export', auth, async (ctx) => {
+    const file = await d.exportResults.execute(ctx.params.appId!, ctx.params.runId!, ctx.query.format, actorOf(ctx));
+    ctx.set('Content-Type', file.contentType);
+    ctx.set('Content-Disposition', attachmentDisposition(file.fileName));
+    ctx.body = file.body;
   });
   r.post('/evaluations/:runId/cancel', auth, async (ctx) => {
     ctx.body = await d.cancel.execute(ctx.params.appId!, ctx.params.runId!, actorOf(ctx));

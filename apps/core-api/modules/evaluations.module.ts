@@ -37,6 +37,7 @@ import { EvaluationRunExecutor } from '../../../core/evaluations/use-cases/run-e
 import {
   CancelEvaluationRunUseCase,
   CompareEvaluationRunsUseCase,
+  ExportEvaluationResultsUseCase,
   GetEvaluationRunUseCase,
   ListEvaluationResultsUseCase,
   ListEvaluationRunsUseCase,
@@ -165,6 +166,7 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
       provide(c, ListEvaluationResultsUseCase, (get) => new ListEvaluationResultsUseCase(runDeps(get)));
       provide(c, CancelEvaluationRunUseCase, (get) => new CancelEvaluationRunUseCase(runDeps(get)));
       provide(c, CompareEvaluationRunsUseCase, (get) => new CompareEvaluationRunsUseCase(runDeps(get)));
+      provide(c, ExportEvaluationResultsUseCase, (get) => new ExportEvaluationResultsUseCase(runDeps(get)));
       provide(c, EvaluationRunExecutor, (get) =>
         new EvaluationRunExecutor(
           {
@@ -204,6 +206,7 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
         results: resolve(c, ListEvaluationResultsUseCase),
         cancel: resolve(c, CancelEvaluationRunUseCase),
         compare: resolve(c, CompareEvaluationRunsUseCase),
+        exportResults: resolve(c, ExportEvaluationResultsUseCase),
         listEvaluators: resolve(c, ListSavedEvaluatorsUseCase),
         createEvaluator: resolve(c, CreateSavedEvaluatorUseCase),
         deleteEvaluator: resolve(c, DeleteSavedEvaluatorUseCase),

@@ -145,3 +145,64 @@ export function verdictOf(run: EvaluationRun, summaries: TargetSummary[]): Verdi
   if (run.status !== 'completed') return 'fail';
   return summaries.every((s) => s.passRate !== null && s.passRate >= run.passThreshold!) ? 'pass' : 'fail';
 }
+
+/** One row of a run's export: an item, a target, and one evaluator's verdict (none when the item failed). */
+export interface ExportRow {
+  item: number;
+  input: string;
+  expected: string | null;
+  target: string;
+  state: ResultState;
+  answer: string | null;
+  evaluator: string | null;
+  type: string | null;
+  score: number | null;
+  passed: boolean | null;
+  reason: string | null;
+  latencyMs: number | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  cost: number | null;
+  error: string | null;
+}
+
+export const EXPORT_COLUMNS: Array<keyof ExportRow> = ['item', 'input', 'expected', 'target', 'state', 'answer', 'evaluator', 'type', 'score', 'passed', 'reason', 'latencyMs', 'promptTokens', 'completionTokens', 'cost', 'error'];
+
+/** A run's results per item × target × evaluator, in item and target order. */
+export function exportRows(run: EvaluationRun, results: EvaluationResult[], inputs: Map<string, { message: string; expected: string | null }>): ExportRow[] {
+  const rows: ExportRow[] = [];
+  const ordered = [...results].sort((a, b) => a.seq - b.seq || a.targetIndex - b.targetIndex);
+  for (const r of ordered) {
+    const item = inputs.get(r.itemId);
+    const base = {
+      item: r.seq,
+      input: item?.message ?? '',
+      expected: item?.expected ?? null,
+      target: run.targets[r.targetIndex]?.label ?? String(r.targetIndex),
+      state: r.state,
+      answer: r.answer,
+      latencyMs: r.latencyMs,
+      promptTokens: r.usage?.promptTokens ?? null,
+      completionTokens: r.usage?.completionTokens ?? null,
+      cost: r.cost,
+      error: r.error,
+    };
+    if (!r.scores.length) rows.push({ ...base, evaluator: null, type: null, score: null, passed: r.passed, reason: null });
+    for (const s of r.scores) rows.push({ ...base, evaluator: s.evaluator, type: s.type, score: s.score, passed: s.passed, reason: s.reason });
+  }
+  return rows;
+}
+
+/**
+ * A CSV cell. Text a spreadsheet would read as a formula (answers come from models and users) starts with a quote
+ * mark, as OWASP advises against CSV injection; quotes, commas and line breaks are quoted.
+ */
+function exportCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  let text = String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const exportRowsToCsv = (rows: ExportRow[]): string =>
+  [EXPORT_COLUMNS.join(','), ...rows.map((r) => EXPORT_COLUMNS.map((c) => exportCell(r[c])).join(','))].join('\r\n') + '\r\n';

@@ -15,6 +15,8 @@ import type { StudioRepository } from '../../studio/ports/studio-repository.port
 import { evaluatorsField, toEvaluatorSpecs } from '../domain/evaluator';
 import {
   DEFAULT_CONCURRENCY,
+  exportRows,
+  exportRowsToCsv,
   MAX_CONCURRENCY,
   MAX_TARGETS,
   summarize,
@@ -243,6 +245,22 @@ export interface ResultView {
 }
 
 /** `GET …/evaluations/:runId/results`: per item and target, the answer, each evaluator's score and reason, and the usage. */
+/** `GET …/evaluations/:runId/export?format=csv|json`: the results per item × target × evaluator, as a file. */
+export class ExportEvaluationResultsUseCase {
+  constructor(private readonly deps: RunDeps) {}
+  async execute(appId: string, runId: string, format: unknown, actor: Actor): Promise<{ fileName: string; contentType: string; body: string }> {
+    const run = await runOf(this.deps, appId, runId, actor, 'read');
+    const chosen = format === undefined ? 'csv' : format;
+    if (chosen !== 'csv' && chosen !== 'json') throw ValidationError.field('format', 'format must be csv or json');
+    const [results, items] = await Promise.all([this.deps.runs.results(run.id), this.deps.datasets.items(run.datasetId, run.datasetVersion)]);
+    const rows = exportRows(run, results, new Map(items.map((i) => [i.id, { message: i.input.message, expected: i.expected }])));
+    const base = `${(run.name || 'evaluation').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-|-$/g, '') || 'evaluation'}-${run.id.slice(0, 8)}`;
+    return chosen === 'csv'
+      ? { fileName: `${base}.csv`, contentType: 'text/csv; charset=utf-8', body: exportRowsToCsv(rows) }
+      : { fileName: `${base}.json`, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify({ runId: run.id, name: run.name, datasetVersion: run.datasetVersion, status: run.status, rows }, null, 2)}\n` };
+  }
+}
+
 export class ListEvaluationResultsUseCase {
   constructor(private readonly deps: RunDeps) {}
   async execute(appId: string, runId: string, actor: Actor): Promise<ResultView[]> {

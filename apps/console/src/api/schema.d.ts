@@ -4583,6 +4583,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/evaluations/{runId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a run's results per item, target and evaluator as CSV or JSON
+         * @description One row per item, target and evaluator (one without an evaluator for an item that failed): the item's number, question and expected answer, the target's label, the state, the answer, the evaluator's name, type, score, pass and reason, latency, tokens, cost and error. In CSV, text a spreadsheet would read as a formula starts with a quote mark.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "json";
+                };
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/json": {
+                            /** Format: uuid */
+                            runId: string;
+                            /** @example Before the new prompt */
+                            name: string;
+                            datasetVersion: number;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "cancelled" | "failed";
+                            rows: {
+                                item?: number;
+                                /** @example How do I reset my password? */
+                                input?: string;
+                                /** @example Open Settings */
+                                expected?: string | null;
+                                /** @example v2 · short */
+                                target?: string;
+                                /** @enum {string} */
+                                state?: "pending" | "running" | "done" | "failed" | "cancelled";
+                                /** @example Open Settings, then Security. */
+                                answer?: string | null;
+                                /** @example Contains */
+                                evaluator?: string | null;
+                                /** @example contains */
+                                type?: string | null;
+                                score?: number | null;
+                                passed?: boolean | null;
+                                /** @example Contains "Settings" */
+                                reason?: string | null;
+                                latencyMs?: number | null;
+                                promptTokens?: number | null;
+                                completionTokens?: number | null;
+                                cost?: number | null;
+                                /** @example null */
+                                error?: string | null;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/applications/{appId}/evaluations/{runId}/cancel": {
         parameters: {
             query?: never;
