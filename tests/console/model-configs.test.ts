@@ -182,7 +182,7 @@ describeInBrowser('console: model configs', () => {
     expect(await section.getByLabel('Evaluator', { exact: true }).inputValue()).toEqual(expect.any(String));
     await section.getByLabel('Share of answers scored').fill('2');
     await section.getByRole('button', { name: 'Start the test' }).click();
-    await section.getByRole('alert').filter({ hasText: 'sampleRate must be more than 0 and at most 1' }).waitFor();
+    await section.getByRole('alert').filter({ hasText: 'Sample rate must be more than 0 and at most 1' }).waitFor();
     expect(await section.getByLabel('Share of answers scored').getAttribute('aria-invalid')).toBe('true');
     await section.getByLabel('Share of answers scored').fill('1');
     await section.getByLabel('Answers scored per hour at most').fill('500');
