@@ -1,7 +1,7 @@
 import type { ProviderId } from '../../ai/domain/provider-id';
 import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 import type { EvaluatorSpec, Score } from './evaluator';
-import { meanInterval, wilsonInterval, type Interval } from './statistics';
+import { meanIntervalOf, wilsonInterval, type Interval } from './statistics';
 
 /** What a run answers with (docs/evaluations.md "Targets"), as the caller names it. */
 export type TargetRef =
@@ -99,41 +99,89 @@ export interface TargetSummary {
 
 export type Verdict = 'pending' | 'pass' | 'fail' | 'none';
 
-/** Figures per target from its finished results. */
-export function summarize(run: EvaluationRun, results: EvaluationResult[]): TargetSummary[] {
-  return run.targets.map((target, index) => {
+/** Sums of one target's results: what its figures are computed from (in SQL for a stored run, or from results in memory). */
+export interface TargetTotals {
+  targetIndex: number;
+  total: number;
+  /** Done or failed. */
+  finished: number;
+  passed: number;
+  /** Failed (no answer). */
+  errors: number;
+  /** Done (answered). */
+  answered: number;
+  latencySum: number;
+  tokens: number;
+  costSum: number;
+  /** Answered results without a known cost. */
+  unpriced: number;
+  /** Per evaluator name: its scores' count, sum, sum of squares, and passes. */
+  evaluators: Map<string, { n: number; sum: number; sumSquares: number; passed: number }>;
+}
+
+/** The sums of each target's results, in memory. */
+export function totalsOf(run: EvaluationRun, results: EvaluationResult[]): TargetTotals[] {
+  return run.targets.map((_, index) => {
     const mine = results.filter((r) => r.targetIndex === index);
     const finished = mine.filter((r) => r.state === 'done' || r.state === 'failed');
-    const passed = finished.filter((r) => r.passed === true).length;
-    const errors = finished.filter((r) => r.state === 'failed').length;
     const answered = finished.filter((r) => r.state === 'done');
-    const latencies = answered.map((r) => r.latencyMs ?? 0);
-    const costs = answered.map((r) => r.cost);
+    const evaluators = new Map<string, { n: number; sum: number; sumSquares: number; passed: number }>();
+    for (const r of answered) {
+      for (const e of run.evaluators) {
+        const s = r.scores.find((x) => x.evaluator === e.name);
+        if (!s) continue;
+        const t = evaluators.get(e.name) ?? { n: 0, sum: 0, sumSquares: 0, passed: 0 };
+        evaluators.set(e.name, { n: t.n + 1, sum: t.sum + s.score, sumSquares: t.sumSquares + s.score * s.score, passed: t.passed + (s.passed ? 1 : 0) });
+      }
+    }
+    return {
+      targetIndex: index,
+      total: mine.length,
+      finished: finished.length,
+      passed: finished.filter((r) => r.passed === true).length,
+      errors: finished.filter((r) => r.state === 'failed').length,
+      answered: answered.length,
+      latencySum: answered.reduce((s, r) => s + (r.latencyMs ?? 0), 0),
+      tokens: answered.reduce((s, r) => s + (r.usage?.totalTokens ?? 0), 0),
+      costSum: answered.reduce((s, r) => s + (r.cost ?? 0), 0),
+      unpriced: answered.filter((r) => r.cost === null).length,
+      evaluators,
+    };
+  });
+}
+
+/** Figures per target from its results' sums. */
+export function summarizeTotals(run: EvaluationRun, totals: TargetTotals[]): TargetSummary[] {
+  const byIndex = new Map(totals.map((t) => [t.targetIndex, t]));
+  return run.targets.map((target, index) => {
+    const t = byIndex.get(index) ?? { targetIndex: index, total: 0, finished: 0, passed: 0, errors: 0, answered: 0, latencySum: 0, tokens: 0, costSum: 0, unpriced: 0, evaluators: new Map() };
     return {
       index,
       label: target.label,
       ref: target.ref,
       provider: target.provider,
       model: target.model,
-      total: mine.length,
-      finished: finished.length,
-      passed,
-      failed: finished.length - passed,
-      errors,
-      passRate: finished.length ? passed / finished.length : null,
-      passRateInterval: wilsonInterval(passed, finished.length),
+      total: t.total,
+      finished: t.finished,
+      passed: t.passed,
+      failed: t.finished - t.passed,
+      errors: t.errors,
+      passRate: t.finished ? t.passed / t.finished : null,
+      passRateInterval: wilsonInterval(t.passed, t.finished),
       evaluators: run.evaluators.map((e) => {
-        const scores = answered.map((r) => r.scores.find((s) => s.evaluator === e.name)).filter((s): s is Score => s !== undefined);
-        const mean = meanInterval(scores.map((s) => s.score));
-        const ok = scores.filter((s) => s.passed).length;
-        return { name: e.name, type: e.type, mean: mean?.mean ?? null, interval: mean?.interval ?? null, passRate: scores.length ? ok / scores.length : null, passRateInterval: wilsonInterval(ok, scores.length) };
+        const m = t.evaluators.get(e.name) ?? { n: 0, sum: 0, sumSquares: 0, passed: 0 };
+        const mean = meanIntervalOf(m.n, m.sum, m.sumSquares);
+        return { name: e.name, type: e.type, mean: mean?.mean ?? null, interval: mean?.interval ?? null, passRate: m.n ? m.passed / m.n : null, passRateInterval: wilsonInterval(m.passed, m.n) };
       }),
-      avgLatencyMs: latencies.length ? Math.round(latencies.reduce((s, v) => s + v, 0) / latencies.length) : null,
-      totalTokens: answered.reduce((s, r) => s + (r.usage?.totalTokens ?? 0), 0),
-      totalCost: costs.length && costs.every((c) => c !== null) ? costs.reduce((s: number, c) => s + c!, 0) : null,
+      avgLatencyMs: t.answered ? Math.round(t.latencySum / t.answered) : null,
+      totalTokens: t.tokens,
+      totalCost: t.answered && t.unpriced === 0 ? t.costSum : null,
     };
   });
 }
+
+/** Figures per target from its finished results. */
+export const summarize = (run: EvaluationRun, results: EvaluationResult[]): TargetSummary[] => summarizeTotals(run, totalsOf(run, results));
 
 /**
  * The gate's answer: `pass` when every target's pass rate reaches the threshold once the run completed, `fail`

@@ -20,11 +20,13 @@ import {
   MAX_CONCURRENCY,
   MAX_TARGETS,
   summarize,
+  summarizeTotals,
   verdictOf,
   type EvaluationResult,
   type EvaluationRun,
   type Target,
   type TargetRef,
+  type TargetTotals,
   type TargetSummary,
   type Verdict,
 } from '../domain/run';
@@ -85,8 +87,9 @@ export interface RunView {
   finishedAt: string | null;
 }
 
-export function toRunView(run: EvaluationRun, results: EvaluationResult[]): RunView {
-  const targets = summarize(run, results);
+/** A run with its figures, from its results' sums per target (aggregated in the store, however large the run). */
+export function toRunView(run: EvaluationRun, totals: TargetTotals[]): RunView {
+  const targets = summarizeTotals(run, totals);
   return {
     id: run.id,
     applicationId: run.applicationId,
@@ -154,7 +157,7 @@ export class StartEvaluationRunUseCase {
       items,
     );
     await this.deps.queue.enqueue<RunEvaluationJob>(RUN_EVALUATION_JOB, { runId: run.id }, { id: run.id });
-    return toRunView(run, await this.deps.runs.results(run.id));
+    return toRunView(run, await this.deps.runs.totals(run.id));
   }
 
   private async target(application: Application, t: yup.InferType<typeof targetSchema>, i: number, actor: Actor): Promise<Target> {
@@ -212,7 +215,7 @@ export class ListEvaluationRunsUseCase {
   async execute(appId: string, actor: Actor): Promise<RunView[]> {
     const application = await evaluationApplication(this.deps, appId, actor, 'read');
     const runs = await this.deps.runs.listByApplication(application.id, 50);
-    return Promise.all(runs.map(async (r) => toRunView(r, await this.deps.runs.results(r.id))));
+    return Promise.all(runs.map(async (r) => toRunView(r, await this.deps.runs.totals(r.id))));
   }
 }
 
@@ -221,7 +224,7 @@ export class GetEvaluationRunUseCase {
   constructor(private readonly deps: RunDeps) {}
   async execute(appId: string, runId: string, actor: Actor): Promise<RunView> {
     const run = await runOf(this.deps, appId, runId, actor, 'read');
-    return toRunView(run, await this.deps.runs.results(run.id));
+    return toRunView(run, await this.deps.runs.totals(run.id));
   }
 }
 
@@ -293,7 +296,7 @@ export class CancelEvaluationRunUseCase {
   async execute(appId: string, runId: string, actor: Actor): Promise<RunView> {
     const run = await runOf(this.deps, appId, runId, actor, 'write');
     await this.deps.runs.end(run.id, 'cancelled', null);
-    return toRunView((await this.deps.runs.findById(run.id))!, await this.deps.runs.results(run.id));
+    return toRunView((await this.deps.runs.findById(run.id))!, await this.deps.runs.totals(run.id));
   }
 }
 
