@@ -162,4 +162,18 @@ describe('A/B tests scored by an evaluator on sampled live answers (HTTP)', () =
     expect(taken).toBeGreaterThan(0);
     expect(taken).toBeLessThan(30);
   });
+
+  it('takes up a sample whose process died while scoring it (its claim lapsed) once, through the sweep', async () => {
+    const { app, experiment } = await aTest();
+    const evaluator = (await post(`/api/applications/${app.id}/evaluators`, { type: 'contains', values: ['brief'] })).body;
+    const test = (await put(experiment, { goal: 'evaluator_score', evaluatorId: evaluator.id, sampleRate: 1 })).body;
+    await answers(app.id, 1);
+    await waitFor(async () => (await samples(test.id)).some((s) => s.state === 'done'), 30_000);
+    // As a process that claimed the sample and died leaves it: claimed, its claim run out, no job queued for it.
+    await stack.infra.dataSource.query(`UPDATE live_answer_scores SET state = 'running', score = NULL, reason = NULL, claimed_until = now() - interval '1 second' WHERE experiment_id = $1`, [test.id]);
+    await waitFor(async () => (await samples(test.id)).every((s) => s.state === 'done'), 30_000);
+    const [row] = (await stack.infra.dataSource.query(`SELECT state, attempts, score FROM live_answer_scores WHERE experiment_id = $1`, [test.id])) as Array<{ state: string; attempts: number; score: number }>;
+    expect(row).toEqual({ state: 'done', attempts: 2, score: 1 });
+    expect((await get(experiment)).body.arms[0]).toMatchObject({ observations: 1, estimate: { estimate: 1 } });
+  });
 });
