@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import { describeInBrowser } from '../browser/support/browser';
 import { csvOf, twoVersions } from '../e2e/core-api/evaluations/evaluation-support';
 import { paidUserWithApplication } from '../support/test-stack';
@@ -54,6 +56,19 @@ describeInBrowser('console: evaluations', () => {
     const results = page.getByRole('table', { name: /^Results of JSON answers/ });
     expect(await results.getByRole('row').count()).toBe(15);
     expect(await axeViolations(page)).toEqual([]);
+
+    // The results as files: one row per question, target and check, as the table shows them.
+    const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export results as CSV' }).click()]);
+    expect(csvFile.suggestedFilename()).toMatch(/^JSON-answers-v3-[0-9a-f]{8}\.csv$/);
+    const table = parse(await readFile((await csvFile.path())!, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(table).toHaveLength(14);
+    expect(table.filter((r) => r.target === 'v1 · full').map((r) => r.passed).filter((p) => p === 'true')).toHaveLength(6);
+    expect(table.filter((r) => r.target === 'v2 · short').map((r) => r.passed).filter((p) => p === 'true')).toHaveLength(3);
+    expect(table.find((r) => r.input === hostile)).toMatchObject({ expected: '4', evaluator: 'Exact match', type: 'exact', passed: 'false' });
+    const [jsonFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export results as JSON' }).click()]);
+    const exported = JSON.parse(await readFile((await jsonFile.path())!, 'utf8'));
+    expect(exported).toMatchObject({ name: 'JSON answers v3', status: 'completed', datasetVersion: 3 });
+    expect(exported.rows.map((r: { target: string; evaluator: string }) => `${r.target}/${r.evaluator}`)).toEqual(table.map((r) => `${r.target}/${r.evaluator}`));
 
     await page.getByLabel('Before').selectOption({ label: 'JSON answers v3 · v1 · full' });
     await page.getByLabel('After').selectOption({ label: 'JSON answers v3 · v2 · short' });

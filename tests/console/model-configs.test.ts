@@ -157,6 +157,61 @@ describeInBrowser('console: model configs', () => {
     expect((await client.get(`/api/model-configs/${config._id}`, { token })).body.settings.temperature).toBe(0.9);
   });
 
+  it('sets up an A/B test scored by an evaluator on sampled answers, and shows the scored answers per arm', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Tea Shop' });
+    const { client } = world.stack;
+    const token = owner.token;
+    await client.put('/api/provider-keys/provider_a', { apiKey: 'sk-own-console-abscore-1234' }, { token });
+    const config = (await client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Brief', provider: 'provider_a', modelId: 'gpt-4o-mini', settings: { systemPrompt: 'Be brief.' } }, { token })).body;
+    const version = (await client.post(`/api/model-configs/${config._id}/versions`, { label: 'Warm', settings: { systemPrompt: 'Be warm.' }, trafficPercent: 0 }, { token })).body;
+    expect(version._id).toEqual(expect.any(String));
+    await signIn(page, world.url, owner);
+    await tab.goto(`/model-configs/${config._id}`);
+    const section = page.getByRole('region', { name: 'A/B test' });
+    await section.getByRole('heading', { name: 'No A/B test yet' }).waitFor();
+    await section.getByLabel('Goal').selectOption({ label: 'Evaluator score on sampled answers' });
+    await section.getByText('This application keeps no evaluator yet: keep one below to score live answers.').waitFor();
+    // Keeping an evaluator without words is the API's 400, shown on its field.
+    await section.getByLabel('Name of the evaluator').fill('Warmth');
+    await section.getByRole('button', { name: 'Keep the evaluator' }).click();
+    await section.getByRole('group', { name: 'Keep an evaluator' }).locator('.ap-field__error').waitFor();
+    await section.getByLabel('Words a good answer holds').fill('warm, kind');
+    await section.getByRole('button', { name: 'Keep the evaluator' }).click();
+    await section.getByRole('option', { name: 'Warmth' }).waitFor({ state: 'attached' });
+    expect(await section.getByLabel('Evaluator', { exact: true }).inputValue()).toEqual(expect.any(String));
+    await section.getByLabel('Share of answers scored').fill('2');
+    await section.getByRole('button', { name: 'Start the test' }).click();
+    await section.getByRole('alert').filter({ hasText: 'Sample rate must be more than 0 and at most 1' }).waitFor();
+    expect(await section.getByLabel('Share of answers scored').getAttribute('aria-invalid')).toBe('true');
+    await section.getByLabel('Share of answers scored').fill('1');
+    await section.getByLabel('Answers scored per hour at most').fill('500');
+    await section.getByLabel('Smallest difference worth detecting').fill('0.2');
+    await section.getByRole('button', { name: 'Start the test' }).click();
+    await section.getByText('Scoring 100% of the answers with Warmth, at most 500 an hour.').waitFor();
+
+    const answers = async (n: number) => {
+      const conversation = (await client.post('/api/conversations', { applicationId: owner.app.id }, { token })).body.id;
+      for (let i = 0; i < n; i++) expect((await client.post(`/api/conversations/${conversation}/messages`, { content: 'Which tea is calming?' }, { token })).status).toBe(200);
+    };
+    await answers(20);
+    await client.put(`/api/model-configs/${config._id}/versions/${version._id}`, { trafficPercent: 100 }, { token });
+    await answers(20);
+
+    await page.reload();
+    await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 }).catch(async () => {
+      await page.reload();
+      await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 });
+    });
+    const arms = section.getByRole('table', { name: 'Arms of the A/B test' });
+    await arms.getByRole('columnheader', { name: 'Scored answers' }).waitFor();
+    // "warm" of "warm, kind": the challenger's answers hold one of the two words, the control's none.
+    expect(await arms.getByRole('row', { name: /^Brief \(control\)/ }).locator('td').allTextContents()).toEqual(['20', expect.stringMatching(/^0\.0% /), 'Baseline', 'Baseline']);
+    expect(await arms.getByRole('row', { name: /^Warm/ }).locator('td').allTextContents()).toEqual(['20', expect.stringMatching(/^50\.0% /), expect.stringMatching(/^\+50\.0% /), 'Better']);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'model-configs-ab-test-evaluator');
+  });
+
   it('shows another user’s (or a missing) config as not found, with a retry', async () => {
     const { page } = tab;
     const owner = await userWithApplication(world.stack.client, { name: 'Owner' });

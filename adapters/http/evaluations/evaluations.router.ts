@@ -15,9 +15,11 @@ import type {
   UpdateDatasetUseCase,
 } from '../../../core/evaluations/use-cases/datasets.use-cases';
 import { actorOfKey } from '../../../core/evaluations/use-cases/evaluation-deps';
+import type { CreateSavedEvaluatorUseCase, DeleteSavedEvaluatorUseCase, ListSavedEvaluatorsUseCase } from '../../../core/evaluations/use-cases/live-scoring.use-cases';
 import type {
   CancelEvaluationRunUseCase,
   CompareEvaluationRunsUseCase,
+  ExportEvaluationResultsUseCase,
   GetEvaluationRunUseCase,
   ListEvaluationResultsUseCase,
   ListEvaluationRunsUseCase,
@@ -49,6 +51,10 @@ export interface EvaluationsRouterDeps {
   results: ListEvaluationResultsUseCase;
   cancel: CancelEvaluationRunUseCase;
   compare: CompareEvaluationRunsUseCase;
+  exportResults: ExportEvaluationResultsUseCase;
+  listEvaluators: ListSavedEvaluatorsUseCase;
+  createEvaluator: CreateSavedEvaluatorUseCase;
+  deleteEvaluator: DeleteSavedEvaluatorUseCase;
 }
 
 /** A session, or (for CI) an API key in `X-API-Key`: the gate's two routes take either. */
@@ -109,6 +115,18 @@ export function evaluationsRouter(d: EvaluationsRouterDeps): Router {
     ctx.body = file.body;
   });
 
+  r.get('/evaluators', auth, async (ctx) => {
+    ctx.body = await d.listEvaluators.execute(ctx.params.appId!, actorOf(ctx));
+  });
+  r.post('/evaluators', auth, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await d.createEvaluator.execute(ctx.params.appId!, ctx.request.body, actorOf(ctx));
+  });
+  r.delete('/evaluators/:evaluatorId', auth, async (ctx) => {
+    await d.deleteEvaluator.execute(ctx.params.appId!, ctx.params.evaluatorId!, actorOf(ctx));
+    ctx.status = 204;
+  });
+
   r.get('/evaluations', auth, async (ctx) => {
     ctx.body = await d.listRuns.execute(ctx.params.appId!, actorOf(ctx));
   });
@@ -126,6 +144,12 @@ export function evaluationsRouter(d: EvaluationsRouterDeps): Router {
   });
   r.get('/evaluations/:runId/results', auth, async (ctx) => {
     ctx.body = await d.results.execute(ctx.params.appId!, ctx.params.runId!, actorOf(ctx));
+  });
+  r.get('/evaluations/:runId/export', auth, async (ctx) => {
+    const file = await d.exportResults.execute(ctx.params.appId!, ctx.params.runId!, ctx.query.format, actorOf(ctx));
+    ctx.set('Content-Type', file.contentType);
+    ctx.set('Content-Disposition', attachmentDisposition(file.fileName));
+    ctx.body = file.body;
   });
   r.post('/evaluations/:runId/cancel', auth, async (ctx) => {
     ctx.body = await d.cancel.execute(ctx.params.appId!, ctx.params.runId!, actorOf(ctx));

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Dataset, DatasetItem, ItemInput, NewItem } from '../../../core/evaluations/domain/dataset';
 import type { Score } from '../../../core/evaluations/domain/evaluator';
-import type { EvaluationResult, EvaluationRun, ResultOutcome } from '../../../core/evaluations/domain/run';
+import type { EvaluationResult, EvaluationRun, ResultOutcome, TargetTotals } from '../../../core/evaluations/domain/run';
 import type { DatasetRepository, EvaluationRunRepository, NewRun } from '../../../core/evaluations/ports/evaluation-repository.port';
 import { NotFoundError, ValidationError } from '../../../core/shared/errors';
 import { affected, one, rows, type Sql } from '../sql';
@@ -261,6 +261,50 @@ export class SqlEvaluationRunRepository implements EvaluationRunRepository {
 
   async results(runId: string): Promise<EvaluationResult[]> {
     return (await rows<ResultRow>(this.db, `SELECT ${RESULT_COLUMNS} FROM evaluation_results WHERE run_id = $1 ORDER BY seq, target_index`, [runId])).map(toResult);
+  }
+
+  async totals(runId: string): Promise<TargetTotals[]> {
+    // Two aggregate statements however large the run: the results' sums per target, and the scores' per target and evaluator.
+    const [targets, scores] = await Promise.all([
+      rows<{ target_index: number; total: number; finished: number; passed: number; errors: number; answered: number; latency: number | null; tokens: number | null; cost: number | null; unpriced: number }>(
+        this.db,
+        `SELECT target_index, count(*)::int AS total,
+                count(*) FILTER (WHERE state IN ('done', 'failed'))::int AS finished,
+                count(*) FILTER (WHERE state IN ('done', 'failed') AND passed)::int AS passed,
+                count(*) FILTER (WHERE state = 'failed')::int AS errors,
+                count(*) FILTER (WHERE state = 'done')::int AS answered,
+                sum(coalesce(latency_ms, 0)) FILTER (WHERE state = 'done')::float8 AS latency,
+                sum(prompt_tokens + coalesce(completion_tokens, 0)) FILTER (WHERE state = 'done')::float8 AS tokens,
+                sum(cost) FILTER (WHERE state = 'done') AS cost,
+                count(*) FILTER (WHERE state = 'done' AND cost IS NULL)::int AS unpriced
+           FROM evaluation_results WHERE run_id = $1 GROUP BY target_index`,
+        [runId],
+      ),
+      rows<{ target_index: number; name: string; n: number; s: number; ss: number; ok: number }>(
+        this.db,
+        `SELECT r.target_index, e.value->>'evaluator' AS name, count(*)::int AS n,
+                sum((e.value->>'score')::float8) AS s, sum(((e.value->>'score')::float8) ^ 2) AS ss,
+                count(*) FILTER (WHERE (e.value->>'passed')::boolean)::int AS ok
+           FROM evaluation_results r CROSS JOIN LATERAL jsonb_array_elements(r.scores) AS e(value)
+          WHERE r.run_id = $1 AND r.state = 'done' GROUP BY 1, 2`,
+        [runId],
+      ),
+    ]);
+    return targets.map((t) => ({
+      targetIndex: Number(t.target_index),
+      total: Number(t.total),
+      finished: Number(t.finished),
+      passed: Number(t.passed),
+      errors: Number(t.errors),
+      answered: Number(t.answered),
+      latencySum: Number(t.latency ?? 0),
+      tokens: Number(t.tokens ?? 0),
+      costSum: Number(t.cost ?? 0),
+      unpriced: Number(t.unpriced),
+      evaluators: new Map(
+        scores.filter((s) => Number(s.target_index) === Number(t.target_index)).map((s) => [s.name, { n: Number(s.n), sum: Number(s.s), sumSquares: Number(s.ss), passed: Number(s.ok) }]),
+      ),
+    }));
   }
 
   async claimNext(runId: string, leaseMs: number): Promise<EvaluationResult | null> {

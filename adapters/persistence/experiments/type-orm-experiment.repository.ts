@@ -10,6 +10,8 @@ interface Row {
   application_id: string;
   goal: Goal;
   evaluator_id: string | null;
+  sample_rate: number;
+  samples_per_hour: number;
   minimum_effect: number;
   significance: number;
   auto_promote: boolean;
@@ -32,6 +34,8 @@ const toExperiment = (r: Row): Experiment => ({
   applicationId: r.application_id,
   goal: r.goal,
   evaluatorId: r.evaluator_id,
+  sampleRate: Number(r.sample_rate),
+  samplesPerHour: Number(r.samples_per_hour),
   minimumEffect: Number(r.minimum_effect),
   significance: Number(r.significance),
   autoPromote: r.auto_promote,
@@ -88,10 +92,10 @@ export class TypeOrmExperimentRepository implements ExperimentRepository {
   async save(configId: string, applicationId: string, s: ExperimentSettings, restart: boolean, now: Date): Promise<Experiment> {
     const row = await one<Row>(
       this.db,
-      `INSERT INTO experiments (config_id, application_id, goal, evaluator_id, minimum_effect, significance, auto_promote, guardrails, started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
+      `INSERT INTO experiments (config_id, application_id, goal, evaluator_id, minimum_effect, significance, auto_promote, guardrails, started_at, sample_rate, samples_per_hour)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $11, $12)
        ON CONFLICT (config_id) DO UPDATE SET
-         goal = EXCLUDED.goal, evaluator_id = EXCLUDED.evaluator_id, minimum_effect = EXCLUDED.minimum_effect,
+         goal = EXCLUDED.goal, evaluator_id = EXCLUDED.evaluator_id, sample_rate = EXCLUDED.sample_rate, samples_per_hour = EXCLUDED.samples_per_hour, minimum_effect = EXCLUDED.minimum_effect,
          significance = EXCLUDED.significance, auto_promote = EXCLUDED.auto_promote, guardrails = EXCLUDED.guardrails,
          status = CASE WHEN $10 THEN 'running' ELSE experiments.status END,
          started_at = CASE WHEN $10 THEN EXCLUDED.started_at ELSE experiments.started_at END,
@@ -101,7 +105,7 @@ export class TypeOrmExperimentRepository implements ExperimentRepository {
          rolled_back = CASE WHEN $10 THEN '[]'::jsonb ELSE experiments.rolled_back END,
          updated_at = clock_timestamp()
        RETURNING *`,
-      [configId, applicationId, s.goal, s.evaluatorId, s.minimumEffect, s.significance, s.autoPromote, JSON.stringify(s.guardrails), now, restart],
+      [configId, applicationId, s.goal, s.evaluatorId, s.minimumEffect, s.significance, s.autoPromote, JSON.stringify(s.guardrails), now, restart, s.sampleRate, s.samplesPerHour],
     );
     await this.forgetOpen(applicationId);
     return toExperiment(row!);

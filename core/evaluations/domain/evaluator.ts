@@ -46,7 +46,7 @@ const DEFAULT_NAMES: Record<EvaluatorType, string> = {
   cost: 'Cost',
 };
 
-const evaluatorSchema = yup.object({
+export const evaluatorSchema = yup.object({
   type: str().oneOf(EVALUATOR_TYPES, `type must be one of ${EVALUATOR_TYPES.join(', ')}`).required('type is required'),
   name: str().typeError('name must be text').max(80, 'name must be at most 80 characters'),
   caseSensitive: bool().typeError('caseSensitive must be true or false'),
@@ -73,10 +73,9 @@ export const evaluatorsField = yup
   .max(MAX_EVALUATORS, `evaluators must have at most ${MAX_EVALUATORS} entries`)
   .of(evaluatorSchema.typeError('each evaluator must be an object').required());
 
-const need = <T>(v: T | undefined | null, field: string, i: number): T => {
-  if (v === undefined || v === null || v === '') throw ValidationError.field(`evaluators[${i}].${field}`, `evaluators[${i}].${field} is required for this type`);
-  return v;
-};
+/** Where a field of the i-th evaluator is, in error details: `evaluators[i].` in a run, nothing for one evaluator alone. */
+type FieldPrefix = (i: number) => string;
+const inList: FieldPrefix = (i) => `evaluators[${i}].`;
 
 /**
  * Checks each evaluator's own fields and gives it a name unique in the run (for aggregates and the comparison).
@@ -85,7 +84,12 @@ const need = <T>(v: T | undefined | null, field: string, i: number): T => {
 export function toEvaluatorSpecs(
   list: yup.InferType<typeof evaluatorSchema>[],
   checks: { compilePattern(pattern: string, caseSensitive: boolean): void; compileSchema(schema: Record<string, unknown>): void },
+  at: FieldPrefix = inList,
 ): EvaluatorSpec[] {
+  const need = <T>(v: T | undefined | null, field: string, i: number): T => {
+    if (v === undefined || v === null || v === '') throw ValidationError.field(`${at(i)}${field}`, `${at(i)}${field} is required for this type`);
+    return v;
+  };
   const seen = new Map<string, number>();
   return list.map((e, i) => {
     const type = e.type as EvaluatorType;
@@ -99,7 +103,7 @@ export function toEvaluatorSpecs(
         return { type, name, caseSensitive };
       case 'contains': {
         const values = need(e.values, 'values', i);
-        if (!values.length) throw ValidationError.field(`evaluators[${i}].values`, `evaluators[${i}].values must have at least one entry`);
+        if (!values.length) throw ValidationError.field(`${at(i)}values`, `${at(i)}values must have at least one entry`);
         return { type, name, mode: (e.mode as 'any' | 'all' | undefined) ?? 'any', values, caseSensitive };
       }
       case 'regex': {
@@ -107,7 +111,7 @@ export function toEvaluatorSpecs(
         try {
           checks.compilePattern(pattern, caseSensitive);
         } catch (error) {
-          throw ValidationError.field(`evaluators[${i}].pattern`, `evaluators[${i}].pattern is not a valid pattern: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`);
+          throw ValidationError.field(`${at(i)}pattern`, `${at(i)}pattern is not a valid pattern: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`);
         }
         return { type, name, pattern, caseSensitive };
       }
@@ -118,7 +122,7 @@ export function toEvaluatorSpecs(
         try {
           checks.compileSchema(schema);
         } catch (error) {
-          throw ValidationError.field(`evaluators[${i}].schema`, `evaluators[${i}].schema is not a valid JSON Schema: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`);
+          throw ValidationError.field(`${at(i)}schema`, `${at(i)}schema is not a valid JSON Schema: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`);
         }
         return { type, name, schema };
       }
@@ -127,9 +131,9 @@ export function toEvaluatorSpecs(
       case 'judge': {
         const scaleMin = e.scaleMin ?? 1;
         const scaleMax = e.scaleMax ?? 5;
-        if (scaleMax <= scaleMin) throw ValidationError.field(`evaluators[${i}].scaleMax`, `evaluators[${i}].scaleMax must be above scaleMin`);
+        if (scaleMax <= scaleMin) throw ValidationError.field(`${at(i)}scaleMax`, `${at(i)}scaleMax must be above scaleMin`);
         const passScore = e.passScore ?? Math.ceil((scaleMin + scaleMax) / 2);
-        if (passScore < scaleMin || passScore > scaleMax) throw ValidationError.field(`evaluators[${i}].passScore`, `evaluators[${i}].passScore must be within the scale`);
+        if (passScore < scaleMin || passScore > scaleMax) throw ValidationError.field(`${at(i)}passScore`, `${at(i)}passScore must be within the scale`);
         return { type, name, provider: need(e.provider, 'provider', i) as ProviderId, model: need(e.model, 'model', i), rubric: need(e.rubric, 'rubric', i), scaleMin, scaleMax, passScore };
       }
       case 'latency':

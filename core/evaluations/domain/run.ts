@@ -1,7 +1,7 @@
 import type { ProviderId } from '../../ai/domain/provider-id';
 import type { TokenUsage } from '../../ai/ports/llm-provider.port';
 import type { EvaluatorSpec, Score } from './evaluator';
-import { meanInterval, wilsonInterval, type Interval } from './statistics';
+import { meanIntervalOf, wilsonInterval, type Interval } from './statistics';
 
 /** What a run answers with (docs/evaluations.md "Targets"), as the caller names it. */
 export type TargetRef =
@@ -99,41 +99,89 @@ export interface TargetSummary {
 
 export type Verdict = 'pending' | 'pass' | 'fail' | 'none';
 
-/** Figures per target from its finished results. */
-export function summarize(run: EvaluationRun, results: EvaluationResult[]): TargetSummary[] {
-  return run.targets.map((target, index) => {
+/** Sums of one target's results: what its figures are computed from (in SQL for a stored run, or from results in memory). */
+export interface TargetTotals {
+  targetIndex: number;
+  total: number;
+  /** Done or failed. */
+  finished: number;
+  passed: number;
+  /** Failed (no answer). */
+  errors: number;
+  /** Done (answered). */
+  answered: number;
+  latencySum: number;
+  tokens: number;
+  costSum: number;
+  /** Answered results without a known cost. */
+  unpriced: number;
+  /** Per evaluator name: its scores' count, sum, sum of squares, and passes. */
+  evaluators: Map<string, { n: number; sum: number; sumSquares: number; passed: number }>;
+}
+
+/** The sums of each target's results, in memory. */
+export function totalsOf(run: EvaluationRun, results: EvaluationResult[]): TargetTotals[] {
+  return run.targets.map((_, index) => {
     const mine = results.filter((r) => r.targetIndex === index);
     const finished = mine.filter((r) => r.state === 'done' || r.state === 'failed');
-    const passed = finished.filter((r) => r.passed === true).length;
-    const errors = finished.filter((r) => r.state === 'failed').length;
     const answered = finished.filter((r) => r.state === 'done');
-    const latencies = answered.map((r) => r.latencyMs ?? 0);
-    const costs = answered.map((r) => r.cost);
+    const evaluators = new Map<string, { n: number; sum: number; sumSquares: number; passed: number }>();
+    for (const r of answered) {
+      for (const e of run.evaluators) {
+        const s = r.scores.find((x) => x.evaluator === e.name);
+        if (!s) continue;
+        const t = evaluators.get(e.name) ?? { n: 0, sum: 0, sumSquares: 0, passed: 0 };
+        evaluators.set(e.name, { n: t.n + 1, sum: t.sum + s.score, sumSquares: t.sumSquares + s.score * s.score, passed: t.passed + (s.passed ? 1 : 0) });
+      }
+    }
+    return {
+      targetIndex: index,
+      total: mine.length,
+      finished: finished.length,
+      passed: finished.filter((r) => r.passed === true).length,
+      errors: finished.filter((r) => r.state === 'failed').length,
+      answered: answered.length,
+      latencySum: answered.reduce((s, r) => s + (r.latencyMs ?? 0), 0),
+      tokens: answered.reduce((s, r) => s + (r.usage?.totalTokens ?? 0), 0),
+      costSum: answered.reduce((s, r) => s + (r.cost ?? 0), 0),
+      unpriced: answered.filter((r) => r.cost === null).length,
+      evaluators,
+    };
+  });
+}
+
+/** Figures per target from its results' sums. */
+export function summarizeTotals(run: EvaluationRun, totals: TargetTotals[]): TargetSummary[] {
+  const byIndex = new Map(totals.map((t) => [t.targetIndex, t]));
+  return run.targets.map((target, index) => {
+    const t = byIndex.get(index) ?? { targetIndex: index, total: 0, finished: 0, passed: 0, errors: 0, answered: 0, latencySum: 0, tokens: 0, costSum: 0, unpriced: 0, evaluators: new Map() };
     return {
       index,
       label: target.label,
       ref: target.ref,
       provider: target.provider,
       model: target.model,
-      total: mine.length,
-      finished: finished.length,
-      passed,
-      failed: finished.length - passed,
-      errors,
-      passRate: finished.length ? passed / finished.length : null,
-      passRateInterval: wilsonInterval(passed, finished.length),
+      total: t.total,
+      finished: t.finished,
+      passed: t.passed,
+      failed: t.finished - t.passed,
+      errors: t.errors,
+      passRate: t.finished ? t.passed / t.finished : null,
+      passRateInterval: wilsonInterval(t.passed, t.finished),
       evaluators: run.evaluators.map((e) => {
-        const scores = answered.map((r) => r.scores.find((s) => s.evaluator === e.name)).filter((s): s is Score => s !== undefined);
-        const mean = meanInterval(scores.map((s) => s.score));
-        const ok = scores.filter((s) => s.passed).length;
-        return { name: e.name, type: e.type, mean: mean?.mean ?? null, interval: mean?.interval ?? null, passRate: scores.length ? ok / scores.length : null, passRateInterval: wilsonInterval(ok, scores.length) };
+        const m = t.evaluators.get(e.name) ?? { n: 0, sum: 0, sumSquares: 0, passed: 0 };
+        const mean = meanIntervalOf(m.n, m.sum, m.sumSquares);
+        return { name: e.name, type: e.type, mean: mean?.mean ?? null, interval: mean?.interval ?? null, passRate: m.n ? m.passed / m.n : null, passRateInterval: wilsonInterval(m.passed, m.n) };
       }),
-      avgLatencyMs: latencies.length ? Math.round(latencies.reduce((s, v) => s + v, 0) / latencies.length) : null,
-      totalTokens: answered.reduce((s, r) => s + (r.usage?.totalTokens ?? 0), 0),
-      totalCost: costs.length && costs.every((c) => c !== null) ? costs.reduce((s: number, c) => s + c!, 0) : null,
+      avgLatencyMs: t.answered ? Math.round(t.latencySum / t.answered) : null,
+      totalTokens: t.tokens,
+      totalCost: t.answered && t.unpriced === 0 ? t.costSum : null,
     };
   });
 }
+
+/** Figures per target from its finished results. */
+export const summarize = (run: EvaluationRun, results: EvaluationResult[]): TargetSummary[] => summarizeTotals(run, totalsOf(run, results));
 
 /**
  * The gate's answer: `pass` when every target's pass rate reaches the threshold once the run completed, `fail`
@@ -145,3 +193,64 @@ export function verdictOf(run: EvaluationRun, summaries: TargetSummary[]): Verdi
   if (run.status !== 'completed') return 'fail';
   return summaries.every((s) => s.passRate !== null && s.passRate >= run.passThreshold!) ? 'pass' : 'fail';
 }
+
+/** One row of a run's export: an item, a target, and one evaluator's verdict (none when the item failed). */
+export interface ExportRow {
+  item: number;
+  input: string;
+  expected: string | null;
+  target: string;
+  state: ResultState;
+  answer: string | null;
+  evaluator: string | null;
+  type: string | null;
+  score: number | null;
+  passed: boolean | null;
+  reason: string | null;
+  latencyMs: number | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  cost: number | null;
+  error: string | null;
+}
+
+export const EXPORT_COLUMNS: Array<keyof ExportRow> = ['item', 'input', 'expected', 'target', 'state', 'answer', 'evaluator', 'type', 'score', 'passed', 'reason', 'latencyMs', 'promptTokens', 'completionTokens', 'cost', 'error'];
+
+/** A run's results per item × target × evaluator, in item and target order. */
+export function exportRows(run: EvaluationRun, results: EvaluationResult[], inputs: Map<string, { message: string; expected: string | null }>): ExportRow[] {
+  const rows: ExportRow[] = [];
+  const ordered = [...results].sort((a, b) => a.seq - b.seq || a.targetIndex - b.targetIndex);
+  for (const r of ordered) {
+    const item = inputs.get(r.itemId);
+    const base = {
+      item: r.seq,
+      input: item?.message ?? '',
+      expected: item?.expected ?? null,
+      target: run.targets[r.targetIndex]?.label ?? String(r.targetIndex),
+      state: r.state,
+      answer: r.answer,
+      latencyMs: r.latencyMs,
+      promptTokens: r.usage?.promptTokens ?? null,
+      completionTokens: r.usage?.completionTokens ?? null,
+      cost: r.cost,
+      error: r.error,
+    };
+    if (!r.scores.length) rows.push({ ...base, evaluator: null, type: null, score: null, passed: r.passed, reason: null });
+    for (const s of r.scores) rows.push({ ...base, evaluator: s.evaluator, type: s.type, score: s.score, passed: s.passed, reason: s.reason });
+  }
+  return rows;
+}
+
+/**
+ * A CSV cell. Text a spreadsheet would read as a formula (answers come from models and users) starts with a quote
+ * mark, as OWASP advises against CSV injection; quotes, commas and line breaks are quoted.
+ */
+function exportCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  let text = String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const exportRowsToCsv = (rows: ExportRow[]): string =>
+  [EXPORT_COLUMNS.join(','), ...rows.map((r) => EXPORT_COLUMNS.map((c) => exportCell(r[c])).join(','))].join('\r\n') + '\r\n';

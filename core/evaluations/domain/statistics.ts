@@ -21,11 +21,16 @@ export function wilsonInterval(successes: number, n: number, z = Z95): Interval 
 
 /** The mean and its 95% normal-approximation interval, clipped to [0, 1] (scores live there). Null without observations. */
 export function meanInterval(values: number[], z = Z95): { mean: number; interval: Interval | null } | null {
-  const n = values.length;
+  return meanIntervalOf(values.length, values.reduce((s, v) => s + v, 0), values.reduce((s, v) => s + v * v, 0), z);
+}
+
+/** The same from the count, sum and sum of squares of the values (what an aggregate statement gives). */
+export function meanIntervalOf(n: number, sum: number, sumSquares: number, z = Z95): { mean: number; interval: Interval | null } | null {
   if (n === 0) return null;
-  const mean = values.reduce((s, v) => s + v, 0) / n;
+  const mean = sum / n;
   if (n < 2) return { mean, interval: null };
-  const variance = values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1);
+  // Scores lie in [0, 1], so the sums stay small and the difference below keeps its precision; never below 0.
+  const variance = Math.max(0, (sumSquares - n * mean * mean) / (n - 1));
   const half = z * Math.sqrt(variance / n);
   return { mean, interval: { low: Math.max(0, mean - half), high: Math.min(1, mean + half) } };
 }

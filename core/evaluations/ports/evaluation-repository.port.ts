@@ -1,5 +1,5 @@
 import type { Dataset, DatasetItem, NewItem } from '../domain/dataset';
-import type { EvaluationResult, EvaluationRun, ResultOutcome } from '../domain/run';
+import type { EvaluationResult, EvaluationRun, ResultOutcome, TargetTotals } from '../domain/run';
 
 export type NewRun = Omit<EvaluationRun, 'id' | 'status' | 'total' | 'error' | 'createdAt' | 'finishedAt'>;
 
@@ -29,6 +29,8 @@ export interface EvaluationRunRepository {
   findById(id: string): Promise<EvaluationRun | null>;
   listByApplication(applicationId: string, limit: number): Promise<EvaluationRun[]>;
   results(runId: string): Promise<EvaluationResult[]>;
+  /** The sums of each target's results (what a run's figures are computed from), without reading the results. */
+  totals(runId: string): Promise<TargetTotals[]>;
   /**
    * Claims the next result to answer, atomically (`FOR UPDATE SKIP LOCKED`): a pending one, or one whose claim
    * lapsed (its process died). The claim lasts `leaseMs`. Null when nothing is left to claim.

@@ -15,14 +15,18 @@ import type { StudioRepository } from '../../studio/ports/studio-repository.port
 import { evaluatorsField, toEvaluatorSpecs } from '../domain/evaluator';
 import {
   DEFAULT_CONCURRENCY,
+  exportRows,
+  exportRowsToCsv,
   MAX_CONCURRENCY,
   MAX_TARGETS,
   summarize,
+  summarizeTotals,
   verdictOf,
   type EvaluationResult,
   type EvaluationRun,
   type Target,
   type TargetRef,
+  type TargetTotals,
   type TargetSummary,
   type Verdict,
 } from '../domain/run';
@@ -83,8 +87,9 @@ export interface RunView {
   finishedAt: string | null;
 }
 
-export function toRunView(run: EvaluationRun, results: EvaluationResult[]): RunView {
-  const targets = summarize(run, results);
+/** A run with its figures, from its results' sums per target (aggregated in the store, however large the run). */
+export function toRunView(run: EvaluationRun, totals: TargetTotals[]): RunView {
+  const targets = summarizeTotals(run, totals);
   return {
     id: run.id,
     applicationId: run.applicationId,
@@ -152,7 +157,7 @@ export class StartEvaluationRunUseCase {
       items,
     );
     await this.deps.queue.enqueue<RunEvaluationJob>(RUN_EVALUATION_JOB, { runId: run.id }, { id: run.id });
-    return toRunView(run, await this.deps.runs.results(run.id));
+    return toRunView(run, await this.deps.runs.totals(run.id));
   }
 
   private async target(application: Application, t: yup.InferType<typeof targetSchema>, i: number, actor: Actor): Promise<Target> {
@@ -210,7 +215,7 @@ export class ListEvaluationRunsUseCase {
   async execute(appId: string, actor: Actor): Promise<RunView[]> {
     const application = await evaluationApplication(this.deps, appId, actor, 'read');
     const runs = await this.deps.runs.listByApplication(application.id, 50);
-    return Promise.all(runs.map(async (r) => toRunView(r, await this.deps.runs.results(r.id))));
+    return Promise.all(runs.map(async (r) => toRunView(r, await this.deps.runs.totals(r.id))));
   }
 }
 
@@ -219,7 +224,7 @@ export class GetEvaluationRunUseCase {
   constructor(private readonly deps: RunDeps) {}
   async execute(appId: string, runId: string, actor: Actor): Promise<RunView> {
     const run = await runOf(this.deps, appId, runId, actor, 'read');
-    return toRunView(run, await this.deps.runs.results(run.id));
+    return toRunView(run, await this.deps.runs.totals(run.id));
   }
 }
 
@@ -243,6 +248,22 @@ export interface ResultView {
 }
 
 /** `GET …/evaluations/:runId/results`: per item and target, the answer, each evaluator's score and reason, and the usage. */
+/** `GET …/evaluations/:runId/export?format=csv|json`: the results per item × target × evaluator, as a file. */
+export class ExportEvaluationResultsUseCase {
+  constructor(private readonly deps: RunDeps) {}
+  async execute(appId: string, runId: string, format: unknown, actor: Actor): Promise<{ fileName: string; contentType: string; body: string }> {
+    const run = await runOf(this.deps, appId, runId, actor, 'read');
+    const chosen = format === undefined ? 'csv' : format;
+    if (chosen !== 'csv' && chosen !== 'json') throw ValidationError.field('format', 'format must be csv or json');
+    const [results, items] = await Promise.all([this.deps.runs.results(run.id), this.deps.datasets.items(run.datasetId, run.datasetVersion)]);
+    const rows = exportRows(run, results, new Map(items.map((i) => [i.id, { message: i.input.message, expected: i.expected }])));
+    const base = `${(run.name || 'evaluation').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-|-$/g, '') || 'evaluation'}-${run.id.slice(0, 8)}`;
+    return chosen === 'csv'
+      ? { fileName: `${base}.csv`, contentType: 'text/csv; charset=utf-8', body: exportRowsToCsv(rows) }
+      : { fileName: `${base}.json`, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify({ runId: run.id, name: run.name, datasetVersion: run.datasetVersion, status: run.status, rows }, null, 2)}\n` };
+  }
+}
+
 export class ListEvaluationResultsUseCase {
   constructor(private readonly deps: RunDeps) {}
   async execute(appId: string, runId: string, actor: Actor): Promise<ResultView[]> {
@@ -275,7 +296,7 @@ export class CancelEvaluationRunUseCase {
   async execute(appId: string, runId: string, actor: Actor): Promise<RunView> {
     const run = await runOf(this.deps, appId, runId, actor, 'write');
     await this.deps.runs.end(run.id, 'cancelled', null);
-    return toRunView((await this.deps.runs.findById(run.id))!, await this.deps.runs.results(run.id));
+    return toRunView((await this.deps.runs.findById(run.id))!, await this.deps.runs.totals(run.id));
   }
 }
 

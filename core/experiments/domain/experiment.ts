@@ -62,6 +62,10 @@ export interface Experiment {
   goal: Goal;
   /** The evaluator scoring sampled live answers (goal `evaluator_score` only). */
   evaluatorId: string | null;
+  /** The share of the arms' answers the evaluator scores (goal `evaluator_score`), from 0 to 1. */
+  sampleRate: number;
+  /** At most this many answers sampled for scoring in any hour, so the evaluator's cost stays bounded. */
+  samplesPerHour: number;
   /** The smallest difference worth detecting, in the goal's unit (stars, share of answers, US dollars, score). */
   minimumEffect: number;
   /** The chance of a false decision the owner accepts (alpha), however often the test is looked at. */

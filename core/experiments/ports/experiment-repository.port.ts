@@ -5,6 +5,8 @@ import type { Experiment, Goal, Guardrail, RolledBackArm } from '../domain/exper
 export interface ExperimentSettings {
   goal: Goal;
   evaluatorId: string | null;
+  sampleRate: number;
+  samplesPerHour: number;
   minimumEffect: number;
   significance: number;
   autoPromote: boolean;

@@ -21,7 +21,7 @@ export interface ExperimentArmView {
 
 /** The decision view of a model config's A/B test (docs/ab-tests.md). */
 export interface ExperimentView
-  extends Pick<Experiment, 'id' | 'configId' | 'applicationId' | 'goal' | 'evaluatorId' | 'minimumEffect' | 'significance' | 'autoPromote' | 'guardrails' | 'status'> {
+  extends Pick<Experiment, 'id' | 'configId' | 'applicationId' | 'goal' | 'evaluatorId' | 'sampleRate' | 'samplesPerHour' | 'minimumEffect' | 'significance' | 'autoPromote' | 'guardrails' | 'status'> {
   /** What the observations say now: `running`, `winner` or `no_difference` (the recorded one once decided). */
   decision: 'running' | 'winner' | 'no_difference';
   winner: string | null;
@@ -42,6 +42,8 @@ export function toExperimentView(experiment: Experiment, analysis: Analysis): Ex
     applicationId: experiment.applicationId,
     goal: experiment.goal,
     evaluatorId: experiment.evaluatorId,
+    sampleRate: experiment.sampleRate,
+    samplesPerHour: experiment.samplesPerHour,
     minimumEffect: experiment.minimumEffect,
     significance: experiment.significance,
     autoPromote: experiment.autoPromote,

@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.port';
 import { ValidationError } from '../../shared/errors';
 import { findOwnedModelConfig } from '../../model-configs/use-cases/find-owned-model-config';
 import { bool, num, str, uuidField, validate } from '../../shared/validation';
+import { DEFAULT_SAMPLE_RATE, DEFAULT_SAMPLES_PER_HOUR, MAX_SAMPLES_PER_HOUR } from '../domain/sampling';
 import { DEFAULT_MINIMUM_EFFECT, GOALS, GUARDRAILS, type Goal, type Guardrail } from '../domain/experiment';
 import type { ExperimentSettings } from '../ports/experiment-repository.port';
 import { analyzeExperiment } from './analyze-experiment';
@@ -27,14 +28,20 @@ const schema = yup.object({
     .typeError(`guardrails must be a list of ${GUARDRAILS.join(', ')}`)
     .of(str().required().oneOf([...GUARDRAILS], `guardrails must be a list of ${GUARDRAILS.join(', ')}`))
     .max(GUARDRAILS.length),
+  sampleRate: num().typeError('sampleRate must be a number').moreThan(0, 'sampleRate must be more than 0 and at most 1').max(1, 'sampleRate must be more than 0 and at most 1'),
+  samplesPerHour: num()
+    .typeError('samplesPerHour must be a number')
+    .integer('samplesPerHour must be a whole number')
+    .min(1, `samplesPerHour must be from 1 to ${MAX_SAMPLES_PER_HOUR}`)
+    .max(MAX_SAMPLES_PER_HOUR, `samplesPerHour must be from 1 to ${MAX_SAMPLES_PER_HOUR}`),
   restart: bool().typeError('restart must be true or false'),
 });
 
 /**
  * Sets up or changes the A/B test of a config: its goal, minimum effect, significance, automatic
- * promotion and guardrails. A new test, or a change of what it measures (goal, evaluator, minimum effect,
+ * promotion, guardrails and (scored by an evaluator) the sampling of live answers. A new test, or a change of what it measures (goal, evaluator, minimum effect,
  * significance), or `restart`, starts it anew: only answers from now on count, and a decision is made
- * afresh. Switches (promotion, guardrails) change without restarting.
+ * afresh. Switches (promotion, guardrails, sampling) change without restarting.
  */
 export class SetExperimentUseCase {
   constructor(private readonly deps: ExperimentReadDeps & { clock: Clock }) {}
@@ -49,6 +56,8 @@ export class SetExperimentUseCase {
     const settings: ExperimentSettings = {
       goal,
       evaluatorId: goal === 'evaluator_score' ? (body.evaluatorId ?? (sameGoal ? current!.evaluatorId : null)) : null,
+      sampleRate: body.sampleRate ?? current?.sampleRate ?? DEFAULT_SAMPLE_RATE,
+      samplesPerHour: body.samplesPerHour ?? current?.samplesPerHour ?? DEFAULT_SAMPLES_PER_HOUR,
       minimumEffect: body.minimumEffect ?? (sameGoal ? current!.minimumEffect : DEFAULT_MINIMUM_EFFECT[goal]),
       significance: body.significance ?? current?.significance ?? 0.05,
       autoPromote: body.autoPromote ?? current?.autoPromote ?? false,

@@ -126,7 +126,10 @@ describe.each(DATABASE_KINDS)('core API: A/B tests that decide (%s)', (database)
       [{ goal: 'rating', minimumEffect: 5 }, 'minimumEffect'],
       [{ goal: 'thumbs_up_rate', guardrails: ['latency'] }, 'guardrails[0]'],
       [{ goal: 'rating', autoPromote: 'yes' }, 'autoPromote'],
-      [{ goal: 'evaluator_score', evaluatorId: '00000000-0000-4000-8000-000000000000' }, 'goal'],
+      [{ goal: 'evaluator_score', evaluatorId: '00000000-0000-4000-8000-000000000000' }, 'evaluatorId'],
+      [{ goal: 'evaluator_score' }, 'evaluatorId'],
+      [{ goal: 'rating', sampleRate: 2 }, 'sampleRate'],
+      [{ goal: 'rating', samplesPerHour: 0 }, 'samplesPerHour'],
     ] as const;
     for (const [body, path] of bad) {
       const res = await put(experiment, body);

@@ -3,7 +3,7 @@ import { CsvJsonlDatasetParser } from '../../../adapters/evaluations/csv-jsonl.d
 import { rowToItemCandidate } from '../../../core/evaluations/domain/dataset';
 import { jsonOf, judgeScore, scoreDeterministic, toEvaluatorSpecs, type EvaluatorSpec, type Observed } from '../../../core/evaluations/domain/evaluator';
 import { summarize, verdictOf, type EvaluationResult, type EvaluationRun } from '../../../core/evaluations/domain/run';
-import { meanInterval, wilsonInterval } from '../../../core/evaluations/domain/statistics';
+import { meanInterval, meanIntervalOf, wilsonInterval } from '../../../core/evaluations/domain/statistics';
 import { PayloadTooLargeError, ValidationError } from '../../../core/shared/errors';
 
 const regex = new Re2RegexEngine();
@@ -72,6 +72,18 @@ describe('statistics', () => {
     const m = meanInterval([1, 1, 0, 1])!;
     expect(m.mean).toBe(0.75);
     expect(m.interval!.high).toBe(1);
+  });
+
+  it('gives the same mean interval from the values or from their count, sum and sum of squares (the SQL aggregate)', () => {
+    const values = Array.from({ length: 57 }, (_, i) => ((i * 37) % 101) / 100);
+    const fromValues = meanInterval(values)!;
+    const fromSums = meanIntervalOf(values.length, values.reduce((a, v) => a + v, 0), values.reduce((a, v) => a + v * v, 0))!;
+    expect(fromSums.mean).toBeCloseTo(fromValues.mean, 12);
+    expect(fromSums.interval!.low).toBeCloseTo(fromValues.interval!.low, 12);
+    expect(fromSums.interval!.high).toBeCloseTo(fromValues.interval!.high, 12);
+    // Equal values: no spread beyond rounding, and never a negative variance.
+    expect(meanIntervalOf(3, 0.3 * 3, 0.09 * 3)!.interval).toEqual({ low: expect.closeTo(0.3, 6), high: expect.closeTo(0.3, 6) });
+    expect(meanIntervalOf(0, 0, 0)).toBeNull();
   });
 
   it('decides the gate on every target once the run completed', () => {

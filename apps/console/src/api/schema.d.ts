@@ -64,6 +64,16 @@ export interface paths {
                          * @example 0c1e5a3b-7d2f-4e8a-b6c4-2a9d0f1e3b5c
                          */
                         evaluatorId?: string | null;
+                        /**
+                         * @description The share of the arms' answers the evaluator scores (goal evaluator_score); 0.2 for a new test
+                         * @example 0.2
+                         */
+                        sampleRate?: number;
+                        /**
+                         * @description At most this many answers sampled for scoring in any hour; 60 for a new test
+                         * @example 60
+                         */
+                        samplesPerHour?: number;
                         /** @description Defaults: 0.3 stars, 0.05 of rated answers, 0.001 US dollars, 0.05 of score */
                         minimumEffect?: number;
                         /** @default 0.05 */
@@ -4232,6 +4242,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{appId}/evaluators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Evaluators kept for A/B tests that score live answers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Evaluators, oldest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SavedEvaluator"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Keep an evaluator for A/B tests that score live answers
+         * @description The fields of a run's evaluator. Live answers have no expected answer, so exact and similarity cannot be kept. At most 50 per application.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Evaluator"];
+                };
+            };
+            responses: {
+                /** @description The evaluator */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SavedEvaluator"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluators/{evaluatorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a kept evaluator (a test scored by it gets no more scores) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Evaluator id */
+                    evaluatorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/applications/{appId}/evaluations": {
         parameters: {
             query?: never;
@@ -4444,6 +4571,91 @@ export interface paths {
                         "application/json": components["schemas"]["EvaluationResult"][];
                     };
                 };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{appId}/evaluations/{runId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a run's results per item, target and evaluator as CSV or JSON
+         * @description One row per item, target and evaluator (one without an evaluator for an item that failed): the item's number, question and expected answer, the target's label, the state, the answer, the evaluator's name, type, score, pass and reason, latency, tokens, cost and error. In CSV, text a spreadsheet would read as a formula starts with a quote mark.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "json";
+                };
+                header?: never;
+                path: {
+                    /** @description Application id */
+                    appId: string;
+                    /** @description Run id */
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/json": {
+                            /** Format: uuid */
+                            runId: string;
+                            /** @example Before the new prompt */
+                            name: string;
+                            datasetVersion: number;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "cancelled" | "failed";
+                            rows: {
+                                item?: number;
+                                /** @example How do I reset my password? */
+                                input?: string;
+                                /** @example Open Settings */
+                                expected?: string | null;
+                                /** @example v2 · short */
+                                target?: string;
+                                /** @enum {string} */
+                                state?: "pending" | "running" | "done" | "failed" | "cancelled";
+                                /** @example Open Settings, then Security. */
+                                answer?: string | null;
+                                /** @example Contains */
+                                evaluator?: string | null;
+                                /** @example contains */
+                                type?: string | null;
+                                score?: number | null;
+                                passed?: boolean | null;
+                                /** @example Contains "Settings" */
+                                reason?: string | null;
+                                latencyMs?: number | null;
+                                promptTokens?: number | null;
+                                completionTokens?: number | null;
+                                cost?: number | null;
+                                /** @example null */
+                                error?: string | null;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
                 404: components["responses"]["Error"];
             };
@@ -17848,6 +18060,16 @@ export interface components {
             goal: "rating" | "thumbs_up_rate" | "cost_per_conversation" | "evaluator_score";
             /** @example null */
             evaluatorId: string | null;
+            /**
+             * @description The share of the arms' answers the evaluator scores (goal evaluator_score)
+             * @example 0.2
+             */
+            sampleRate: number;
+            /**
+             * @description At most this many answers sampled for scoring in any hour
+             * @example 60
+             */
+            samplesPerHour: number;
             /** @description The smallest difference worth detecting, in the goal's unit (stars, share of rated answers, US dollars per conversation, score) */
             minimumEffect: number;
             /** @description The accepted chance of a false decision, however often the test is looked at */
@@ -19346,6 +19568,24 @@ export interface components {
                     scores?: components["schemas"]["EvaluationScore"][];
                 };
             }[];
+        };
+        /** @description An evaluator kept by name, which an A/B test can score its arms' sampled live answers with (goal evaluator_score). */
+        SavedEvaluator: {
+            /**
+             * Format: uuid
+             * @example 0c1e5a3b-7d2f-4e8a-b6c4-2a9d0f1e3b5c
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 7b0e2f4c-1a3d-4c5e-9f8a-6b7c8d9e0f1a
+             */
+            applicationId: string;
+            /** @example Warmth */
+            name: string;
+            evaluator: components["schemas"]["Evaluator"];
+            /** Format: date-time */
+            createdAt: string;
         };
         KnowledgeDocument: {
             /** Format: uuid */

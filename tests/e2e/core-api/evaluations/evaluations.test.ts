@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { startEmulator, type Emulator } from '../../../support/emulator/emulator';
 import { paidUserWithApplication, startCoreApi, userWithApplication, type TestStack } from '../../../support/test-stack';
 import { teamApplication, teamWithEveryRole } from '../../teams/team-support';
@@ -106,6 +107,36 @@ describe('evaluations over HTTP: datasets, runs, comparison and the CI gate', ()
     expect(compared.body.changed[0]).toMatchObject({ a: { passed: true }, b: { passed: false }, input: { message: inputOf(15) } });
   });
 
+  it('exports the results per item, target and evaluator as CSV and JSON', async () => {
+    const csv = await stack.client.get(`${base()}/evaluations/${runId}/export?format=csv`, { token: owner.token });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain(`${runId.slice(0, 8)}.csv`);
+    const table = parse(csv.text, { columns: true }) as Array<Record<string, string>>;
+    // 20 items × 2 targets × 5 evaluators, in item then target order.
+    expect(table).toHaveLength(200);
+    expect(Object.keys(table[0]!)).toEqual(['item', 'input', 'expected', 'target', 'state', 'answer', 'evaluator', 'type', 'score', 'passed', 'reason', 'latencyMs', 'promptTokens', 'completionTokens', 'cost', 'error']);
+    const long = table.filter((r) => r.item === '15' && r.target === 'v2 · short');
+    expect(long.map((r) => [r.evaluator, r.passed, r.score])).toEqual([
+      ['Exact match', 'false', '0'],
+      ['Contains', 'true', '1'],
+      ['Pattern', 'true', '1'],
+      ['JSON Schema', 'false', '0'],
+      ['Judge', 'true', '0.75'],
+    ]);
+    expect(long[0]).toMatchObject({ input: inputOf(15), expected: answerTo(inputOf(15)), answer: '[system: Be exact.] Echo: {"n": 15, ', state: 'done' });
+    expect(long[4]!.reason).toBe('4 of 5: Accurate and complete.');
+
+    const json = await stack.client.get(`${base()}/evaluations/${runId}/export?format=json`, { token: owner.token });
+    expect(json.status).toBe(200);
+    expect(json.body).toMatchObject({ runId, status: 'completed', datasetVersion: 2 });
+    expect(json.body.rows).toHaveLength(200);
+    expect(json.body.rows[0]).toMatchObject({ item: 1, target: 'v1 · full', evaluator: 'Exact match', score: 1, passed: true, input: inputOf(1) });
+    const bad = await stack.client.get(`${base()}/evaluations/${runId}/export?format=xlsx`, { token: owner.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['format']);
+  });
+
   it('gates a change from CI with an API key: pass or fail against a pass-rate threshold', async () => {
     const key = await stack.client.post('/api/api-keys', { name: 'CI', applicationId: owner.app.id }, { token: owner.token });
     expect(key.status).toBe(201);
@@ -138,6 +169,7 @@ describe('evaluations over HTTP: datasets, runs, comparison and the CI gate', ()
       (await stack.client.delete(`${base()}/datasets/${datasetId}`, { token })).status,
       (await stack.client.get(`${base()}/evaluations/${runId}`, { token })).status,
       (await stack.client.get(`${base()}/evaluations/${runId}/results`, { token })).status,
+      (await stack.client.get(`${base()}/evaluations/${runId}/export?format=json`, { token })).status,
       (await stack.client.post(`${base()}/evaluations/${runId}/cancel`, undefined, { token })).status,
       (await stack.client.post(`${base()}/evaluations`, { datasetId, targets: [{ kind: 'studio_draft' }], evaluators: [{ type: 'json' }] }, { token })).status,
       // Their own application cannot reach the owner's dataset either.

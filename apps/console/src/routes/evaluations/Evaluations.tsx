@@ -5,6 +5,7 @@ import { Field, TextArea } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading, describeError } from '../../components/States';
 import {
+  downloadResults,
   useAddItem,
   useCancelRun,
   useCompare,
@@ -316,9 +317,19 @@ function Runs({ applicationId }: { applicationId: string }) {
 function RunResults({ applicationId, run }: { applicationId: string; run: Run }) {
   const results = useResults(applicationId, run);
   const label = (i: number) => run.targets?.[i]?.label ?? '';
+  const [exportError, setExportError] = useState<unknown>(null);
+  const exportAs = (format: 'csv' | 'json') => {
+    setExportError(null);
+    downloadResults(applicationId, run.id!, format).catch(setExportError);
+  };
   return (
     <div className="ap-stack">
       <h3>{s.results(run.name ?? '')}</h3>
+      <div className="ap-actions">
+        <Button onClick={() => exportAs('csv')}>{s.exportCsv}</Button>
+        <Button onClick={() => exportAs('json')}>{s.exportJson}</Button>
+      </div>
+      <ErrorText error={exportError} />
       <ul className="ap-stack" aria-label={s.columns.result}>
         {(run.targets ?? []).map((t) => (
           <li key={t.index}>

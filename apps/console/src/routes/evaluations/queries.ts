@@ -137,3 +137,17 @@ export function useConfigVersions(appId: string) {
     },
   });
 }
+
+/** Fetches a run's results per question, target and check with the session's token, and hands them to the browser as a file. */
+export async function downloadResults(appId: string, runId: string, format: 'csv' | 'json'): Promise<void> {
+  const { data: blob, response, error } = await api.GET('/api/applications/{appId}/evaluations/{runId}/export', { params: { path: { appId, runId }, query: { format } }, parseAs: 'blob' });
+  if (!response.ok || !blob) throw toApiError(response.status, error);
+  const url = URL.createObjectURL(blob as Blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `evaluation.${format}`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

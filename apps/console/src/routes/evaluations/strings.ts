@@ -49,6 +49,8 @@ export const s = {
   cancel: 'Cancel evaluation',
   show: (name: string) => `Show ${name}`,
   results: (name: string) => `Results of ${name}`,
+  exportCsv: 'Export results as CSV',
+  exportJson: 'Export results as JSON',
   passRate: (rate: number | null | undefined, low?: number, high?: number) =>
     rate === null || rate === undefined ? 'No answers yet' : `${pct(rate)} passed${low !== undefined && high !== undefined ? ` (95% interval ${pct(low)} to ${pct(high)})` : ''}`,
   passed: 'Passed',

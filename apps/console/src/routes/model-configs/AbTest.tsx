@@ -5,10 +5,10 @@ import { Field } from '../../components/Field';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { useAbTest, usePromoteAbTest, useSaveAbTest, type AbTest as Test, type AbTestArm, type AbTestInput } from './queries';
+import { useAbTest, useKeepEvaluator, useKeptEvaluators, usePromoteAbTest, useSaveAbTest, type AbTest as Test, type AbTestArm, type AbTestInput, type KeptEvaluator } from './queries';
 import { s } from './strings';
 
-const GOALS = ['rating', 'thumbs_up_rate', 'cost_per_conversation'] as const;
+const GOALS = ['rating', 'thumbs_up_rate', 'cost_per_conversation', 'evaluator_score'] as const;
 const DEFAULT_EFFECT: Record<string, string> = { rating: '0.3', thumbs_up_rate: '0.05', cost_per_conversation: '0.001', evaluator_score: '0.05' };
 
 /** A figure in the goal's own unit: stars, a share as a percentage, US dollars, a score. */
@@ -19,6 +19,38 @@ function formatter(goal: string, signed = false): (n: number) => string {
   return (n) => sign(n, n.toFixed(2));
 }
 
+/** Keeps an evaluator for the test: the words a good answer holds (a judge or a pattern can be kept through the API). */
+function KeepEvaluator({ applicationId, onKept }: { applicationId: string; onKept: (id: string) => void }) {
+  const keep = useKeepEvaluator(applicationId);
+  const form = useForm<{ name: string; words: string }>({ defaultValues: { name: '', words: '' } });
+  const FIELDS = ['name', 'values'] as const;
+  const submit = form.handleSubmit((v) => {
+    const values = v.words.split(',').map((w) => w.trim()).filter(Boolean);
+    keep.mutate({ name: v.name.trim(), values }, {
+      onSuccess: (kept) => {
+        form.reset();
+        onKept(kept.id);
+      },
+    });
+  });
+  const errors = keep.error ? fieldErrors(keep.error, FIELDS) : {};
+  return (
+    <div className="ap-stack" role="group" aria-labelledby="ab-keep-evaluator">
+      <h4 id="ab-keep-evaluator">{s.ab.keepTitle}</h4>
+      <div className="ap-mc-grid">
+        <Field label={s.ab.keepName} error={errors.name} {...form.register('name')} />
+        <Field label={s.ab.keepWords} hint={s.ab.keepWordsHint} error={errors.values} {...form.register('words')} />
+      </div>
+      {keep.error && !Object.keys(errors).length ? <ErrorText error={keep.error} /> : null}
+      <div className="ap-actions">
+        <Button type="button" busy={keep.isPending} onClick={() => void submit()}>
+          {s.ab.keep}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 interface FormValues {
   goal: string;
   minimumEffect: string;
@@ -26,9 +58,12 @@ interface FormValues {
   autoPromote: boolean;
   guardErrors: boolean;
   guardCost: boolean;
+  evaluatorId: string;
+  sampleRate: string;
+  samplesPerHour: string;
 }
 
-function Settings({ configId, test }: { configId: string; test: Test | null }) {
+function Settings({ configId, applicationId, test, evaluators }: { configId: string; applicationId: string | undefined; test: Test | null; evaluators: KeptEvaluator[] }) {
   const save = useSaveAbTest(configId);
   const form = useForm<FormValues>({
     defaultValues: {
@@ -38,10 +73,14 @@ function Settings({ configId, test }: { configId: string; test: Test | null }) {
       autoPromote: test?.autoPromote ?? false,
       guardErrors: test?.guardrails?.includes('error_rate') ?? false,
       guardCost: test?.guardrails?.includes('cost') ?? false,
+      evaluatorId: test?.evaluatorId ?? evaluators[0]?.id ?? '',
+      sampleRate: String(test?.sampleRate ?? 0.2),
+      samplesPerHour: String(test?.samplesPerHour ?? 60),
     },
   });
   const goal = form.watch('goal');
-  const FIELDS = ['goal', 'minimumEffect', 'significance'] as const;
+  const FIELDS = ['goal', 'minimumEffect', 'significance', 'evaluatorId', 'sampleRate', 'samplesPerHour'] as const;
+  const scored = goal === 'evaluator_score';
   const submit = form.handleSubmit((v) => {
     const body: AbTestInput = {
       goal: v.goal as AbTestInput['goal'],
@@ -49,6 +88,7 @@ function Settings({ configId, test }: { configId: string; test: Test | null }) {
       significance: Number(v.significance),
       autoPromote: v.autoPromote,
       guardrails: [...(v.guardErrors ? (['error_rate'] as const) : []), ...(v.guardCost ? (['cost'] as const) : [])],
+      ...(v.goal === 'evaluator_score' ? { evaluatorId: v.evaluatorId, sampleRate: Number(v.sampleRate), samplesPerHour: Number(v.samplesPerHour) } : {}),
     };
     save.mutate(body, {
       onSuccess: (saved) => form.reset({ ...v, minimumEffect: String(saved.minimumEffect) }),
@@ -94,6 +134,25 @@ function Settings({ configId, test }: { configId: string; test: Test | null }) {
           </select>
         </div>
       </div>
+      {scored ? (
+        <div className="ap-mc-grid">
+          <div className="ap-field">
+            <label htmlFor="ab-evaluator">{s.ab.evaluator}</label>
+            <select id="ab-evaluator" className="ap-select" aria-invalid={form.formState.errors.evaluatorId ? true : undefined} {...form.register('evaluatorId')} value={form.watch('evaluatorId')}>
+              {evaluators.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                </option>
+              ))}
+            </select>
+            {evaluators.length ? null : <p className="ap-field__hint">{s.ab.noEvaluators}</p>}
+            {form.formState.errors.evaluatorId ? <p className="ap-field__error" role="alert">{form.formState.errors.evaluatorId.message}</p> : null}
+          </div>
+          <Field label={s.ab.sampleRate} inputMode="decimal" hint={s.ab.sampleRateHint} error={form.formState.errors.sampleRate?.message} {...form.register('sampleRate')} />
+          <Field label={s.ab.samplesPerHour} inputMode="numeric" hint={s.ab.samplesPerHourHint} error={form.formState.errors.samplesPerHour?.message} {...form.register('samplesPerHour')} />
+        </div>
+      ) : null}
+      {scored && applicationId ? <KeepEvaluator applicationId={applicationId} onKept={(id) => form.setValue('evaluatorId', id)} /> : null}
       <label className="ap-mc-check">
         <input type="checkbox" {...form.register('autoPromote')} />
         <span>{s.ab.autoPromote}</span>
@@ -122,7 +181,7 @@ function Settings({ configId, test }: { configId: string; test: Test | null }) {
   );
 }
 
-function Decision({ configId, test }: { configId: string; test: Test }) {
+function Decision({ configId, test, evaluators }: { configId: string; test: Test; evaluators: KeptEvaluator[] }) {
   const promote = usePromoteAbTest(configId);
   const arms = test.arms ?? [];
   const labelOf = (arm: string | null | undefined) => {
@@ -168,13 +227,16 @@ function Decision({ configId, test }: { configId: string; test: Test }) {
       <h3>{s.ab.decisionTitle}</h3>
       {summary}
       {test.startedAt ? <p className="ap-muted">{s.ab.startedAt(formatDateTime(test.startedAt))}</p> : null}
+      {test.goal === 'evaluator_score' ? (
+        <p className="ap-muted">{s.ab.sampling(evaluators.find((e) => e.id === test.evaluatorId)?.name ?? s.ab.deletedEvaluator, Math.round((test.sampleRate ?? 0) * 100), test.samplesPerHour ?? 0)}</p>
+      ) : null}
       <DataTable<AbTestArm>
         caption={s.ab.armsCaption}
         rows={arms}
         rowKey={(a) => a.arm ?? ''}
         columns={[
           { header: s.ab.columns.arm, rowHeader: true, cell: (a) => (a.isControl ? s.ab.control(a.label ?? '') : a.label) },
-          { header: s.ab.columns.counted, cell: (a) => formatNumber(a.observations ?? 0) },
+          { header: test.goal === 'evaluator_score' ? s.ab.columns.scored : s.ab.columns.counted, cell: (a) => formatNumber(a.observations ?? 0) },
           { header: s.ab.columns.estimate, cell: (a) => range(a.estimate, value) },
           { header: s.ab.columns.difference, cell: (a) => (a.isControl ? s.ab.baseline : range(a.difference, difference)) },
           {
@@ -188,16 +250,18 @@ function Decision({ configId, test }: { configId: string; test: Test }) {
 }
 
 /** The config's A/B test: its goal and settings, and the decision with each arm's estimate and range. */
-export function AbTest({ configId }: { configId: string }) {
+export function AbTest({ configId, applicationId }: { configId: string; applicationId: string | undefined }) {
   const test = useAbTest(configId);
+  const kept = useKeptEvaluators(applicationId);
+  const evaluators = kept.data ?? [];
   let body;
-  if (test.isPending) body = <Loading />;
+  if (test.isPending || (applicationId && kept.isPending)) body = <Loading />;
   else if (test.isError) body = <ErrorState error={test.error} onRetry={() => void test.refetch()} />;
   else
     body = (
       <>
-        {test.data ? <Decision configId={configId} test={test.data} /> : <EmptyState title={s.ab.none}>{s.ab.noneBody}</EmptyState>}
-        <Settings key={test.data?.id ?? 'new'} configId={configId} test={test.data} />
+        {test.data ? <Decision configId={configId} test={test.data} evaluators={evaluators} /> : <EmptyState title={s.ab.none}>{s.ab.noneBody}</EmptyState>}
+        <Settings key={test.data?.id ?? 'new'} configId={configId} applicationId={applicationId} test={test.data} evaluators={evaluators} />
       </>
     );
   return (

@@ -193,7 +193,7 @@ export default function Versions() {
             ]}
           />
         </section>
-        <AbTest configId={configId} />
+        <AbTest configId={configId} applicationId={config.data?.applicationId} />
       </div>
     );
   }

@@ -92,7 +92,36 @@ export function useDeleteVersion(configId: string) {
 
 export type AbTest = components['schemas']['AbTest'];
 export type AbTestArm = components['schemas']['AbTestArm'];
-export type AbTestInput = { goal: NonNullable<AbTest['goal']>; minimumEffect: number; significance: number; autoPromote: boolean; guardrails: NonNullable<AbTest['guardrails']> };
+export type AbTestInput = {
+  goal: NonNullable<AbTest['goal']>;
+  minimumEffect: number;
+  significance: number;
+  autoPromote: boolean;
+  guardrails: NonNullable<AbTest['guardrails']>;
+  evaluatorId?: string;
+  sampleRate?: number;
+  samplesPerHour?: number;
+};
+export type KeptEvaluator = components['schemas']['SavedEvaluator'];
+
+/** Keeps an evaluator that scores whether an answer holds any of some words. */
+export function useKeepEvaluator(applicationId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { name: string; values: string[] }) =>
+      data(api.POST('/api/applications/{appId}/evaluators', { params: { path: { appId: applicationId } }, body: { type: 'contains', mode: 'any', ...body } })) as Promise<KeptEvaluator>,
+    onSuccess: () => client.invalidateQueries({ queryKey: ['evaluators', applicationId] }),
+  });
+}
+
+/** The evaluators the application keeps for A/B tests scored on sampled live answers. */
+export function useKeptEvaluators(applicationId: string | undefined) {
+  return useQuery({
+    queryKey: ['evaluators', applicationId],
+    enabled: !!applicationId,
+    queryFn: () => data(api.GET('/api/applications/{appId}/evaluators', { params: { path: { appId: applicationId! } } })) as Promise<KeptEvaluator[]>,
+  });
+}
 
 /** The config's A/B test with its decision; `null` when it has none yet (the API's 404). Refreshed every 15 s while running. */
 export function useAbTest(configId: string) {
