@@ -3,7 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Knowledge bases as their own resource (docs/knowledge.md):
  * - `knowledge_bases`: a base owned by a user, or by a team (`team_id`, with the team's Owner as `owner_id`,
- *   as for a team's applications), or an application's own base (`application_id`, with no owner or team of
+ *   as for a team's applications; a team holding bases is not deleted, as one holding applications is not), or
+ *   an application's own base (`application_id`, with no owner or team of
  *   its own: the application's decide). An application's own base has the application's id, so the documents, chunks and
  *   word counts already written for it (whose `application_id` column holds that id) are its base's without
  *   a row of them being rewritten.
@@ -21,7 +22,7 @@ export class KnowledgeBases1764601000000 implements MigrationInterface {
       CREATE TABLE knowledge_bases (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         owner_id uuid REFERENCES users(id) ON DELETE CASCADE,
-        team_id uuid REFERENCES teams(id) ON DELETE CASCADE,
+        team_id uuid REFERENCES teams(id) ON DELETE RESTRICT,
         application_id uuid UNIQUE REFERENCES applications(id) ON DELETE CASCADE,
         name text NOT NULL,
         description text NOT NULL DEFAULT '',
