@@ -5612,7 +5612,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @example Company handbook */
                         name: string;
+                        /** @example Travel, expenses and leave rules every desk follows */
                         description?: string;
                         /** Format: uuid */
                         teamId?: string | null;
@@ -5716,7 +5718,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @example Company handbook */
                         name?: string;
+                        /** @example Travel, expenses and leave rules every desk follows */
                         description?: string;
                     };
                 };
@@ -19835,6 +19839,7 @@ export interface components {
             bases?: {
                 /** Format: uuid */
                 id?: string;
+                /** @example Company handbook */
                 name?: string;
                 /** Format: uuid */
                 teamId?: string | null;
@@ -19843,8 +19848,12 @@ export interface components {
         KnowledgeBase: {
             /** Format: uuid */
             id?: string;
-            /** @description An application's own base is named after its application */
+            /**
+             * @description An application's own base is named after its application
+             * @example Company handbook
+             */
             name?: string;
+            /** @example Travel, expenses and leave rules every desk follows */
             description?: string;
             /**
              * Format: uuid
