@@ -27,6 +27,22 @@ const schema = yup.object({
     .typeError('baseIds must be a list of knowledge base ids'),
 });
 
+const draftSchema = schema.omit(['baseIds']);
+
+/**
+ * Retrieval settings a studio draft carries (docs/knowledge.md): the fields given, the others at their
+ * defaults; the bases used stay the application's.
+ */
+export async function validateDraftRetrieval(input: unknown): Promise<RetrievalSettings> {
+  const body = await validate(draftSchema, input);
+  return {
+    mode: (body.mode as SearchMode | null | undefined) ?? null,
+    topK: body.topK ?? DEFAULT_RETRIEVAL_SETTINGS.topK,
+    scoreThreshold: body.scoreThreshold ?? null,
+    rerank: body.rerank ?? false,
+  };
+}
+
 export interface RetrievalSettingsView extends RetrievalSettings {
   applicationId: string;
   /** The mode in effect (the application's retrieval mode when `mode` is null). */
