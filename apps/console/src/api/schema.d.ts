@@ -14652,6 +14652,23 @@ export interface paths {
                         /** @example Hello! Ask me anything about your order. */
                         openingMessage?: string;
                         suggestedQuestions?: string[];
+                        /** @description This draft's own knowledge retrieval settings (the fields given, the others at their defaults); null: back to the application's */
+                        retrieval?: {
+                            /**
+                             * @description null: the application's retrieval.mode
+                             * @enum {string|null}
+                             */
+                            mode?: "hybrid" | "vector" | "keyword" | null;
+                            /**
+                             * @description Chunks at most in the prompt and the sources
+                             * @default 8
+                             */
+                            topK?: number;
+                            /** @description The lowest cosine score a chunk needs to reach the prompt and the sources; null: each embedder's own floor */
+                            scoreThreshold?: number | null;
+                            /** @default false */
+                            rerank?: boolean;
+                        } | null;
                     };
                 };
             };
@@ -21018,6 +21035,23 @@ export interface components {
             /** @example Hello! Ask me anything about your order. */
             openingMessage?: string;
             suggestedQuestions?: string[];
+            /** @description This draft's own knowledge retrieval settings (its debug chat uses them; publishing makes them the application's); absent: the application's. The knowledge bases used stay the application's. */
+            retrieval?: {
+                /**
+                 * @description null: the application's retrieval.mode
+                 * @enum {string|null}
+                 */
+                mode?: "hybrid" | "vector" | "keyword" | null;
+                /**
+                 * @description Chunks at most in the prompt and the sources
+                 * @default 8
+                 */
+                topK: number;
+                /** @description The lowest cosine score a chunk needs to reach the prompt and the sources; null: each embedder's own floor */
+                scoreThreshold?: number | null;
+                /** @default false */
+                rerank: boolean;
+            };
         };
         /** @description What end users get now and where each value comes from, by the one precedence rule (docs/studio.md). */
         StudioLiveConfiguration: {
