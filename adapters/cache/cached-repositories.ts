@@ -443,6 +443,9 @@ export class CachedKnowledgeBaseRepository implements KnowledgeBaseRepository {
   documentCount(id: string) {
     return this.inner.documentCount(id);
   }
+  documentCounts(ids: string[]) {
+    return this.inner.documentCounts(ids);
+  }
   update(id: string, changes: { name?: string; description?: string }) {
     return this.inner.update(id, changes);
   }

@@ -83,6 +83,15 @@ export class TypeOrmKnowledgeBaseRepository implements KnowledgeBaseRepository {
     return (await one<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM knowledge_documents WHERE application_id = $1`, [id]))?.n ?? 0;
   }
 
+  async documentCounts(ids: string[]): Promise<Map<string, number>> {
+    const found = await rows<{ id: string; n: number }>(
+      this.db,
+      `SELECT application_id AS id, count(*)::int AS n FROM knowledge_documents WHERE application_id = ANY($1::uuid[]) GROUP BY application_id`,
+      [ids],
+    );
+    return new Map(found.map((r) => [r.id, Number(r.n)]));
+  }
+
   async update(id: string, changes: { name?: string; description?: string }): Promise<KnowledgeBase | null> {
     const found = await affected(
       this.db,

@@ -22,6 +22,8 @@ export interface KnowledgeBaseRepository {
   listVisible(userId: string, filter: { teamId?: string }, offset: number, limit: number): Promise<{ items: KnowledgeBase[]; total: number }>;
   countOwned(holder: { ownerId: string } | { teamId: string }): Promise<number>;
   documentCount(id: string): Promise<number>;
+  /** The document counts of several bases in one query (a base without documents is absent). */
+  documentCounts(ids: string[]): Promise<Map<string, number>>;
   update(id: string, changes: { name?: string; description?: string }): Promise<KnowledgeBase | null>;
   delete(id: string): Promise<boolean>;
   /** The other bases the application uses (its own is always used), in the order they were added. */

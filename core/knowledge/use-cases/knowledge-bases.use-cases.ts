@@ -64,7 +64,8 @@ export class KnowledgeBasesUseCases {
       teamId = query.teamId as string;
     }
     const { items, total } = await this.deps.bases.listVisible(actor.userId, { teamId }, offsetOf(page), page.limit);
-    const data = await Promise.all(items.map(async (b) => toBaseView(b, await this.deps.bases.documentCount(b.id))));
+    const counts = await this.deps.bases.documentCounts(items.map((b) => b.id));
+    const data = items.map((b) => toBaseView(b, counts.get(b.id) ?? 0));
     return { data, total, page: page.page, limit: page.limit };
   }
 

@@ -71,13 +71,17 @@ export class RetrievalSettingsUseCase {
   }
 
   /**
-   * `baseIds` replaces the other bases the application uses: each must be a knowledge base of its own (not an
-   * application's) the caller may read; one they may not see is a 404 as anywhere else.
+   * `baseIds` replaces the other bases the application uses: each one added must be a knowledge base of its own
+   * (not an application's) the caller may read; one they may not see is a 404 as anywhere else. Those already
+   * used may stay.
    */
   private async useBases(app: { id: string }, baseIds: string[], actor: Actor): Promise<void> {
     if (!this.deps.bases) throw ValidationError.field('baseIds', 'Knowledge bases are not available here');
     const ids = [...new Set(baseIds)];
+    // A base the application already uses may stay without the caller being able to open it (another member added it).
+    const already = new Set((await this.deps.bases.usedBy(app.id)).map((b) => b.id));
     for (const id of ids) {
+      if (already.has(id)) continue;
       const base = await findOwnedBase(this.deps.bases, id, actor, 'read', this.deps.teams ?? null);
       if (base.applicationId) throw ValidationError.field('baseIds', "An application's own knowledge base cannot be used by another application; use a knowledge base of its own");
     }

@@ -162,6 +162,16 @@ describe.each(DATABASE_KINDS)('core API: knowledge bases (%s)', (database) => {
       const app = await teamApplication(stack, world, 'Support Desk');
       expect((await stack.client.put(`/api/knowledge/settings/${app.id}`, { baseIds: [teamBase] }, { token: u.viewer.token })).status).toBe(403);
       expect((await stack.client.put(`/api/knowledge/settings/${app.id}`, { baseIds: [teamBase] }, { token: u.member.token })).status).toBe(200);
+      // A Member's personal base used by the team's application stays when an Admin, who cannot open it, saves the list.
+      const notes = (await stack.client.post('/api/knowledge/bases', { name: 'Member notes' }, { token: u.member.token })).body.id;
+      expect((await stack.client.put(`/api/knowledge/settings/${app.id}`, { baseIds: [teamBase, notes] }, { token: u.member.token })).status).toBe(200);
+      expect((await stack.client.get(`/api/knowledge/bases/${notes}`, { token: u.admin.token })).status).toBe(404);
+      const kept = await stack.client.put(`/api/knowledge/settings/${app.id}`, { baseIds: [teamBase, notes] }, { token: u.admin.token });
+      expect(kept.status).toBe(200);
+      expect(kept.body.bases.map((b: { id: string }) => b.id)).toEqual([teamBase, notes]);
+      const outsiders = (await stack.client.post('/api/knowledge/bases', { name: 'Outside' }, { token: u.outsider.token })).body.id;
+      expect((await stack.client.put(`/api/knowledge/settings/${app.id}`, { baseIds: [teamBase, outsiders] }, { token: u.admin.token })).status).toBe(404);
+      expect((await stack.client.put(`/api/knowledge/settings/${app.id}`, { baseIds: [teamBase] }, { token: u.admin.token })).status).toBe(200);
       const asChat = await stack.client.get(`/api/knowledge/search?applicationId=${app.id}&asChat=true&query=${encodeURIComponent('unanswered ticket duty engineer')}`, { token: u.viewer.token });
       expect(asChat.body.map((h: { documentId: string }) => h.documentId)).toContain(teamDoc);
 
