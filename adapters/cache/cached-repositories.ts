@@ -1,3 +1,4 @@
+import type { KnowledgeBaseRepository, NewKnowledgeBase } from '../../core/knowledge/ports/knowledge-base-repository.port';
 import type { ProviderId } from '../../core/ai/domain/provider-id';
 import type { Application } from '../../core/applications/domain/application';
 import type { TeamRole } from '../../core/access/roles';
@@ -301,6 +302,9 @@ export class CachedKnowledgeDocumentRepository implements KnowledgeDocumentRepos
   readyGroups(applicationId: string): Promise<EmbeddingGroup[]> {
     return this.cache.getOrLoad(`kd:${applicationId}`, () => this.inner.readyGroups(applicationId));
   }
+  readyGroupsOfBase(baseId: string): Promise<EmbeddingGroup[]> {
+    return this.inner.readyGroupsOfBase(baseId);
+  }
   listProcessing(before: Date): Promise<KnowledgeDocument[]> {
     return this.inner.listProcessing(before);
   }
@@ -414,5 +418,44 @@ export class CachedConversationRepository implements ConversationRepository {
   }
   messages(conversationId: string) {
     return this.inner.messages(conversationId);
+  }
+}
+
+/**
+ * Knowledge bases: a change to the bases an application uses, or a base deleted, changes what its chat searches
+ * (the document repository's cached groups, region `kd`).
+ */
+export class CachedKnowledgeBaseRepository implements KnowledgeBaseRepository {
+  constructor(private readonly inner: KnowledgeBaseRepository, private readonly cache: Cache) {}
+
+  create(base: NewKnowledgeBase) {
+    return this.inner.create(base);
+  }
+  findById(id: string) {
+    return this.inner.findById(id);
+  }
+  listVisible(userId: string, filter: { teamId?: string }, offset: number, limit: number) {
+    return this.inner.listVisible(userId, filter, offset, limit);
+  }
+  countOwned(holder: { ownerId: string } | { teamId: string }) {
+    return this.inner.countOwned(holder);
+  }
+  documentCount(id: string) {
+    return this.inner.documentCount(id);
+  }
+  documentCounts(ids: string[]) {
+    return this.inner.documentCounts(ids);
+  }
+  update(id: string, changes: { name?: string; description?: string }) {
+    return this.inner.update(id, changes);
+  }
+  delete(id: string) {
+    return invalidatingAfter(this.cache, ['kd'], () => this.inner.delete(id));
+  }
+  usedBy(applicationId: string) {
+    return this.inner.usedBy(applicationId);
+  }
+  setUsedBy(applicationId: string, baseIds: string[]) {
+    return invalidatingAfter(this.cache, ['kd'], () => this.inner.setUsedBy(applicationId, baseIds));
   }
 }

@@ -8,6 +8,7 @@ import type { SearchKnowledgeUseCase } from '../../../core/knowledge/use-cases/s
 import type { UploadDocumentUseCase } from '../../../core/knowledge/use-cases/upload-document.use-case';
 import type { DocumentChunksUseCase, PreviewChunksUseCase } from '../../../core/knowledge/use-cases/document-chunks.use-case';
 import type { DocumentVersionsUseCase } from '../../../core/knowledge/use-cases/document-versions.use-case';
+import type { KnowledgeBasesUseCases } from '../../../core/knowledge/use-cases/knowledge-bases.use-cases';
 import type { RetrievalSettingsUseCase } from '../../../core/knowledge/use-cases/retrieval-settings.use-case';
 import { MAX_UPLOAD_BYTES } from '../../../core/uploads/domain/file-type';
 import { actorOf } from '../shared/auth.middleware';
@@ -27,6 +28,7 @@ export function knowledgeRouter(d: {
   chunks: DocumentChunksUseCase;
   preview: PreviewChunksUseCase;
   settings: RetrievalSettingsUseCase;
+  bases: KnowledgeBasesUseCases;
 }): Router {
   const r = new Router({ prefix: '/api/knowledge' });
   r.use(d.auth);
@@ -50,6 +52,35 @@ export function knowledgeRouter(d: {
   r.post('/reindex', async (ctx) => {
     ctx.status = 202;
     ctx.body = await d.reindex.reindexApplication(ctx.request.body as Record<string, unknown> | undefined, actorOf(ctx));
+  });
+  // Knowledge bases of their own, owned by a user or a team and used by several applications. Before `/:id`.
+  r.get('/bases', async (ctx) => {
+    respondWithPage(ctx, await d.bases.list(ctx.query, actorOf(ctx)));
+  });
+  r.post('/bases', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await d.bases.create(ctx.request.body, actorOf(ctx));
+  });
+  r.get('/bases/:id', async (ctx) => {
+    ctx.body = await d.bases.get(ctx.params.id!, actorOf(ctx));
+  });
+  r.patch('/bases/:id', async (ctx) => {
+    ctx.body = await d.bases.update(ctx.params.id!, ctx.request.body, actorOf(ctx));
+  });
+  r.delete('/bases/:id', async (ctx) => {
+    await d.bases.remove(ctx.params.id!, actorOf(ctx));
+    ctx.status = 204;
+  });
+  r.get('/bases/:id/documents', async (ctx) => {
+    respondWithPage(ctx, await d.bases.listDocuments(ctx.params.id!, ctx.query, actorOf(ctx)));
+  });
+  r.post('/bases/:id/documents', multipartForm({ maxFileBytes: MAX_UPLOAD_BYTES }), async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await d.upload.intoBase(ctx.params.id!, formOf(ctx), actorOf(ctx));
+  });
+  r.post('/bases/:id/reindex', async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await d.reindex.reindexBase(ctx.params.id!, ctx.request.body as Record<string, unknown> | undefined, actorOf(ctx));
   });
   r.get('/settings/:applicationId', async (ctx) => {
     ctx.body = await d.settings.get(ctx.params.applicationId!, actorOf(ctx));

@@ -163,7 +163,8 @@ export class TypeOrmApplicationRepository implements ApplicationRepository {
             keys AS (UPDATE api_keys SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
             domains AS (UPDATE custom_domains SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
             hooks AS (UPDATE webhooks SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
-            flows AS (UPDATE workflows SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps))
+            flows AS (UPDATE workflows SET owner_id = $2 WHERE application_id IN (SELECT id FROM apps)),
+            bases AS (UPDATE knowledge_bases SET owner_id = $2, updated_at = now() WHERE team_id = $1)
        SELECT count(*)::int AS n FROM apps`,
       [teamId, ownerId],
     );

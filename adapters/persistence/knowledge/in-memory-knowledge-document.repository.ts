@@ -48,12 +48,17 @@ export class InMemoryKnowledgeDocumentRepository implements KnowledgeDocumentRep
     return { items: mine.slice(offset, offset + limit).map((d) => structuredClone(d)), total: mine.length };
   }
 
+  /** Only the application's own base: bases used by several applications live in the database's repository. */
   async readyGroups(applicationId: string): Promise<EmbeddingGroup[]> {
+    return this.readyGroupsOfBase(applicationId);
+  }
+
+  async readyGroupsOfBase(applicationId: string): Promise<EmbeddingGroup[]> {
     const groups = new Map<string, EmbeddingGroup>();
     const ready = [...this.documents.values()].filter((d) => d.applicationId === applicationId && d.status === 'ready' && d.chunkCount > 0);
     for (const d of ready.sort((a, b) => a.id.localeCompare(b.id))) {
       const key = `${d.embeddingProvider}\n${d.embeddingModel}\n${d.embeddingDimension}`;
-      const group = groups.get(key) ?? { provider: d.embeddingProvider, model: d.embeddingModel, dimension: d.embeddingDimension ?? 0, documents: [] };
+      const group = groups.get(key) ?? { baseId: d.applicationId, provider: d.embeddingProvider, model: d.embeddingModel, dimension: d.embeddingDimension ?? 0, documents: [] };
       group.documents.push({ id: d.id, fileName: d.fileName });
       groups.set(key, group);
     }

@@ -226,7 +226,10 @@ export class TypeOrmKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   async findWithOwner(id: string): Promise<{ document: KnowledgeDocument; ownerId: string; teamId?: string | null } | null> {
     const row = await one<Row & { owner_id: string; team_id: string | null }>(
       this.db,
-      `SELECT d.*, a.owner_id, a.team_id FROM knowledge_documents d JOIN applications a ON a.id = d.application_id WHERE d.id = $1`,
+      // The base's holder: an application's own base is held as its application is.
+      `SELECT d.*, COALESCE(a.owner_id, b.owner_id) AS owner_id, COALESCE(a.team_id, b.team_id) AS team_id
+         FROM knowledge_documents d JOIN knowledge_bases b ON b.id = d.application_id LEFT JOIN applications a ON a.id = b.application_id
+        WHERE d.id = $1`,
       [id],
     );
     return row && { document: toDocument(row), ownerId: row.owner_id, ...(row.team_id ? { teamId: row.team_id } : {}) };
@@ -241,17 +244,27 @@ export class TypeOrmKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   }
 
   async readyGroups(applicationId: string): Promise<EmbeddingGroup[]> {
-    const found = await rows<{ provider: EmbeddingGroup['provider']; model: string; dimension: number; ids: string[]; names: string[] }>(
+    // The application's own base and every other base it uses, in one statement (a chat turn's first read).
+    return this.groups(`application_id = $1 OR application_id IN (SELECT base_id FROM knowledge_application_bases WHERE application_id = $1)`, applicationId);
+  }
+
+  async readyGroupsOfBase(baseId: string): Promise<EmbeddingGroup[]> {
+    return this.groups(`application_id = $1`, baseId);
+  }
+
+  private async groups(bases: string, id: string): Promise<EmbeddingGroup[]> {
+    const found = await rows<{ base_id: string; provider: EmbeddingGroup['provider']; model: string; dimension: number; ids: string[]; names: string[] }>(
       this.db,
-      `SELECT embedding_provider AS provider, embedding_model AS model, embedding_dimension AS dimension,
+      `SELECT application_id AS base_id, embedding_provider AS provider, embedding_model AS model, embedding_dimension AS dimension,
               array_agg(id ORDER BY id) AS ids, array_agg(file_name ORDER BY id) AS names
          FROM knowledge_documents
-        WHERE application_id = $1 AND status = 'ready' AND chunk_count > 0
-        GROUP BY embedding_provider, embedding_model, embedding_dimension
-        ORDER BY embedding_provider, embedding_model`,
-      [applicationId],
+        WHERE (${bases}) AND status = 'ready' AND chunk_count > 0
+        GROUP BY application_id, embedding_provider, embedding_model, embedding_dimension
+        ORDER BY embedding_provider, embedding_model, application_id`,
+      [id],
     );
     return found.map((g) => ({
+      baseId: g.base_id,
       provider: g.provider,
       model: g.model,
       dimension: Number(g.dimension),
@@ -306,8 +319,9 @@ export class TypeOrmKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   async storageKeysByOwner(ownerId: string): Promise<string[]> {
     const found = await rows<{ storage_key: string }>(
       this.db,
-      `SELECT d.storage_key FROM knowledge_documents d JOIN applications a ON a.id = d.application_id WHERE a.owner_id = $1
-       UNION SELECT v.storage_key FROM knowledge_document_versions v JOIN knowledge_documents d ON d.id = v.document_id JOIN applications a ON a.id = d.application_id WHERE a.owner_id = $1`,
+      `WITH bases AS (SELECT b.id FROM knowledge_bases b LEFT JOIN applications a ON a.id = b.application_id WHERE COALESCE(a.owner_id, b.owner_id) = $1)
+       SELECT d.storage_key FROM knowledge_documents d WHERE d.application_id IN (SELECT id FROM bases)
+       UNION SELECT v.storage_key FROM knowledge_document_versions v JOIN knowledge_documents d ON d.id = v.document_id WHERE d.application_id IN (SELECT id FROM bases)`,
       [ownerId],
     );
     return found.map((r) => r.storage_key);

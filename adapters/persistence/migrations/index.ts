@@ -42,6 +42,7 @@ import { LogsAndAnnotations1764600200000 } from './1764600200000-logs-and-annota
 import { Evaluations1764600600000 } from './1764600600000-evaluations';
 import { ExternalUsers1764600800000 } from './1764600800000-external-users';
 import { Connections1764600310000 } from './1764600310000-connections';
+import { KnowledgeBases1764601000000 } from './1764601000000-knowledge-bases';
 import { KnowledgeVersions1764600400000 } from './1764600400000-knowledge-versions';
 import { LiveAnswerScores1764601200000 } from './1764601200000-live-answer-scores';
 
@@ -91,5 +92,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Evaluations1764600600000,
   Experiments1764600700000,
   ExternalUsers1764600800000,
+  KnowledgeBases1764601000000,
   LiveAnswerScores1764601200000,
 ];

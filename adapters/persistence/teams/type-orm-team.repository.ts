@@ -157,7 +157,7 @@ export class TypeOrmTeamRepository implements TeamRepository {
       await affected(this.db, `DELETE FROM teams WHERE id = $1`, [id]);
     } catch (error) {
       const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
-      if (code === FOREIGN_KEY_VIOLATION) throw new ConflictError('The team still has applications: move or delete them first');
+      if (code === FOREIGN_KEY_VIOLATION) throw new ConflictError('The team still has applications or knowledge bases: move or delete them first');
       throw error;
     }
   }

@@ -36,7 +36,9 @@ import { PROVIDER_KEY_TOKENS } from './provider-keys.tokens';
 import { bindFileStore } from './file-store';
 import { UPLOAD_TOKENS } from './uploads.tokens';
 import { planDeps } from './plan-deps';
-import { CachedKnowledgeDocumentRepository } from '../../../adapters/cache/cached-repositories';
+import { CachedKnowledgeBaseRepository, CachedKnowledgeDocumentRepository } from '../../../adapters/cache/cached-repositories';
+import { TypeOrmKnowledgeBaseRepository } from '../../../adapters/persistence/knowledge/type-orm-knowledge-base.repository';
+import { KnowledgeBasesUseCases } from '../../../core/knowledge/use-cases/knowledge-bases.use-cases';
 import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
 import { TypeOrmRetrievalSettingsRepository } from '../../../adapters/persistence/knowledge/type-orm-retrieval-settings.repository';
 import { DocumentChunksUseCase, PreviewChunksUseCase } from '../../../core/knowledge/use-cases/document-chunks.use-case';
@@ -65,6 +67,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
     bind(c: Container) {
       bindFileStore(c);
       provide(c, KNOWLEDGE_TOKENS.DocumentRepository, (get) => new CachedKnowledgeDocumentRepository(new TypeOrmKnowledgeDocumentRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
+      provide(c, KNOWLEDGE_TOKENS.KnowledgeBaseRepository, (get) => new CachedKnowledgeBaseRepository(new TypeOrmKnowledgeBaseRepository(get(TOKENS.DataSource)), get(TOKENS.Cache)));
       provide(c, KNOWLEDGE_TOKENS.VectorIndex, (get) => new DeferredVectorIndex(() => openVectorIndex(get(TOKENS.DataSource))));
       provide(c, KNOWLEDGE_TOKENS.EmbedderRegistry, (get) => new ConfiguredEmbedderRegistry(get(TOKENS.Config)));
       provide(c, KNOWLEDGE_TOKENS.EmbeddingKeySource, (get) => embeddingKeys(c, get));
@@ -76,6 +79,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
         // Team roles for the access policy (the application repository answers them, never cached).
         teams: get(TOKENS.ApplicationRepository),
         documents: get(KNOWLEDGE_TOKENS.DocumentRepository),
+        bases: get(KNOWLEDGE_TOKENS.KnowledgeBaseRepository),
         index: get(KNOWLEDGE_TOKENS.VectorIndex),
         files: get(UPLOAD_TOKENS.FileStore),
         embedders: get(KNOWLEDGE_TOKENS.EmbedderRegistry),
@@ -97,6 +101,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
       provide(c, DocumentChunksUseCase, (get) => new DocumentChunksUseCase(deps(get)));
       provide(c, PreviewChunksUseCase, (get) => new PreviewChunksUseCase(deps(get)));
       provide(c, RetrievalSettingsUseCase, (get) => new RetrievalSettingsUseCase({ ...deps(get), ...retrieval(get) }));
+      provide(c, KnowledgeBasesUseCases, (get) => new KnowledgeBasesUseCases(deps(get)));
       provide(c, ProcessDocumentUseCase, (get) =>
         new ProcessDocumentUseCase({ ...deps(get), readyListeners: c.isBound(KNOWLEDGE_TOKENS.DocumentReadyListener) ? c.getAll(KNOWLEDGE_TOKENS.DocumentReadyListener) : [] }),
       );
@@ -116,6 +121,7 @@ export function knowledgeModule(options: KnowledgeModuleOptions = {}): AppModule
         chunks: resolve(c, DocumentChunksUseCase),
         preview: resolve(c, PreviewChunksUseCase),
         settings: resolve(c, RetrievalSettingsUseCase),
+        bases: resolve(c, KnowledgeBasesUseCases),
       }),
     ],
     async start(c: Container) {

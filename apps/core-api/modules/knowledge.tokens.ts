@@ -3,6 +3,7 @@ import type { DeferredVectorIndex } from '../../../adapters/persistence/knowledg
 import type { EmbedderRegistry } from '../../../core/knowledge/ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../../../core/knowledge/ports/embedding-key-source.port';
 import type { DocumentParser } from '../../../core/knowledge/ports/document-parser.port';
+import type { KnowledgeBaseRepository } from '../../../core/knowledge/ports/knowledge-base-repository.port';
 import type { KnowledgeDocumentRepository } from '../../../core/knowledge/ports/knowledge-document-repository.port';
 import type { JobQueue } from '../../../core/shared/job-queue.port';
 import type { Reranker } from '../../../core/knowledge/ports/reranker.port';
@@ -20,6 +21,7 @@ export const KNOWLEDGE_TOKENS = {
   JobQueue: token<JobQueue>('JobQueue'),
   /** Multi-binding: areas told when a document becomes ready (the plugins' `knowledge:documentReady`). */
   DocumentReadyListener: token<DocumentReadyListener>('DocumentReadyListener'),
+  KnowledgeBaseRepository: token<KnowledgeBaseRepository>('KnowledgeBaseRepository'),
   RetrievalSettingsRepository: token<RetrievalSettingsRepository>('RetrievalSettingsRepository'),
   /** The reranker when RERANK_URL is set, else null (the retrieval settings' `rerank` then has no effect). */
   Reranker: token<Reranker | null>('Reranker'),

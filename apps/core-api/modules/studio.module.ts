@@ -1,4 +1,5 @@
 import { CONNECTION_TOKENS } from './connections.tokens';
+import { KNOWLEDGE_TOKENS } from './knowledge.tokens';
 import type { Container } from 'inversify';
 import { studioRouter } from '../../../adapters/http/studio/studio.router';
 import { TypeOrmStudioRepository } from '../../../adapters/persistence/studio/type-orm-studio.repository';
@@ -33,6 +34,7 @@ export const studioModule: AppModule = {
       templates: get(PROMPT_TOKENS.PromptTemplateRepository),
       studio: get(STUDIO_TOKENS.StudioRepository),
       connections: c.isBound(CONNECTION_TOKENS.Repository) ? get(CONNECTION_TOKENS.Repository) : undefined,
+      retrievalSettings: c.isBound(KNOWLEDGE_TOKENS.RetrievalSettingsRepository) ? get(KNOWLEDGE_TOKENS.RetrievalSettingsRepository) : undefined,
     });
     provide(c, GetStudioDraftUseCase, (get) => new GetStudioDraftUseCase(deps(get)));
     provide(c, SaveStudioDraftUseCase, (get) => new SaveStudioDraftUseCase(deps(get)));

@@ -17,7 +17,13 @@ export interface ChatTurn {
    * A studio debug turn (docs/studio.md): the application's unpublished draft, which takes the place of its
    * model config and any A/B version for this turn only. `settings.systemPrompt` holds the rendered instructions.
    */
-  draft?: { provider: string; model: string; settings: Record<string, unknown> };
+  draft?: {
+    provider: string;
+    model: string;
+    settings: Record<string, unknown>;
+    /** The draft's own retrieval settings (docs/knowledge.md); absent: the application's. */
+    retrieval?: { mode: 'hybrid' | 'vector' | 'keyword' | null; topK: number; scoreThreshold: number | null; rerank: boolean };
+  };
   /** The turn's trace, started by the tracing policy (the first one) when tracing is on: policies add spans to it. */
   trace?: TurnTrace;
   /** `evaluation`: a turn an evaluation run asks (docs/evaluations.md), not end-user traffic: analytics does not count it. */

@@ -12,6 +12,10 @@ export const isEmbeddingProvider = (value: unknown): value is EmbeddingProvider 
 
 export interface KnowledgeDocument {
   id: string;
+  /**
+   * The base holding it (the column keeps its first name): for an application's own base, the
+   * application's id.
+   */
   applicationId: string;
   fileName: string;
   format: DocumentFormat;
@@ -100,6 +104,9 @@ export const embeddingSpace = (provider: EmbeddingProvider, model: string): stri
 
 export interface KnowledgeDocumentView {
   id: string;
+  /** The base holding it; for an application's own base, the application's id. */
+  baseId: string;
+  /** The same id, named as the per-application routes have always named it. */
   applicationId: string;
   fileName: string;
   format: DocumentFormat;
@@ -128,6 +135,7 @@ export interface KnowledgeDocumentView {
 
 export const toDocumentView = (d: KnowledgeDocument): KnowledgeDocumentView => ({
   id: d.id,
+  baseId: d.applicationId,
   applicationId: d.applicationId,
   fileName: d.fileName,
   format: d.format,

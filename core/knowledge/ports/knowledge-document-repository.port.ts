@@ -10,6 +10,8 @@ export type NewDocumentVersion = Pick<DocumentVersion, 'fileName' | 'format' | '
 
 /** Ready documents that share an embedding model: a query is compared within one such group. */
 export interface EmbeddingGroup {
+  /** The base the documents are in (absent: the application's own). */
+  baseId?: string;
   provider: EmbeddingProvider;
   model: string;
   dimension: number;
@@ -23,12 +25,17 @@ export interface EmbeddingGroup {
 export interface KnowledgeDocumentRepository {
   create(document: NewKnowledgeDocument): Promise<KnowledgeDocument>;
   findById(id: string): Promise<KnowledgeDocument | null>;
-  /** The document with its application's owner, for ownership checks and keys in one query. */
-  /** With its application's owner and team (null or absent for a personal application). */
+  /**
+   * With its base's owner and team (null or absent for a personal base), for ownership checks and keys in one
+   * query; an application's own base is held as its application is.
+   */
   findWithOwner(id: string): Promise<{ document: KnowledgeDocument; ownerId: string; teamId?: string | null } | null>;
   /** Newest first. */
   listByApplication(applicationId: string, offset: number, limit: number): Promise<{ items: KnowledgeDocument[]; total: number }>;
+  /** The ready documents of every base the application uses (its own and the others), grouped by base and embedding model. */
   readyGroups(applicationId: string): Promise<EmbeddingGroup[]>;
+  /** The same for one base. */
+  readyGroupsOfBase(baseId: string): Promise<EmbeddingGroup[]>;
   /** Documents still processing and unchanged since `before`: interrupted work to pick up again. */
   listProcessing(before: Date): Promise<KnowledgeDocument[]>;
   /** Counts a new processing run and answers the runs so far; null when not processing (any more). */

@@ -25,8 +25,10 @@ export class KnowledgeRetrievalPolicy implements ChatPolicy {
     if (groups.length === 0) return;
     let hits;
     try {
-      // The application's retrieval settings: top-K, the score threshold, mode and reranker.
-      const settings = (await this.deps.settings?.find(turn.application.id)) ?? { ...DEFAULT_RETRIEVAL_SETTINGS, topK: this.deps.maxChunks ?? DEFAULT_RETRIEVAL_SETTINGS.topK };
+      // A studio draft's own retrieval settings, else the application's: top-K, the score threshold, mode and reranker.
+      const settings =
+        turn.draft?.retrieval ??
+        (await this.deps.settings?.find(turn.application.id)) ?? { ...DEFAULT_RETRIEVAL_SETTINGS, topK: this.deps.maxChunks ?? DEFAULT_RETRIEVAL_SETTINGS.topK };
       const span = retrievalSpan(turn.trace, turn.content, settings.mode ?? turn.application.retrievalMode);
       hits = await span.around(retrieveWithSettings(this.deps, { id: turn.application.id, ownerId: turn.ownerId, retrievalMode: turn.application.retrievalMode }, turn.content, settings, { groups }));
     } catch (error) {

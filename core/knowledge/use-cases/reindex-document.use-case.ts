@@ -2,12 +2,14 @@ import type { TeamRoleLookup } from '../../access/access-policy';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
-import { ConflictError, UnavailableError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, UnavailableError, ValidationError } from '../../shared/errors';
 import type { JobQueue } from '../../shared/job-queue.port';
 import { validateChunkOptions } from '../domain/chunker';
 import { toDocumentView, type KnowledgeDocumentView } from '../domain/knowledge-document';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
+import type { KnowledgeBaseRepository } from '../ports/knowledge-base-repository.port';
 import { findOwnedDocument } from './find-owned-document';
+import { findOwnedBase } from './knowledge-bases.use-cases';
 import { PROCESS_DOCUMENT_JOB, processJobId, type ProcessDocumentJob } from './process-document.use-case';
 
 const wholeNumber = (value: unknown, name: string): number | undefined => {
@@ -21,7 +23,9 @@ const wholeNumber = (value: unknown, name: string): number | undefined => {
  * beside the live ones, which search keeps finding until the switch (`reindexing` shows the work under way).
  */
 export class ReindexDocumentUseCase {
-  constructor(private readonly deps: { documents: KnowledgeDocumentRepository; queue: JobQueue; teams?: TeamRoleLookup; applications?: ApplicationRepository }) {}
+  constructor(
+    private readonly deps: { documents: KnowledgeDocumentRepository; queue: JobQueue; teams?: TeamRoleLookup; applications?: ApplicationRepository; bases?: KnowledgeBaseRepository },
+  ) {}
 
   /**
    * `POST /api/knowledge/reindex`: re-indexes every ready document of one of the caller's applications
@@ -31,14 +35,32 @@ export class ReindexDocumentUseCase {
   async reindexApplication(body: { applicationId?: unknown; chunkSize?: unknown; chunkOverlap?: unknown } | undefined, actor: Actor): Promise<{ started: number; skipped: number }> {
     const input = body && typeof body === 'object' ? body : {};
     if (input.applicationId === undefined || input.applicationId === '') throw ValidationError.field('applicationId', 'applicationId is required');
+    const settings = this.chunkSettings(input);
+    // The application's own base has the application's id.
+    const app = await findOwnedApplication(this.deps.applications!, input.applicationId, actor, 'write');
+    return this.reindexAll(app.id, settings);
+  }
+
+  /** `POST /api/knowledge/bases/:id/reindex`: the same for every ready document of a knowledge base. */
+  async reindexBase(baseId: string, body: { chunkSize?: unknown; chunkOverlap?: unknown } | undefined, actor: Actor): Promise<{ started: number; skipped: number }> {
+    const settings = this.chunkSettings(body && typeof body === 'object' ? body : {});
+    if (!this.deps.bases) throw new NotFoundError('Knowledge base');
+    const base = await findOwnedBase(this.deps.bases, baseId, actor, 'write', this.deps.teams ?? null);
+    return this.reindexAll(base.id, settings);
+  }
+
+  private chunkSettings(input: { chunkSize?: unknown; chunkOverlap?: unknown }): { chunkSize?: number; chunkOverlap?: number } {
     const chunkSize = wholeNumber(input.chunkSize, 'chunkSize');
     const chunkOverlap = wholeNumber(input.chunkOverlap, 'chunkOverlap');
     if (chunkSize !== undefined || chunkOverlap !== undefined) validateChunkOptions({ chunkSize: chunkSize ?? 1000, chunkOverlap: chunkOverlap ?? Math.min(200, Math.floor((chunkSize ?? 1000) / 2)) });
-    const app = await findOwnedApplication(this.deps.applications!, input.applicationId, actor, 'write');
+    return { chunkSize, chunkOverlap };
+  }
+
+  private async reindexAll(baseId: string, { chunkSize, chunkOverlap }: { chunkSize?: number; chunkOverlap?: number }): Promise<{ started: number; skipped: number }> {
     let started = 0;
     let skipped = 0;
     for (let offset = 0; ; offset += 100) {
-      const { items } = await this.deps.documents.listByApplication(app.id, offset, 100);
+      const { items } = await this.deps.documents.listByApplication(baseId, offset, 100);
       for (const document of items) {
         if (document.status !== 'ready') {
           skipped++;

@@ -2,8 +2,12 @@ import * as yup from 'yup';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
-import { isAppError } from '../../shared/errors';
-import { bool, num, str, validate } from '../../shared/validation';
+import type { TeamRoleLookup } from '../../access/access-policy';
+import { isAppError, ValidationError } from '../../shared/errors';
+import { bool, num, str, uuidField, validate } from '../../shared/validation';
+import { MAX_BASES_PER_APPLICATION, type UsedBaseView } from '../domain/knowledge-base';
+import type { KnowledgeBaseRepository } from '../ports/knowledge-base-repository.port';
+import { findOwnedBase } from './knowledge-bases.use-cases';
 import { DEFAULT_SEARCH_MODE, SEARCH_MODES, type SearchMode } from '../domain/hybrid-ranking';
 import { DEFAULT_RETRIEVAL_SETTINGS, MAX_TOP_K, type RetrievalSettings } from '../domain/retrieval-settings';
 import type { RetrievedChunk } from '../domain/retrieval';
@@ -17,7 +21,27 @@ const schema = yup.object({
   topK: num().integer('topK must be a whole number').min(1, `topK must be from 1 to ${MAX_TOP_K}`).max(MAX_TOP_K, `topK must be from 1 to ${MAX_TOP_K}`).typeError('topK must be a number'),
   scoreThreshold: num().min(0, 'scoreThreshold must be from 0 to 1').max(1, 'scoreThreshold must be from 0 to 1').nullable().typeError('scoreThreshold must be a number'),
   rerank: bool().typeError('rerank must be true or false'),
+  baseIds: yup
+    .array(uuidField('baseIds[]').required())
+    .max(MAX_BASES_PER_APPLICATION, `An application uses at most ${MAX_BASES_PER_APPLICATION} other knowledge bases`)
+    .typeError('baseIds must be a list of knowledge base ids'),
 });
+
+const draftSchema = schema.omit(['baseIds']);
+
+/**
+ * Retrieval settings a studio draft carries (docs/knowledge.md): the fields given, the others at their
+ * defaults; the bases used stay the application's.
+ */
+export async function validateDraftRetrieval(input: unknown): Promise<RetrievalSettings> {
+  const body = await validate(draftSchema, input);
+  return {
+    mode: (body.mode as SearchMode | null | undefined) ?? null,
+    topK: body.topK ?? DEFAULT_RETRIEVAL_SETTINGS.topK,
+    scoreThreshold: body.scoreThreshold ?? null,
+    rerank: body.rerank ?? false,
+  };
+}
 
 export interface RetrievalSettingsView extends RetrievalSettings {
   applicationId: string;
@@ -25,21 +49,50 @@ export interface RetrievalSettingsView extends RetrievalSettings {
   effectiveMode: SearchMode;
   /** Whether the platform has a reranker (without one `rerank` has no effect). */
   rerankerAvailable: boolean;
+  /** The knowledge bases the application uses besides its own (which it always uses), in the order added. */
+  bases: UsedBaseView[];
 }
 
 /** `GET`/`PUT /api/knowledge/settings/:applicationId`: an application's retrieval settings. */
 export class RetrievalSettingsUseCase {
-  constructor(private readonly deps: { applications: ApplicationRepository; settings: RetrievalSettingsRepository; reranker?: Reranker | null }) {}
+  constructor(
+    private readonly deps: {
+      applications: ApplicationRepository;
+      settings: RetrievalSettingsRepository;
+      reranker?: Reranker | null;
+      bases?: KnowledgeBaseRepository;
+      teams?: TeamRoleLookup;
+    },
+  ) {}
 
   async get(applicationId: string, actor: Actor): Promise<RetrievalSettingsView> {
     const app = await findOwnedApplication(this.deps.applications, applicationId, actor, 'read');
     return this.view(app, (await this.deps.settings.find(app.id)) ?? { ...DEFAULT_RETRIEVAL_SETTINGS });
   }
 
+  /**
+   * `baseIds` replaces the other bases the application uses: each one added must be a knowledge base of its own
+   * (not an application's) the caller may read; one they may not see is a 404 as anywhere else. Those already
+   * used may stay.
+   */
+  private async useBases(app: { id: string }, baseIds: string[], actor: Actor): Promise<void> {
+    if (!this.deps.bases) throw ValidationError.field('baseIds', 'Knowledge bases are not available here');
+    const ids = [...new Set(baseIds)];
+    // A base the application already uses may stay without the caller being able to open it (another member added it).
+    const already = new Set((await this.deps.bases.usedBy(app.id)).map((b) => b.id));
+    for (const id of ids) {
+      if (already.has(id)) continue;
+      const base = await findOwnedBase(this.deps.bases, id, actor, 'read', this.deps.teams ?? null);
+      if (base.applicationId) throw ValidationError.field('baseIds', "An application's own knowledge base cannot be used by another application; use a knowledge base of its own");
+    }
+    await this.deps.bases.setUsedBy(app.id, ids);
+  }
+
   /** The fields given replace the saved ones; the others keep their values. */
   async update(applicationId: string, body: unknown, actor: Actor): Promise<RetrievalSettingsView> {
     const input = await validate(schema, body);
     const app = await findOwnedApplication(this.deps.applications, applicationId, actor, 'write');
+    if (input.baseIds !== undefined) await this.useBases(app, input.baseIds as string[], actor);
     const current = (await this.deps.settings.find(app.id)) ?? { ...DEFAULT_RETRIEVAL_SETTINGS };
     const next: RetrievalSettings = {
       mode: input.mode === undefined ? current.mode : ((input.mode as SearchMode | null) ?? null),
@@ -51,8 +104,9 @@ export class RetrievalSettingsUseCase {
     return this.view(app, next);
   }
 
-  private view(app: { id: string; retrievalMode?: SearchMode }, s: RetrievalSettings): RetrievalSettingsView {
-    return { applicationId: app.id, ...s, effectiveMode: s.mode ?? app.retrievalMode ?? DEFAULT_SEARCH_MODE, rerankerAvailable: Boolean(this.deps.reranker) };
+  private async view(app: { id: string; retrievalMode?: SearchMode }, s: RetrievalSettings): Promise<RetrievalSettingsView> {
+    const bases = ((await this.deps.bases?.usedBy(app.id)) ?? []).map((b) => ({ id: b.id, name: b.name, teamId: b.teamId }));
+    return { applicationId: app.id, ...s, effectiveMode: s.mode ?? app.retrievalMode ?? DEFAULT_SEARCH_MODE, rerankerAvailable: Boolean(this.deps.reranker), bases };
   }
 }
 

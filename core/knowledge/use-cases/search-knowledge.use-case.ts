@@ -1,7 +1,10 @@
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
-import { ValidationError } from '../../shared/errors';
+import type { TeamRoleLookup } from '../../access/access-policy';
+import { NotFoundError, ValidationError } from '../../shared/errors';
+import type { KnowledgeBaseRepository } from '../ports/knowledge-base-repository.port';
+import { findOwnedBase } from './knowledge-bases.use-cases';
 import type { RetrievedChunk } from '../domain/retrieval';
 import { DEFAULT_SEARCH_MODE, isSearchMode, SEARCH_MODES } from '../domain/hybrid-ranking';
 import { DEFAULT_RETRIEVAL_SETTINGS } from '../domain/retrieval-settings';
@@ -30,16 +33,27 @@ const MAX_LIMIT = 50;
 /** Searches the ready documents of one of the caller's applications by meaning, words or both; best match first. */
 export class SearchKnowledgeUseCase {
   constructor(
-    private readonly deps: { applications: ApplicationRepository; retriever: KnowledgeRetriever; settings?: RetrievalSettingsRepository; reranker?: Reranker | null },
+    private readonly deps: {
+      applications: ApplicationRepository;
+      retriever: KnowledgeRetriever;
+      settings?: RetrievalSettingsRepository;
+      reranker?: Reranker | null;
+      bases?: KnowledgeBaseRepository;
+      teams?: TeamRoleLookup;
+    },
   ) {}
 
   /**
    * `mode` (optional): vector, keyword or hybrid; the application's retrieval setting when absent.
    * `asChat=true`: exactly what the chat would get, under the application's retrieval settings (top-K,
    * score threshold, mode, reranker); `limit` and `mode` are then not accepted.
+   * `baseId` instead of `applicationId`: one knowledge base alone (the Viewer role on it is enough).
    */
-  async execute(query: { applicationId?: unknown; query?: unknown; limit?: unknown; mode?: unknown; asChat?: unknown }, actor: Actor): Promise<SearchResult[]> {
-    if (query.applicationId === undefined || query.applicationId === '') throw ValidationError.field('applicationId', 'applicationId is required');
+  async execute(query: { applicationId?: unknown; baseId?: unknown; query?: unknown; limit?: unknown; mode?: unknown; asChat?: unknown }, actor: Actor): Promise<SearchResult[]> {
+    const byBase = query.baseId !== undefined && query.baseId !== '';
+    const byApp = query.applicationId !== undefined && query.applicationId !== '';
+    if (!byBase && !byApp) throw ValidationError.field('applicationId', 'applicationId (or baseId) is required');
+    if (byBase && byApp) throw ValidationError.field('baseId', 'Give applicationId or baseId, not both');
     const text = typeof query.query === 'string' ? query.query.trim() : '';
     if (text === '') throw ValidationError.field('query', 'query is required');
     if (text.length > MAX_QUERY) throw ValidationError.field('query', `query must be at most ${MAX_QUERY} characters`);
@@ -48,6 +62,14 @@ export class SearchKnowledgeUseCase {
     const requested = query.mode === undefined || query.mode === '' ? undefined : query.mode;
     if (requested !== undefined && !isSearchMode(requested)) throw ValidationError.field('mode', `mode must be one of ${SEARCH_MODES.join(', ')}`);
     if (query.asChat !== undefined && query.asChat !== 'true' && query.asChat !== 'false') throw ValidationError.field('asChat', 'asChat must be true or false');
+    if (byBase) {
+      if (query.asChat === 'true') throw ValidationError.field('asChat', "asChat needs an applicationId: it answers what that application's chat would get");
+      if (!this.deps.bases) throw new NotFoundError('Knowledge base');
+      const base = await findOwnedBase(this.deps.bases, query.baseId, actor, 'read', this.deps.teams ?? null);
+      const groups = await this.deps.retriever.groupsOfBase(base.id);
+      const hits = await this.deps.retriever.retrieve({ id: base.id, ownerId: base.ownerId }, text, { limit, mode: requested ?? DEFAULT_SEARCH_MODE }, groups);
+      return hits.map(toResult);
+    }
     const app = await findOwnedApplication(this.deps.applications, query.applicationId, actor, 'read');
     if (query.asChat === 'true') {
       const settings = (await this.deps.settings?.find(app.id)) ?? DEFAULT_RETRIEVAL_SETTINGS;

@@ -3,7 +3,8 @@ import * as yup from 'yup';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
 import { findOwnedApplication } from '../../applications/use-cases/find-owned-application';
 import type { Actor } from '../../shared/actor';
-import { ConflictError, UnavailableError, ValidationError } from '../../shared/errors';
+import type { TeamRoleLookup } from '../../access/access-policy';
+import { ConflictError, NotFoundError, UnavailableError, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { JobQueue } from '../../shared/job-queue.port';
 import { idField, str, validate } from '../../shared/validation';
@@ -15,7 +16,9 @@ import { EMBEDDING_PROVIDERS, toDocumentView, type EmbeddingProvider, type Knowl
 import type { DocumentParser } from '../ports/document-parser.port';
 import type { EmbedderRegistry } from '../ports/embedder-registry.port';
 import type { EmbeddingKeySource } from '../ports/embedding-key-source.port';
+import type { KnowledgeBaseRepository } from '../ports/knowledge-base-repository.port';
 import type { KnowledgeDocumentRepository } from '../ports/knowledge-document-repository.port';
+import { findOwnedBase } from './knowledge-bases.use-cases';
 import { PROCESS_DOCUMENT_JOB, type ProcessDocumentJob } from './process-document.use-case';
 import { readDocument } from './read-document';
 import { DocumentVersionsUseCase } from './document-versions.use-case';
@@ -28,13 +31,15 @@ const formInt = (name: string) =>
     .transform((_value: unknown, original: unknown) => (typeof original === 'string' && /^\s*-?\d{1,9}\s*$/.test(original) ? Number(original) : original))
     .typeError(`${name} must be a whole number`);
 
-const schema = yup.object({
-  applicationId: idField().required('applicationId is required'),
+const fields = {
   chunkSize: formInt('chunkSize'),
   chunkOverlap: formInt('chunkOverlap'),
   embeddingProvider: str().oneOf([...EMBEDDING_PROVIDERS], `embeddingProvider must be one of ${EMBEDDING_PROVIDERS.join(', ')}`),
   embeddingModel: str().min(1).max(200, 'embeddingModel must be at most 200 characters'),
-});
+};
+const schema = yup.object({ applicationId: idField().required('applicationId is required'), ...fields });
+const baseSchema = yup.object(fields);
+type UploadFields = yup.InferType<typeof baseSchema>;
 
 export interface UploadDocumentDeps {
   applications: ApplicationRepository;
@@ -44,6 +49,8 @@ export interface UploadDocumentDeps {
   embedders: EmbedderRegistry;
   keys: EmbeddingKeySource;
   parser: DocumentParser;
+  bases?: KnowledgeBaseRepository;
+  teams?: TeamRoleLookup;
 }
 
 /**
@@ -57,36 +64,50 @@ export class UploadDocumentUseCase {
 
   async execute(input: { fields: Record<string, unknown>; file?: ReceivedFile }, actor: Actor): Promise<KnowledgeDocumentView> {
     const body = await validate(schema, input.fields);
+    // The application's own base has the application's id.
     const app = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'write');
+    return this.store({ id: app.id, ownerId: app.ownerId }, body, input.file, actor);
+  }
+
+  /** The same into a knowledge base (`POST /api/knowledge/bases/:id/documents`): the Member role on it is needed. */
+  async intoBase(baseId: string, input: { fields: Record<string, unknown>; file?: ReceivedFile }, actor: Actor): Promise<KnowledgeDocumentView> {
+    const body = await validate(baseSchema, input.fields);
+    if (!this.deps.bases) throw new NotFoundError('Knowledge base');
+    const base = await findOwnedBase(this.deps.bases, baseId, actor, 'write', this.deps.teams ?? null);
+    return this.store({ id: base.id, ownerId: base.ownerId }, body, input.file, actor);
+  }
+
+  /** `base`: where the document goes and whose folder keeps its file. */
+  private async store(base: { id: string; ownerId: string }, body: UploadFields, file: ReceivedFile | undefined, actor: Actor): Promise<KnowledgeDocumentView> {
     const chunking = validateChunkOptions({ chunkSize: body.chunkSize, chunkOverlap: body.chunkOverlap });
-    if (!input.file) throw ValidationError.field('file', 'file is required (multipart field "file")');
-    const fileName = cleanFileName(input.file.name, 'document.txt');
-    const contentHash = createHash('sha256').update(input.file.bytes).digest('hex');
-    const same = await this.deps.documents.findByContentHash(app.id, contentHash);
+    if (!file) throw ValidationError.field('file', 'file is required (multipart field "file")');
+    const fileName = cleanFileName(file.name, 'document.txt');
+    const contentHash = createHash('sha256').update(file.bytes).digest('hex');
+    const same = await this.deps.documents.findByContentHash(base.id, contentHash);
     if (same) throw new ConflictError(`This file is already in the knowledge base as "${same.fileName}" (document ${same.id})`);
     // A file by the name of a document already there is its new version (the document keeps its id).
-    const named = await this.deps.documents.findByFileName(app.id, fileName);
+    const named = await this.deps.documents.findByFileName(base.id, fileName);
     if (named) {
       const settings = body.chunkSize === undefined && body.chunkOverlap === undefined ? undefined : chunking;
-      return new DocumentVersionsUseCase(this.deps).replace(named, app.ownerId, { name: fileName, bytes: input.file.bytes, contentHash }, actor, settings);
+      return new DocumentVersionsUseCase(this.deps).replace(named, base.ownerId, { name: fileName, bytes: file.bytes, contentHash }, actor, settings);
     }
-    const { format } = await readDocument(this.deps.parser, input.file.bytes, fileName);
+    const { format } = await readDocument(this.deps.parser, file.bytes, fileName);
     const provider = (body.embeddingProvider ?? 'local') as EmbeddingProvider;
     const embedder = this.deps.embedders.get(provider, body.embeddingModel);
     if (provider !== 'local' && !(await this.deps.keys.keyFor(actor.userId, provider))) {
       throw ValidationError.field('embeddingProvider', `No API key is available for ${provider}; save your own key for it or use "local"`);
     }
 
-    // Under the application's folder: deleting it (or the account) also removes a file whose row it never saw.
-    const storageKey = `${documentsFolder(app)}/${newId()}.${format}`;
-    await this.deps.files.write(storageKey, input.file.bytes);
+    // Under the base's folder (an application's own base: the application's): deleting it (or the account) also removes a file whose row it never saw.
+    const storageKey = `${documentsFolder(base)}/${newId()}.${format}`;
+    await this.deps.files.write(storageKey, file.bytes);
     let document;
     try {
       document = await this.deps.documents.create({
-        applicationId: app.id,
+        applicationId: base.id,
         fileName,
         format,
-        sizeBytes: input.file.bytes.length,
+        sizeBytes: file.bytes.length,
         storageKey,
         chunkSize: chunking.chunkSize,
         chunkOverlap: chunking.chunkOverlap,

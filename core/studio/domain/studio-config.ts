@@ -6,6 +6,8 @@ import type { ModelSettings } from '../../ai/ports/llm-provider.port';
 import { extractVariables, renderTemplate } from '../../prompts/domain/placeholders';
 import { ValidationError } from '../../shared/errors';
 import { str, validate } from '../../shared/validation';
+import type { RetrievalSettings } from '../../knowledge/domain/retrieval-settings';
+import { validateDraftRetrieval } from '../../knowledge/use-cases/retrieval-settings.use-case';
 
 /** The settings the studio edits (SPEC 2.3 without the system prompt, which is `instructions`). */
 export type StudioSettings = Omit<ModelSettings, 'systemPrompt'>;
@@ -22,6 +24,11 @@ export interface StudioConfig {
   settings: StudioSettings;
   openingMessage: string;
   suggestedQuestions: string[];
+  /**
+   * How this draft's chats retrieve knowledge (mode, top-K, score threshold, reranker); absent: the
+   * application's retrieval settings. Publishing makes them the application's.
+   */
+  retrieval?: RetrievalSettings;
 }
 
 export const MAX_OPENING_MESSAGE_LENGTH = 500;
@@ -64,6 +71,7 @@ const patchSchema = yup.object({
   modelId: yup.mixed(),
   settings: yup.mixed(),
   openingMessage: str().typeError('openingMessage must be text').max(MAX_OPENING_MESSAGE_LENGTH, `openingMessage must be at most ${MAX_OPENING_MESSAGE_LENGTH} characters`),
+  retrieval: yup.mixed().nullable(),
   suggestedQuestions: yup
     .array()
     .typeError('suggestedQuestions must be a list of questions')
@@ -86,6 +94,8 @@ export async function applyConfigPatch(current: StudioConfig, input: unknown, re
   const settings = body.settings !== undefined ? body.settings : provider === current.provider && modelId === current.modelId ? current.settings : withoutMaxTokens(current.settings);
   const resolved = await resolve(provider, modelId, settings, { provider: 'provider', model: 'modelId', settings: 'settings' });
   const { systemPrompt: _none, ...studioSettings } = resolved.settings;
+  // null: back to the application's retrieval settings.
+  const retrieval = body.retrieval === undefined ? current.retrieval : body.retrieval === null ? undefined : await draftRetrieval(body.retrieval);
   return {
     instructions: body.instructions ?? current.instructions,
     variables: body.variables ? { ...body.variables } : current.variables,
@@ -94,7 +104,21 @@ export async function applyConfigPatch(current: StudioConfig, input: unknown, re
     settings: studioSettings,
     openingMessage: body.openingMessage ?? current.openingMessage,
     suggestedQuestions: body.suggestedQuestions ? (body.suggestedQuestions as string[]) : current.suggestedQuestions,
+    ...(retrieval ? { retrieval } : {}),
   };
+}
+
+/** The draft's retrieval settings, validated as the application's are (errors name `retrieval.<field>`). */
+async function draftRetrieval(input: unknown): Promise<RetrievalSettings> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw ValidationError.field('retrieval', 'retrieval must be an object of settings, or null');
+  try {
+    return await validateDraftRetrieval(input);
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      throw new ValidationError(error.message, (error.details ?? []).map((d) => ({ ...d, path: `retrieval.${d.path}` })));
+    }
+    throw error;
+  }
 }
 
 /** Another model may allow fewer tokens: its own default (capped to it) replaces the old maximum. */
@@ -143,6 +167,11 @@ export const DIFF_FIELDS: Array<{ field: string; label: string; read: (c: Studio
   { field: 'presencePenalty', label: 'Presence penalty', read: (c) => (c.settings.presencePenalty === undefined ? '' : String(c.settings.presencePenalty)) },
   { field: 'openingMessage', label: 'Opening message', read: (c) => c.openingMessage },
   { field: 'suggestedQuestions', label: 'Suggested questions', read: (c) => c.suggestedQuestions.join('\n') },
+  {
+    field: 'retrieval',
+    label: 'Knowledge retrieval',
+    read: (c) => (c.retrieval ? `mode ${c.retrieval.mode ?? 'the application’s'}, top ${c.retrieval.topK}, lowest score ${c.retrieval.scoreThreshold ?? 'built in'}, reranker ${c.retrieval.rerank ? 'on' : 'off'}` : 'the application’s settings'),
+  },
 ];
 
 export interface FieldDiff {
@@ -172,5 +201,6 @@ export function readStoredConfig(raw: unknown): StudioConfig {
     settings: c.settings ?? { temperature: 0.7, maxTokens: 2048, topP: 1 },
     openingMessage: c.openingMessage ?? '',
     suggestedQuestions: c.suggestedQuestions ?? [],
+    ...(c.retrieval ? { retrieval: c.retrieval } : {}),
   };
 }

@@ -34,7 +34,8 @@ export const STUDIO_CONFIG_NAME = 'Studio';
  * `POST /api/applications/:appId/studio/publish`: the saved draft becomes what end users get. The
  * application's default model config takes its provider, model and settings, with the instructions
  * rendered with the variables' values as its system prompt (a config named "Studio" is created when
- * there is none), and the draft is stored as the next numbered, immutable version with the note.
+ * there is none), the draft's own retrieval settings (if it has them) become the application's, and the draft is
+ * stored as the next numbered, immutable version with the note.
  */
 export class PublishStudioUseCase {
   // Publishes of one application run one after another in this process, so the live config is always the latest
@@ -55,6 +56,8 @@ export class PublishStudioUseCase {
     const live = await this.deps.configs.findDefault(applicationId);
     if (live) await this.deps.configs.update(live.id, { provider: config.provider, modelId: config.modelId, settings });
     else await this.deps.configs.create({ applicationId, name: STUDIO_CONFIG_NAME, provider: config.provider, modelId: config.modelId, settings, makeDefault: true });
+    // A draft with retrieval settings of its own makes them the application's.
+    if (config.retrieval) await this.deps.retrievalSettings?.save(applicationId, config.retrieval);
     const version = await this.deps.studio.publish({ applicationId, note, config, publishedBy: actor.userId });
     return toStudioVersionView(version);
   }

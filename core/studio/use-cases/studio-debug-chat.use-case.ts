@@ -61,7 +61,7 @@ export class StudioDebugChatUseCase {
       conversation,
       content: body.content,
       source: 'dashboard',
-      draft: { provider: config.provider, model: config.modelId, settings: { ...settings } },
+      draft: { provider: config.provider, model: config.modelId, settings: { ...settings }, ...(config.retrieval ? { retrieval: { ...config.retrieval } } : {}) },
     };
     // The owner sees what each answer cost, as in the playground.
     return withAnswerCost(await this.deps.runner.stream(turn, { content: body.content, settings: {} }, signal, opening), this.deps.prices ?? defaultPrices());

@@ -7,6 +7,7 @@ import type { ConfigVersionRepository } from '../../model-configs/ports/config-v
 import type { ModelConfigRepository } from '../../model-configs/ports/model-config-repository.port';
 import type { PromptTemplateRepository } from '../../prompts/ports/prompt-template-repository.port';
 import type { Actor } from '../../shared/actor';
+import type { RetrievalSettingsRepository } from '../../knowledge/ports/retrieval-settings-repository.port';
 import { initialConfig, type StudioConfig } from '../domain/studio-config';
 import type { StudioDraft, StudioRepository } from '../ports/studio-repository.port';
 
@@ -18,6 +19,8 @@ export interface StudioDeps {
   studio: StudioRepository;
   /** The owners' connections a draft may name as its provider (docs/connections.md). */
   connections?: ConnectionFinder;
+  /** Where publishing puts a draft's own retrieval settings (the application's, docs/knowledge.md). */
+  retrievalSettings?: RetrievalSettingsRepository;
 }
 
 /**

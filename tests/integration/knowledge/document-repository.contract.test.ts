@@ -107,9 +107,10 @@ describe.each(variants)('KnowledgeDocumentRepository contract (%s)', (_name, ope
 
     const sortDocs = (docs: { id: string; fileName: string }[]) => [...docs].sort((x, y) => x.fileName.localeCompare(y.fileName));
     expect(groups.map((g) => ({ ...g, documents: sortDocs(g.documents) }))).toEqual([
-      { provider: 'local', model: 'local-hash-384', dimension: 384, documents: [{ id: a, fileName: 'a.md' }, { id: b, fileName: 'b.md' }] },
-      { provider: 'provider_a', model: 'text-embedding-3-small', dimension: 1536, documents: [{ id: c, fileName: 'c.md' }] },
+      { baseId: applicationId, provider: 'local', model: 'local-hash-384', dimension: 384, documents: [{ id: a, fileName: 'a.md' }, { id: b, fileName: 'b.md' }] },
+      { baseId: applicationId, provider: 'provider_a', model: 'text-embedding-3-small', dimension: 1536, documents: [{ id: c, fileName: 'c.md' }] },
     ]);
+    expect(await subject.documents.readyGroupsOfBase(applicationId)).toEqual(groups);
     expect(await subject.documents.readyGroups((await subject.anApplication()).applicationId)).toEqual([]);
   });
 

@@ -5232,7 +5232,10 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    applicationId: string;
+                    /** @description The application whose bases are searched (its own and every other it uses); give this or baseId */
+                    applicationId?: string;
+                    /** @description One knowledge base alone (the console's search tester of a base); not with applicationId or asChat */
+                    baseId?: string;
                     query: string;
                     limit?: number;
                     /** @description vector (by meaning), keyword (full text: the query's distinctive words) or hybrid (both fused by reciprocal rank). Default: the application's retrieval.mode (hybrid unless changed) */
@@ -5771,6 +5774,348 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/knowledge/bases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The knowledge bases of their own you can read: your personal ones and your teams', newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this team's (a team you are not in: 404) */
+                    teamId?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Knowledge bases */
+                200: {
+                    headers: {
+                        /** @description How many there are in all */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeBase"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Create a knowledge base, personal or (with teamId, as a Member or above) a team's */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Company handbook */
+                        name: string;
+                        /** @example Travel, expenses and leave rules every desk follows */
+                        description?: string;
+                        /** Format: uuid */
+                        teamId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeBase"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/bases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One knowledge base (an application's own base has the application's id) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Knowledge base */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeBase"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a knowledge base with its documents (its owner, or the team's Owner); the applications that used it stop using it. An application's own base goes with its application (409). */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a knowledge base or change its description (Member or above) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example Company handbook */
+                        name?: string;
+                        /** @example Travel, expenses and leave rules every desk follows */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Knowledge base */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeBase"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/knowledge/bases/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The documents of a knowledge base, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Documents */
+                200: {
+                    headers: {
+                        /** @description How many there are in all */
+                        "X-Total-Count"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeDocument"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Add a document to a knowledge base (Member or above), as POST /api/knowledge does to an application's own base; a file by the name of a document already there becomes its next version */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description Text, Markdown, JSON, CSV, HTML, XML, PDF (its text layer; encrypted and image-only PDFs are refused) or DOCX (.docm and documents with macros are refused). The same file twice in one application answers 409 naming the first.
+                         */
+                        file: string;
+                        /**
+                         * @description Characters per chunk
+                         * @default 1000
+                         */
+                        chunkSize?: number;
+                        /**
+                         * @description Characters shared with the previous chunk, at most half of chunkSize
+                         * @default 200
+                         */
+                        chunkOverlap?: number;
+                        /**
+                         * @description Providers embed with your own key, or the platform's on a paid plan
+                         * @default local
+                         * @enum {string}
+                         */
+                        embeddingProvider?: "local" | "provider_a" | "provider_c" | "provider_d";
+                        /**
+                         * @description The provider's embedding model; its default when omitted
+                         * @example local-hash-384
+                         */
+                        embeddingModel?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Accepted, processing */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KnowledgeDocument"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/bases/{id}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-index every ready document of a knowledge base (each stays searchable until its new chunks switch in) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        chunkSize?: number;
+                        chunkOverlap?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            started?: number;
+                            /** @description Documents not ready */
+                            skipped?: number;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/knowledge/settings/{applicationId}": {
         parameters: {
             query?: never;
@@ -5830,6 +6175,8 @@ export interface paths {
                         /** @description The lowest cosine score a chunk needs to reach the prompt and the sources; null: each embedder's own floor */
                         scoreThreshold?: number | null;
                         rerank?: boolean;
+                        /** @description Replaces the other knowledge bases the application uses (its own is always used): bases of their own you may read; an application's own base is refused (400), one you may not see is a 404 */
+                        baseIds?: string[];
                     };
                 };
             };
@@ -14517,6 +14864,23 @@ export interface paths {
                         /** @example Hello! Ask me anything about your order. */
                         openingMessage?: string;
                         suggestedQuestions?: string[];
+                        /** @description This draft's own knowledge retrieval settings (the fields given, the others at their defaults); null: back to the application's */
+                        retrieval?: {
+                            /**
+                             * @description null: the application's retrieval.mode
+                             * @enum {string|null}
+                             */
+                            mode?: "hybrid" | "vector" | "keyword" | null;
+                            /**
+                             * @description Chunks at most in the prompt and the sources
+                             * @default 8
+                             */
+                            topK?: number;
+                            /** @description The lowest cosine score a chunk needs to reach the prompt and the sources; null: each embedder's own floor */
+                            scoreThreshold?: number | null;
+                            /** @default false */
+                            rerank?: boolean;
+                        } | null;
                     };
                 };
             };
@@ -19590,7 +19954,15 @@ export interface components {
         KnowledgeDocument: {
             /** Format: uuid */
             id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The knowledge base holding it; for an application's own base, the application's id
+             */
+            baseId?: string;
+            /**
+             * Format: uuid
+             * @description The same id as baseId, named as the per-application routes name it
+             */
             applicationId?: string;
             /** @example refund-policy.md */
             fileName?: string;
@@ -19720,6 +20092,41 @@ export interface components {
             /** @enum {string} */
             effectiveMode?: "hybrid" | "vector" | "keyword";
             rerankerAvailable?: boolean;
+            /** @description The knowledge bases the application uses besides its own (which it always uses), in the order added */
+            bases?: {
+                /** Format: uuid */
+                id?: string;
+                /** @example Company handbook */
+                name?: string;
+                /** Format: uuid */
+                teamId?: string | null;
+            }[];
+        };
+        KnowledgeBase: {
+            /** Format: uuid */
+            id?: string;
+            /**
+             * @description An application's own base is named after its application
+             * @example Company handbook
+             */
+            name?: string;
+            /** @example Travel, expenses and leave rules every desk follows */
+            description?: string;
+            /**
+             * Format: uuid
+             * @description The team holding it; null for a personal base (an application's own base: held as its application is)
+             */
+            teamId?: string | null;
+            /**
+             * Format: uuid
+             * @description Set on an application's own base (whose id is the application's); null for a base of its own
+             */
+            applicationId?: string | null;
+            documentCount?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
         };
         LogTokens: {
             prompt?: number;
@@ -20868,6 +21275,23 @@ export interface components {
             /** @example Hello! Ask me anything about your order. */
             openingMessage?: string;
             suggestedQuestions?: string[];
+            /** @description This draft's own knowledge retrieval settings (its debug chat uses them; publishing makes them the application's); absent: the application's. The knowledge bases used stay the application's. */
+            retrieval?: {
+                /**
+                 * @description null: the application's retrieval.mode
+                 * @enum {string|null}
+                 */
+                mode?: "hybrid" | "vector" | "keyword" | null;
+                /**
+                 * @description Chunks at most in the prompt and the sources
+                 * @default 8
+                 */
+                topK: number;
+                /** @description The lowest cosine score a chunk needs to reach the prompt and the sources; null: each embedder's own floor */
+                scoreThreshold?: number | null;
+                /** @default false */
+                rerank: boolean;
+            };
         };
         /** @description What end users get now and where each value comes from, by the one precedence rule (docs/studio.md). */
         StudioLiveConfiguration: {

@@ -14,6 +14,7 @@ export const AREAS = [
   area('tools', () => import('../routes/tools/area')),
   area('uploads', () => import('../routes/uploads/area')),
   area('knowledge', () => import('../routes/knowledge/area')),
+  area('knowledge-bases', () => import('../routes/knowledge-bases/area')),
   area('model-configs', () => import('../routes/model-configs/area')),
   area('prompts', () => import('../routes/prompts/area')),
   area('plugins', () => import('../routes/plugins/area')),

@@ -6,8 +6,8 @@ import { formatDate } from '../../lib/format';
 import { useAddChunk, useChunks, useEditChunk, useReplaceDocument, useRestoreVersion, useVersions, type KnowledgeChunk, type KnowledgeDocument } from './queries';
 import { formatBytes, s } from './strings';
 
-function ChunkItem({ applicationId, documentId, chunk }: { applicationId?: string; documentId: string; chunk: KnowledgeChunk }) {
-  const edit = useEditChunk(applicationId, documentId);
+function ChunkItem({ baseId, documentId, chunk }: { baseId?: string; documentId: string; chunk: KnowledgeChunk }) {
+  const edit = useEditChunk(baseId, documentId);
   const [text, setText] = useState(chunk.content ?? '');
   useEffect(() => setText(chunk.content ?? ''), [chunk.content]);
   const index = chunk.chunkIndex ?? 0;
@@ -35,13 +35,13 @@ function ChunkItem({ applicationId, documentId, chunk }: { applicationId?: strin
 }
 
 /** One document's versions (upload a new one, bring an earlier one back) and its chunks (edit, leave out, add). */
-export function DocumentPanel({ applicationId, doc, onClose }: { applicationId?: string; doc: KnowledgeDocument; onClose: () => void }) {
+export function DocumentPanel({ baseId, doc, onClose }: { baseId?: string; doc: KnowledgeDocument; onClose: () => void }) {
   const id = doc.id!;
   const versions = useVersions(id);
   const chunks = useChunks(id, doc.version);
-  const replace = useReplaceDocument(applicationId, id);
-  const restore = useRestoreVersion(applicationId, id);
-  const add = useAddChunk(applicationId, id);
+  const replace = useReplaceDocument(baseId, id);
+  const restore = useRestoreVersion(baseId, id);
+  const add = useAddChunk(baseId, id);
   const [passage, setPassage] = useState('');
 
   return (
@@ -105,7 +105,7 @@ export function DocumentPanel({ applicationId, doc, onClose }: { applicationId?:
       ) : (
         <ol className="ap-kn-hits" aria-label={s.chunksTitle}>
           {chunks.data.map((chunk) => (
-            <ChunkItem key={`${chunk.chunkIndex}-${doc.version}`} applicationId={applicationId} documentId={id} chunk={chunk} />
+            <ChunkItem key={`${chunk.chunkIndex}-${doc.version}`} baseId={baseId} documentId={id} chunk={chunk} />
           ))}
         </ol>
       )}

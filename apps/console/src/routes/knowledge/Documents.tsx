@@ -35,10 +35,10 @@ function Status({ doc }: { doc: KnowledgeDocument }) {
   );
 }
 
-/** The application's documents with their live status; delete after confirmation. */
-export function Documents({ applicationId }: { applicationId?: string }) {
-  const list = useDocuments(applicationId);
-  const remove = useDeleteDocument(applicationId);
+/** A knowledge base's documents (an application's own, or one of its own) with their live status; delete after confirmation. */
+export function Documents({ baseId }: { baseId?: string }) {
+  const list = useDocuments(baseId);
+  const remove = useDeleteDocument(baseId);
   const [deleting, setDeleting] = useState<KnowledgeDocument | null>(null);
   const [managing, setManaging] = useState<string | null>(null);
   const managed = list.data?.find((d) => d.id === managing);
@@ -96,7 +96,7 @@ export function Documents({ applicationId }: { applicationId?: string }) {
     <section className="ap-stack" aria-labelledby="kn-documents">
       <h2 id="kn-documents">{s.documents}</h2>
       {body}
-      {managed ? <DocumentPanel key={managed.id} applicationId={applicationId} doc={managed} onClose={() => setManaging(null)} /> : null}
+      {managed ? <DocumentPanel key={managed.id} baseId={baseId} doc={managed} onClose={() => setManaging(null)} /> : null}
       <ConfirmDialog
         open={!!deleting}
         onOpenChange={(open) => {

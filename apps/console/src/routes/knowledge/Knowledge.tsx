@@ -5,6 +5,7 @@ import { Documents } from './Documents';
 import { SearchTester } from './SearchTester';
 import { Upload } from './Upload';
 import { RetrievalSettingsCard } from './RetrievalSettings';
+import { UsedBases } from './UsedBases';
 import { s } from './strings';
 
 /** Knowledge: choose an application, upload documents, watch them processed, search them, delete them. */
@@ -19,10 +20,12 @@ export default function Knowledge() {
       <ApplicationScope id="kn-app" emptyBody={s.noApplicationsBody}>
         {(chosen) => (
           <>
-            <Upload key={`u-${chosen}`} applicationId={chosen} onAnnounce={setAnnounce} />
-            <Documents applicationId={chosen} />
+            {/* The application's own knowledge base has the application's id. */}
+            <Upload key={`u-${chosen}`} baseId={chosen} onAnnounce={setAnnounce} />
+            <Documents baseId={chosen} />
+            <UsedBases key={`b-${chosen}`} applicationId={chosen} />
             <RetrievalSettingsCard key={`r-${chosen}`} applicationId={chosen} />
-            <SearchTester key={`s-${chosen}`} applicationId={chosen} />
+            <SearchTester key={`s-${chosen}`} scope={chosen ? { applicationId: chosen } : undefined} />
           </>
         )}
       </ApplicationScope>

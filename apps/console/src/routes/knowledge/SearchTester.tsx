@@ -2,12 +2,16 @@ import { useForm } from 'react-hook-form';
 import { Button } from '../../components/Button';
 import { Field } from '../../components/Field';
 import { EmptyState, ErrorText } from '../../components/States';
-import { useSearch, type SearchMode } from './queries';
+import { useSearch, type SearchMode, type SearchScope } from './queries';
 import { s } from './strings';
 
-/** Runs the knowledge search as a chat would, in a chosen mode, and shows the scored hits. */
-export function SearchTester({ applicationId }: { applicationId?: string }) {
-  const search = useSearch(applicationId);
+/**
+ * Runs the knowledge search as a chat would, in a chosen mode, and shows the scored hits: an application's
+ * (every base it uses, and as its chats do with its retrieval settings) or one knowledge base's.
+ */
+export function SearchTester({ scope }: { scope?: SearchScope }) {
+  const search = useSearch(scope);
+  const forApplication = !!scope && 'applicationId' in scope;
   const form = useForm<{ query: string; mode: SearchMode; asChat: boolean }>({ defaultValues: { query: '', mode: 'hybrid', asChat: false } });
   const submit = form.handleSubmit((values) => search.mutate({ query: values.query.trim(), mode: values.mode, asChat: values.asChat }));
 
@@ -29,9 +33,11 @@ export function SearchTester({ applicationId }: { applicationId?: string }) {
             ))}
           </select>
         </div>
-        <label className="ap-row">
-          <input type="checkbox" {...form.register('asChat')} /> {s.asChat}
-        </label>
+        {forApplication ? (
+          <label className="ap-row">
+            <input type="checkbox" {...form.register('asChat')} /> {s.asChat}
+          </label>
+        ) : null}
         <Button type="submit" variant="primary" busy={search.isPending}>
           {search.isPending ? s.searching : s.search}
         </Button>

@@ -14,8 +14,8 @@ interface Notice {
 }
 
 /** Drag-and-drop (or the file picker) upload; each file's outcome listed, refusals with the API's reason. */
-export function Upload({ applicationId, onAnnounce }: { applicationId?: string; onAnnounce: (text: string) => void }) {
-  const upload = useUpload(applicationId);
+export function Upload({ baseId, onAnnounce }: { baseId?: string; onAnnounce: (text: string) => void }) {
+  const upload = useUpload(baseId);
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [notices, setNotices] = useState<Notice[]>([]);

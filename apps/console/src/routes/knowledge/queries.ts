@@ -12,25 +12,29 @@ export type SearchMode = 'hybrid' | 'vector' | 'keyword';
 export const POLL_MS = 1500;
 const key = ['knowledge'] as const;
 
-/** An application's documents; polled while any of them is still being processed. */
-export function useDocuments(applicationId: string | undefined) {
+/**
+ * A knowledge base's documents (an application's own base has the application's id); polled while any of them
+ * is still being processed.
+ */
+export function useDocuments(baseId: string | undefined) {
   return useQuery({
-    queryKey: [...key, 'documents', applicationId],
-    enabled: !!applicationId,
-    queryFn: () => data(api.GET('/api/knowledge', { params: { query: { applicationId: applicationId!, page: 1, limit: 100 } } })),
+    queryKey: [...key, 'documents', baseId],
+    enabled: !!baseId,
+    queryFn: () => data(api.GET('/api/knowledge/bases/{id}/documents', { params: { path: { id: baseId! }, query: { page: 1, limit: 100 } } })),
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'processing' || d.reindexing) ? POLL_MS : false),
   });
 }
 
-export function useUpload(applicationId: string | undefined) {
+/** Adds a file to a knowledge base (an application's own base has the application's id). */
+export function useUpload(baseId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ file, embeddingProvider }: { file: File; embeddingProvider: EmbeddingProvider }) => {
-      const { data: body, error, response } = await api.POST('/api/knowledge', {
-        body: { file: file as unknown as string, applicationId: applicationId!, embeddingProvider },
+      const { data: body, error, response } = await api.POST('/api/knowledge/bases/{id}/documents', {
+        params: { path: { id: baseId! } },
+        body: { file: file as unknown as string, embeddingProvider },
         bodySerializer: (input) => {
           const form = new FormData();
-          form.append('applicationId', input.applicationId);
           if (input.embeddingProvider) form.append('embeddingProvider', input.embeddingProvider);
           form.append('file', file, file.name);
           return form;
@@ -39,27 +43,30 @@ export function useUpload(applicationId: string | undefined) {
       if (!response.ok) throw toApiError(response.status, error);
       return body as KnowledgeDocument;
     },
-    onSettled: () => client.invalidateQueries({ queryKey: [...key, 'documents', applicationId] }),
+    onSettled: () => client.invalidateQueries({ queryKey: [...key, 'documents', baseId] }),
   });
 }
 
-export function useDeleteDocument(applicationId: string | undefined) {
+export function useDeleteDocument(baseId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => {
       const { error, response } = await api.DELETE('/api/knowledge/{id}', { params: { path: { id } } });
       if (!response.ok) throw toApiError(response.status, error);
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: [...key, 'documents', applicationId] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...key, 'documents', baseId] }),
   });
 }
 
-export function useSearch(applicationId: string | undefined) {
+/** What an application's chats search (every base it uses), or one knowledge base alone. */
+export type SearchScope = { applicationId: string } | { baseId: string };
+
+export function useSearch(scope: SearchScope | undefined) {
   return useMutation({
     mutationFn: ({ query, mode, asChat }: { query: string; mode: SearchMode; asChat?: boolean }) =>
       data(
         api.GET('/api/knowledge/search', {
-          params: { query: asChat ? { applicationId: applicationId!, query, asChat: 'true' } : { applicationId: applicationId!, query, mode, limit: 10 } },
+          params: { query: asChat && scope && 'applicationId' in scope ? { ...scope, query, asChat: 'true' } : { ...scope, query, mode, limit: 10 } },
         }),
       ),
   });
@@ -155,8 +162,56 @@ export function useRetrievalSettings(applicationId: string | undefined) {
 export function useSaveRetrievalSettings(applicationId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { mode: SearchMode | null; topK: number; scoreThreshold: number | null; rerank: boolean }) =>
+    mutationFn: async (body: { mode?: SearchMode | null; topK?: number; scoreThreshold?: number | null; rerank?: boolean; baseIds?: string[] }) =>
       data(api.PUT('/api/knowledge/settings/{applicationId}', { params: { path: { applicationId: applicationId! } }, body })),
     onSuccess: (saved) => client.setQueryData([...key, 'settings', applicationId], saved),
+  });
+}
+
+export type KnowledgeBase = components['schemas']['KnowledgeBase'];
+
+/** The knowledge bases of their own the user can read (personal and their teams'). */
+export function useBases() {
+  return useQuery({
+    queryKey: [...key, 'bases'],
+    queryFn: () => data(api.GET('/api/knowledge/bases', { params: { query: { page: 1, limit: 100 } } })),
+  });
+}
+
+export function useBase(id: string | undefined) {
+  return useQuery({
+    queryKey: [...key, 'base', id],
+    enabled: !!id,
+    queryFn: () => data(api.GET('/api/knowledge/bases/{id}', { params: { path: { id: id! } } })),
+  });
+}
+
+export function useCreateBase() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { name: string; description?: string; teamId?: string | null }) => data(api.POST('/api/knowledge/bases', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...key, 'bases'] }),
+  });
+}
+
+export function useUpdateBase(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { name?: string; description?: string }) => data(api.PATCH('/api/knowledge/bases/{id}', { params: { path: { id } }, body })),
+    onSuccess: (saved) => {
+      client.setQueryData([...key, 'base', id], saved);
+      void client.invalidateQueries({ queryKey: [...key, 'bases'] });
+    },
+  });
+}
+
+export function useDeleteBase() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      const { error, response } = await api.DELETE('/api/knowledge/bases/{id}', { params: { path: { id } } });
+      if (!response.ok) throw toApiError(response.status, error);
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
   });
 }
