@@ -30,7 +30,7 @@ export const TABS: ApplicationTab[] = [
   tab('overview', 'Overview', LayoutDashboard, () => import('../routes/applications/Overview')),
   // The studio first; under it the model configs it publishes to (with their A/B versions) and the prompt templates.
   tab('build', 'Build', Hammer, () => withCss(import('../routes/studio/Build'), import('../routes/studio/studio.css')), () => withCss(import('../routes/model-configs/ModelConfigs'), import('../routes/model-configs/model-configs.css')), () => withCss(import('../routes/prompts/Prompts'), import('../routes/prompts/prompts.css'))),
-  tab('knowledge', 'Knowledge', BookOpen, () => withCss(import('../routes/knowledge/Knowledge'), import('../routes/knowledge/knowledge.css')), () => import('../routes/uploads/Uploads')),
+  tab('knowledge', 'Knowledge', BookOpen, () => withCss(import('../routes/knowledge/Knowledge'), import('../components/knowledge/knowledge.css')), () => import('../routes/uploads/Uploads')),
   tab('tools', 'Tools', Wrench, () => import('../routes/tools/Tools')),
   tab('logs', 'Logs', ScrollText, () => withCss(import('../routes/logs/Logs'), import('../routes/logs/logs.css')), () => import('../routes/logs/Annotations')),
   tab('evaluate', 'Evaluate', FlaskConical, () => import('../routes/evaluations/Evaluations')),

@@ -5,11 +5,11 @@ import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { ApiError } from '../../lib/errors';
-import { Documents } from '../knowledge/Documents';
-import { useBase, useUpdateBase } from '../knowledge/queries';
-import { SearchTester } from '../knowledge/SearchTester';
-import { s as strings } from '../knowledge/strings';
-import { Upload } from '../knowledge/Upload';
+import { Documents } from '../../components/knowledge/Documents';
+import { useBase, useUpdateBase } from '../../components/knowledge/queries';
+import { SearchTester } from '../../components/knowledge/SearchTester';
+import { s as strings } from '../../components/knowledge/strings';
+import { Upload } from '../../components/knowledge/Upload';
 
 const s = strings.bases;
 

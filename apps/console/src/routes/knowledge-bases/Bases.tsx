@@ -9,16 +9,17 @@ import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { formatDate } from '../../lib/format';
-import { useBases, useCreateBase, useDeleteBase, type KnowledgeBase } from '../knowledge/queries';
-import { s as strings } from '../knowledge/strings';
-import { useTeams } from '../teams/queries';
+import { useBases, useCreateBase, useDeleteBase, type KnowledgeBase } from '../../components/knowledge/queries';
+import { s as strings } from '../../components/knowledge/strings';
+import { useQuery } from '@tanstack/react-query';
+import { teamsQuery } from '../../components/ScopeSwitcher';
 
 const s = strings.bases;
 
 /** A new knowledge base: its name, what it holds, and whether it is the user's or one of their teams'. */
 function CreateBase() {
   const create = useCreateBase();
-  const teams = useTeams();
+  const teams = useQuery(teamsQuery);
   const [done, setDone] = useState('');
   const form = useForm<{ name: string; description: string; teamId: string }>({ defaultValues: { name: '', description: '', teamId: '' } });
   const submit = form.handleSubmit((values) =>
@@ -66,7 +67,7 @@ function CreateBase() {
 /** The workspace's knowledge bases: the user's own and their teams', each opened to its documents. */
 export default function Bases() {
   const list = useBases();
-  const teams = useTeams();
+  const teams = useQuery(teamsQuery);
   const remove = useDeleteBase();
   const [deleting, setDeleting] = useState<KnowledgeBase | null>(null);
   const teamName = (id: string | null | undefined) => (id ? s.team(teams.data?.find((t) => t.id === id)?.name ?? '') : s.personal);

@@ -1,6 +1,6 @@
 import { Route, Routes } from 'react-router';
 import { NotFound } from '../../app/NotFound';
-import '../knowledge/knowledge.css';
+import '../../components/knowledge/knowledge.css';
 import Bases from './Bases';
 import Base from './Base';
 

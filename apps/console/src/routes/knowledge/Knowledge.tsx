@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { ApplicationScope } from '../../components/ApplicationScope';
-import { Documents } from './Documents';
-import { SearchTester } from './SearchTester';
-import { Upload } from './Upload';
+import { Documents } from '../../components/knowledge/Documents';
+import { SearchTester } from '../../components/knowledge/SearchTester';
+import { Upload } from '../../components/knowledge/Upload';
 import { RetrievalSettingsCard } from './RetrievalSettings';
 import { UsedBases } from './UsedBases';
-import { s } from './strings';
+import { s } from '../../components/knowledge/strings';
 
 /** Knowledge: choose an application, upload documents, watch them processed, search them, delete them. */
 export default function Knowledge() {

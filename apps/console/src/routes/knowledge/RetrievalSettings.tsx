@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button';
 import { Field } from '../../components/Field';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
-import { useRetrievalSettings, useSaveRetrievalSettings, type SearchMode } from './queries';
-import { s } from './strings';
+import { useRetrievalSettings, useSaveRetrievalSettings, type SearchMode } from '../../components/knowledge/queries';
+import { s } from '../../components/knowledge/strings';
 
 /** The application's retrieval settings: search mode, how many passages, the lowest score, the reranker. */
 export function RetrievalSettingsCard({ applicationId }: { applicationId?: string }) {

@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/Button';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
-import { useBases, useRetrievalSettings, useSaveRetrievalSettings } from './queries';
-import { s } from './strings';
+import { useBases, useRetrievalSettings, useSaveRetrievalSettings } from '../../components/knowledge/queries';
+import { s } from '../../components/knowledge/strings';
 
 /** Which shared knowledge bases the application answers from, besides its own documents. */
 export function UsedBases({ applicationId }: { applicationId?: string }) {

@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { NotFound } from '../../app/NotFound';
 import Knowledge from './Knowledge';
-import './knowledge.css';
+import '../../components/knowledge/knowledge.css';
 
 /** The Knowledge area (`/knowledge`, the application chosen with `?app=`). */
 export default function KnowledgeArea() {
