@@ -24,7 +24,6 @@ export type { InMemoryPlatform, InMemoryPlatformOptions } from './in-memory-plat
 export { platformConfig } from './settings';
 export type { PlatformConfig, PlatformConfigView, PlatformSettings, PlatformSettingName } from './settings';
 export type { PlatformAdapters } from './adapters';
-export type { PlatformCore, PlatformUseCases } from './use-cases';
 export { ScriptedModelProvider } from '../../adapters/providers/scripted-model-provider';
 export type { ScriptedAnswer } from '../../adapters/providers/scripted-model-provider';
 export { PLATFORM_VERSION } from '../shared/version';
@@ -94,64 +93,8 @@ export type { PlanView, UsageView } from '../../core/billing/domain/usage-view';
 export type { Plan, PlanTier, PlanLimits, SubscriptionStatus } from '../../core/billing/domain/plans';
 export type { Page } from '../../core/shared/pagination';
 
-// The use cases (constructed by the platform; their `execute` is the API).
-export type { RegisterUseCase } from '../../core/auth/use-cases/register.use-case';
-export type { LoginUseCase } from '../../core/auth/use-cases/login.use-case';
-export type { RefreshSessionUseCase } from '../../core/auth/use-cases/refresh-session.use-case';
-export type { SignOutUseCase } from '../../core/auth/use-cases/sign-out.use-case';
-export type { AuthenticateUseCase } from '../../core/auth/use-cases/authenticate.use-case';
-export type { GetCurrentUserUseCase } from '../../core/users/use-cases/get-current-user.use-case';
-export type { UpdateProfileUseCase } from '../../core/users/use-cases/update-profile.use-case';
-export type { DeleteAccountUseCase } from '../../core/users/use-cases/delete-account.use-case';
-export type { CreateApplicationUseCase } from '../../core/applications/use-cases/create-application.use-case';
-export type { GetApplicationUseCase } from '../../core/applications/use-cases/get-application.use-case';
-export type { ListApplicationsUseCase } from '../../core/applications/use-cases/list-applications.use-case';
-export type { UpdateApplicationUseCase } from '../../core/applications/use-cases/update-application.use-case';
-export type { DeleteApplicationUseCase } from '../../core/applications/use-cases/delete-application.use-case';
-export type { CreateConversationUseCase } from '../../core/conversations/use-cases/create-conversation.use-case';
-export type { GetConversationUseCase } from '../../core/conversations/use-cases/get-conversation.use-case';
-export type { ListConversationsUseCase } from '../../core/conversations/use-cases/list-conversations.use-case';
-export type { ArchiveConversationUseCase } from '../../core/conversations/use-cases/archive-conversation.use-case';
-export type { SendMessageUseCase } from '../../core/conversations/use-cases/send-message.use-case';
-export type { StreamMessageUseCase } from '../../core/conversations/use-cases/stream-message.use-case';
-export type { ListProvidersUseCase } from '../../core/conversations/use-cases/list-providers.use-case';
-export type { ListPlansUseCase } from '../../core/billing/use-cases/list-plans.use-case';
-export type { GetUsageUseCase } from '../../core/billing/use-cases/get-usage.use-case';
-export type { GetSubscriptionUseCase } from '../../core/billing/use-cases/get-subscription.use-case';
-export type { SubscribeUseCase } from '../../core/billing/use-cases/subscribe.use-case';
-export type { ChangePlanUseCase } from '../../core/billing/use-cases/change-plan.use-case';
-export type { OpenPortalUseCase } from '../../core/billing/use-cases/open-portal.use-case';
-export type { ListInvoicesUseCase } from '../../core/billing/use-cases/list-invoices.use-case';
-export type { UploadDocumentUseCase } from '../../core/knowledge/use-cases/upload-document.use-case';
-export type { ListDocumentsUseCase } from '../../core/knowledge/use-cases/list-documents.use-case';
-export type { GetDocumentUseCase } from '../../core/knowledge/use-cases/get-document.use-case';
-export type { DeleteDocumentUseCase } from '../../core/knowledge/use-cases/delete-document.use-case';
-export type { SearchKnowledgeUseCase } from '../../core/knowledge/use-cases/search-knowledge.use-case';
-export type { CreateModelConfigUseCase } from '../../core/model-configs/use-cases/create-model-config.use-case';
-export type { ListModelConfigsUseCase } from '../../core/model-configs/use-cases/list-model-configs.use-case';
-export type { GetModelConfigUseCase } from '../../core/model-configs/use-cases/get-model-config.use-case';
-export type { UpdateModelConfigUseCase } from '../../core/model-configs/use-cases/update-model-config.use-case';
-export type { DeleteModelConfigUseCase } from '../../core/model-configs/use-cases/delete-model-config.use-case';
-export type { SetDefaultModelConfigUseCase } from '../../core/model-configs/use-cases/set-default-model-config.use-case';
-export type { CreatePromptTemplateUseCase } from '../../core/prompts/use-cases/create-prompt-template.use-case';
-export type { ListPromptTemplatesUseCase } from '../../core/prompts/use-cases/list-prompt-templates.use-case';
-export type { GetPromptTemplateUseCase } from '../../core/prompts/use-cases/get-prompt-template.use-case';
-export type { UpdatePromptTemplateUseCase } from '../../core/prompts/use-cases/update-prompt-template.use-case';
-export type { DeletePromptTemplateUseCase } from '../../core/prompts/use-cases/delete-prompt-template.use-case';
-export type { RenderPromptUseCase } from '../../core/prompts/use-cases/render-prompt.use-case';
-export type { SaveProviderKeyUseCase } from '../../core/provider-keys/use-cases/save-provider-key.use-case';
-export type { ListProviderKeysUseCase } from '../../core/provider-keys/use-cases/list-provider-keys.use-case';
-export type { DeleteProviderKeyUseCase } from '../../core/provider-keys/use-cases/delete-provider-key.use-case';
-export type { ValidateProviderKeyUseCase } from '../../core/provider-keys/use-cases/validate-provider-key.use-case';
-export type { CreateApiKeyUseCase } from '../../core/api-keys/use-cases/create-api-key.use-case';
-export type { ListApiKeysUseCase } from '../../core/api-keys/use-cases/list-api-keys.use-case';
-export type { RevokeApiKeyUseCase } from '../../core/api-keys/use-cases/revoke-api-key.use-case';
-export type { DeleteApiKeyUseCase } from '../../core/api-keys/use-cases/delete-api-key.use-case';
-export type { AuthenticateApiKeyUseCase } from '../../core/api-keys/use-cases/authenticate-api-key.use-case';
-export type { GetPublicApplicationUseCase } from '../../core/public-api/use-cases/get-public-application.use-case';
-export type { SendPublicMessageUseCase } from '../../core/public-api/use-cases/send-public-message.use-case';
-export type { StreamPublicMessageUseCase } from '../../core/public-api/use-cases/stream-public-message.use-case';
-export type { GetAnalyticsUseCase } from '../../core/analytics/use-cases/get-analytics.use-case';
+// The use cases: one calling convention, `execute({ actor, ...fields })`, with typed inputs and answers.
+export type * from './public-api';
 
 /** The caller a signed-in user is, for the use cases that take an actor: `actorOf(session.user)`. */
 export function actorOf(user: Pick<PublicUser, 'id' | 'role'>): Actor {
