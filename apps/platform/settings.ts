@@ -1,7 +1,7 @@
 import { PROVIDER_IDS } from '../../core/ai/domain/provider-id';
 import { ConfigError, loadConfig, type AppConfig } from '../shared/config';
 
-type ProviderPrefix = Uppercase<(typeof PROVIDER_IDS)[number]>;
+export type ProviderPrefix = Uppercase<(typeof PROVIDER_IDS)[number]>;
 
 /**
  * The names of the runtime contract's settings (the README's table), the same the apps read from their
@@ -53,7 +53,7 @@ function isValidated(config: PlatformConfig | PlatformSettings): config is Platf
 }
 
 /** The secrets of a configuration, which `platform.config` leaves out. */
-type SecretField = 'encryptionKey' | 'previousEncryptionKeys' | 'jwtSecret' | 'aiServiceToken' | 'marketplaceToken' | 'providerKeys' | 'metricsToken' | 'stripe' | 'oauth' | 'generatedSecrets';
+export type SecretField = 'encryptionKey' | 'previousEncryptionKeys' | 'jwtSecret' | 'aiServiceToken' | 'marketplaceToken' | 'providerKeys' | 'metricsToken' | 'stripe' | 'oauth' | 'generatedSecrets';
 
 /**
  * The configuration a platform runs on, as a program embedding it may read it: no keys, tokens or secrets, and
