@@ -1,4 +1,4 @@
-import { ValidationError } from '../../core/shared/errors';
+import { PaymentRequiredError, ValidationError, type PlanLimitHit } from '../../core/shared/errors';
 import type { Actor } from '../../core/shared/actor';
 import type { CoreUseCaseClasses, UseCaseClasses } from './use-cases';
 import type * as P from './public-api';
@@ -48,7 +48,50 @@ function signalOf(input: Record<string, unknown>): AbortSignal | undefined {
 type Run<I, O> = (input: Record<string, unknown>) => Promise<O> | O;
 
 function useCase<I, O>(run: Run<I, O>): P.UseCase<I, O> {
-  return Object.freeze({ execute: async (input: I) => run(objectOf(input)) });
+  return Object.freeze({
+    execute: async (input: I) => {
+      try {
+        return await run(objectOf(input));
+      } catch (error) {
+        throw addressedToCode(error);
+      }
+    },
+  });
+}
+
+const LIFT_PLAN =
+  'put the account on a plan that allows more (billing.changePlan({ actor: <an admin>, userId, plan }) on createPlatform, ' +
+  'setPlan(userId, plan) on createInMemoryPlatform), or start accounts on one with the defaultPlan and plans options';
+
+/**
+ * A plan limit's refusal worded for the program calling the library: the console user's text names pages and
+ * upgrade buttons, this one the calls and options that lift the limit. The limit stays on the error as data.
+ */
+export function libraryLimitMessage(hit: PlanLimitHit): string {
+  const whose = hit.whose === 'team owner' ? "The team owner's plan" : "The account's plan";
+  const plan = `${whose} ("${hit.plan}")`;
+  const lift = hit.whose === 'team owner' ? LIFT_PLAN.replace('put the account', "put the team owner's account") : LIFT_PLAN;
+  switch (hit.limit) {
+    case 'applications':
+    case 'apiKeys': {
+      const what = hit.limit === 'applications' ? 'applications' : 'API keys';
+      return `${plan} allows ${hit.max} ${what}, and all are in use. To create another, ${lift}.`;
+    }
+    case 'platformKeys':
+      return `${plan} does not include the platform's provider keys, so ${hit.provider} needs the user's own key: save it with providerKeys.save({ actor, provider: '${hit.provider}', apiKey }), or ${lift}.`;
+    case 'messages':
+      return `${plan} allows ${hit.max} messages per month, and this period's are used up until ${hit.resetsOn}. To chat before then, ${lift}.`;
+    case 'tokens':
+      return `${plan} includes ${hit.max} platform tokens per month, and this period's are used up until ${hit.resetsOn}. To chat before then, save the user's own ${hit.provider} key (providerKeys.save; own keys are never metered), or ${lift}.`;
+  }
+}
+
+/** A plan limit's refusal as the library words it (same class and `limit`); any other error as it was. */
+function addressedToCode(error: unknown): unknown {
+  if (!(error instanceof PaymentRequiredError) || !error.limit) return error;
+  const worded = new PaymentRequiredError(libraryLimitMessage(error.limit), error.limit);
+  worded.stack = `${worded.name}: ${worded.message}\n${(error.stack ?? '').split('\n').slice(1).join('\n')}`;
+  return worded;
 }
 
 /** A use case acting for `actor` with the rest of the input as its body. */

@@ -47,7 +47,7 @@ export {
   UnavailableError,
   isAppError,
 } from '../../core/shared/errors';
-export type { ErrorDetail, ErrorKind } from '../../core/shared/errors';
+export type { ErrorDetail, ErrorKind, PlanLimitHit } from '../../core/shared/errors';
 export { HTTP_STATUS_BY_ERROR_KIND, httpStatusOf } from '../../core/shared/error-status';
 
 // Failures of the platform itself (configuration, start-up, lifecycle), not answers to a caller's input.

@@ -37,7 +37,25 @@ describe('the in-memory platform', () => {
     const actor = { userId: user.id, role: user.role };
     const app = await platform.applications.create.execute({ actor, name: 'Bot' });
     const conversation = await platform.conversations.create.execute({ actor, applicationId: app.id });
-    await expect(platform.conversations.send.execute({ actor, id: conversation.id, content: 'Hi' })).rejects.toBeInstanceOf(PaymentRequiredError);
+    const refused = await platform.conversations.send.execute({ actor, id: conversation.id, content: 'Hi' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PaymentRequiredError);
+    // Worded for the program calling the library (the calls that lift it), with the limit as data.
+    expect((refused as PaymentRequiredError).limit).toEqual({ limit: 'platformKeys', plan: 'free', max: null, whose: 'own', provider: 'provider_a' });
+    expect((refused as Error).message).toMatch(/^The account's plan \("free"\) does not include the platform's provider keys, so provider_a needs the user's own key: save it with providerKeys\.save\(/);
+    expect((refused as Error).message).toContain('setPlan(userId, plan)');
+    expect((refused as Error).message).not.toContain('under Provider keys');
+
+    // The plan's application limit, likewise.
+    const limited = createInMemoryPlatform({ defaultPlan: 'free' });
+    const owner = await limited.auth.register.execute(signUp);
+    const ownerActor = { userId: owner.user.id, role: owner.user.role };
+    const max = (await limited.billing.plans.execute()).find((p) => p.id === 'free')!.limits.applications!;
+    for (let i = 0; i < max; i++) await limited.applications.create.execute({ actor: ownerActor, name: `App ${i}` });
+    await expect(limited.applications.create.execute({ actor: ownerActor, name: 'One more' })).rejects.toMatchObject({
+      kind: 'payment_required',
+      limit: { limit: 'applications', plan: 'free', max, whose: 'own' },
+      message: expect.stringContaining(`allows ${max} applications, and all are in use. To create another, put the account on a plan`),
+    });
 
     await platform.setPlan(user.id, 'starter');
     (platform.model as ScriptedModelProvider).reply(new UpstreamError('provider_a failed (500)'));
