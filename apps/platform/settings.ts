@@ -24,7 +24,7 @@ export type PlatformSettingName =
   | 'SSO_ALLOW_HTTP' | 'SSO_ALLOWED_PRIVATE_CIDRS';
 
 /** Settings by name, as strings (as they would be in the environment); unset names take their defaults. */
-export type PlatformSettings = Partial<Record<PlatformSettingName, string>>;
+export type PlatformSettings = { [Name in PlatformSettingName]?: string | undefined };
 
 /** The validated configuration the apps run on (what `loadConfig` makes of the environment). */
 export type PlatformConfig = AppConfig;
