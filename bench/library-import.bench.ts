@@ -50,10 +50,10 @@ const done = async () => {
     const p = library.createInMemoryPlatform();
     const s = await p.auth.register.execute({ email: 'bench@example.com', password: 'correct horse battery', displayName: 'Bench' });
     const actor = library.actorOf(s.user);
-    const app = await p.applications.create.execute({ name: 'Bench' }, actor);
-    const conversation = await p.conversations.create.execute({ applicationId: app.id }, actor);
+    const app = await p.applications.create.execute({ actor, name: 'Bench' });
+    const conversation = await p.conversations.create.execute({ actor, applicationId: app.id });
     p.model.reply('hello');
-    await p.conversations.send.execute(conversation.id, { content: 'hi' }, actor);
+    await p.conversations.send.execute({ actor, id: conversation.id, content: 'hi' });
     await p.close();
   }
   const ms = performance.now() - t0;

@@ -42,7 +42,9 @@ import { systemClock, type Clock } from '../../core/shared/clock.port';
 import { GetCurrentUserUseCase } from '../../core/users/use-cases/get-current-user.use-case';
 import type { UserRepository } from '../../core/users/ports/user-repository.port';
 import { PlatformClosedError } from '../../core/shared/platform-errors';
-import { closedGuard, type PlatformCore } from './use-cases';
+import { closedGuard, type CoreUseCaseClasses } from './use-cases';
+import { coreFacadeOf } from './facade';
+import type { PlatformCore } from './public-api';
 
 export interface InMemoryPlatformOptions<M extends LlmProviderRegistry = ScriptedModelProvider> {
   /**
@@ -114,8 +116,7 @@ export function createInMemoryPlatform<M extends LlmProviderRegistry = ScriptedM
   const guard = closedGuard(() => closed);
   const area = <T extends Record<string, object>>(name: string, useCases: T): T =>
     Object.freeze(Object.fromEntries(Object.entries(useCases).map(([k, u]) => [k, guard(u, `${name}.${k}`)]))) as T;
-  return {
-    model,
+  const useCases: CoreUseCaseClasses = {
     auth: area('auth', {
       register: new RegisterUseCase({ ...session, users, hasher }),
       login: new LoginUseCase({ ...session, users, hasher, limiter: new FlexibleRateLimiter({ keyPrefix: 'in-memory' }) }),
@@ -138,6 +139,10 @@ export function createInMemoryPlatform<M extends LlmProviderRegistry = ScriptedM
     }),
     billing: area('billing', { plans: new ListPlansUseCase({ plans }), usage: new GetUsageUseCase(billing) }),
     externalUsers: area('externalUsers', { resolve: resolveExternal, session: new IssueExternalSessionUseCase({ ...external, resolve: resolveExternal }) }),
+  };
+  return {
+    ...coreFacadeOf(useCases),
+    model,
     async setPlan(userId, plan) {
       if (closed) throw new PlatformClosedError('setPlan()');
       if (!(await subscriptions.change(userId, { plan, status: 'active', startedAt: clock.now() }))) throw new Error(`No account ${userId}`);

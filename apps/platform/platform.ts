@@ -11,10 +11,13 @@ import { applyPlanSettings } from '../../core/billing/domain/plan-settings';
 import { isPlanTier, PLAN_TIERS, type Plan, type PlanTier } from '../../core/billing/domain/plans';
 import { PlatformClosedError } from '../../core/shared/platform-errors';
 import { ConfigError } from '../shared/config';
-import { adapterOverrides, type PlatformAdapters } from './adapters';
+import { adapterOverrides } from './adapters';
+import type { PlatformAdapters } from './adapter-ports';
 import { mountAt, normalizeBasePath, type MountOptions } from './mount';
 import { publicConfigOf, toPlatformConfig, type PlatformConfig, type PlatformConfigView, type PlatformSettings } from './settings';
-import { closedGuard, type PlatformUseCases } from './use-cases';
+import { closedGuard } from './use-cases';
+import { facadeOf } from './facade';
+import type { PlatformUseCases } from './public-api';
 
 /**
  * The composition's modules (the services, the infrastructure, every heavy adapter), loaded when `createPlatform`
@@ -159,7 +162,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const core = composed['core-api'];
   let closing: Promise<void> | undefined;
   const isClosed = () => closing !== undefined;
-  const useCases = core ? useCasesOf(core.container, closedGuard(isClosed)) : missingCore();
+  const useCases = core ? facadeOf(useCasesOf(core.container, closedGuard(isClosed))) : missingCore();
   const http: Partial<Record<PlatformService, RequestListener>> = {};
   for (const [name, app] of Object.entries(composed) as [PlatformService, ComposedApp][]) {
     http[name] = mountAt(openOnly(app.app.callback(), isClosed), basePath);

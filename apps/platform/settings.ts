@@ -1,7 +1,7 @@
 import { PROVIDER_IDS } from '../../core/ai/domain/provider-id';
 import { ConfigError, loadConfig, type AppConfig } from '../shared/config';
 
-type ProviderPrefix = Uppercase<(typeof PROVIDER_IDS)[number]>;
+export type ProviderPrefix = Uppercase<(typeof PROVIDER_IDS)[number]>;
 
 /**
  * The names of the runtime contract's settings (the README's table), the same the apps read from their
@@ -24,7 +24,7 @@ export type PlatformSettingName =
   | 'SSO_ALLOW_HTTP' | 'SSO_ALLOWED_PRIVATE_CIDRS';
 
 /** Settings by name, as strings (as they would be in the environment); unset names take their defaults. */
-export type PlatformSettings = Partial<Record<PlatformSettingName, string>>;
+export type PlatformSettings = { [Name in PlatformSettingName]?: string | undefined };
 
 /** The validated configuration the apps run on (what `loadConfig` makes of the environment). */
 export type PlatformConfig = AppConfig;
@@ -53,7 +53,7 @@ function isValidated(config: PlatformConfig | PlatformSettings): config is Platf
 }
 
 /** The secrets of a configuration, which `platform.config` leaves out. */
-type SecretField = 'encryptionKey' | 'previousEncryptionKeys' | 'jwtSecret' | 'aiServiceToken' | 'marketplaceToken' | 'providerKeys' | 'metricsToken' | 'stripe' | 'oauth' | 'generatedSecrets';
+export type SecretField = 'encryptionKey' | 'previousEncryptionKeys' | 'jwtSecret' | 'aiServiceToken' | 'marketplaceToken' | 'providerKeys' | 'metricsToken' | 'stripe' | 'oauth' | 'generatedSecrets';
 
 /**
  * The configuration a platform runs on, as a program embedding it may read it: no keys, tokens or secrets, and

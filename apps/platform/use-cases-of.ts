@@ -14,6 +14,8 @@ import { AuthenticateUseCase } from '../../core/auth/use-cases/authenticate.use-
 import { LoginUseCase } from '../../core/auth/use-cases/login.use-case';
 import { RefreshSessionUseCase } from '../../core/auth/use-cases/refresh-session.use-case';
 import { RegisterUseCase } from '../../core/auth/use-cases/register.use-case';
+import { RequestPasswordResetUseCase } from '../../core/auth/use-cases/request-password-reset.use-case';
+import { ConfirmPasswordResetUseCase } from '../../core/auth/use-cases/confirm-password-reset.use-case';
 import { SignOutUseCase } from '../../core/auth/use-cases/sign-out.use-case';
 import { ChangePlanUseCase } from '../../core/billing/use-cases/change-plan.use-case';
 import { GetSubscriptionUseCase } from '../../core/billing/use-cases/get-subscription.use-case';
@@ -59,7 +61,7 @@ import { DeleteAccountUseCase } from '../../core/users/use-cases/delete-account.
 import { IssueExternalSessionUseCase, ResolveExternalUserUseCase } from '../../core/auth/use-cases/external-users.use-case';
 import { resolve, TOKENS, type Key } from '../shared/tokens';
 import { TypeOrmExternalUserRepository } from '../../adapters/persistence/auth/type-orm-external-user.repository';
-import type { PlatformUseCases, UseCaseGuard } from './use-cases';
+import type { UseCaseClasses, UseCaseGuard } from './use-cases';
 
 /*
  * The use cases of a composed platform, read from its core API container. Kept apart from `use-cases.ts` (the
@@ -82,8 +84,8 @@ function lazyGroup<T extends object>(container: Container, keys: Group, area: st
 }
 
 /** The external-user use cases over the container's accounts, sessions and database, built on first use. */
-function externalUsersOf(container: Container, guard: UseCaseGuard): PlatformUseCases['externalUsers'] {
-  let built: PlatformUseCases['externalUsers'] | undefined;
+function externalUsersOf(container: Container, guard: UseCaseGuard): UseCaseClasses['externalUsers'] {
+  let built: UseCaseClasses['externalUsers'] | undefined;
   const build = () => {
     if (built) return built;
     const deps = {
@@ -101,17 +103,17 @@ function externalUsersOf(container: Container, guard: UseCaseGuard): PlatformUse
     };
     return built;
   };
-  const group = {} as PlatformUseCases['externalUsers'];
+  const group = {} as UseCaseClasses['externalUsers'];
   Object.defineProperty(group, 'resolve', { enumerable: true, get: () => build().resolve });
   Object.defineProperty(group, 'session', { enumerable: true, get: () => build().session });
   return Object.freeze(group);
 }
 
 /** The core API container's use cases, by area. */
-export function useCasesOf(container: Container, guard: UseCaseGuard = unguarded): PlatformUseCases {
+export function useCasesOf(container: Container, guard: UseCaseGuard = unguarded): UseCaseClasses {
   const g = <T extends object>(area: string, keys: Group) => lazyGroup<T>(container, keys, area, guard);
   return {
-    auth: g('auth', { register: RegisterUseCase, login: LoginUseCase, refresh: RefreshSessionUseCase, signOut: SignOutUseCase, authenticate: AuthenticateUseCase }),
+    auth: g('auth', { register: RegisterUseCase, login: LoginUseCase, refresh: RefreshSessionUseCase, signOut: SignOutUseCase, authenticate: AuthenticateUseCase, requestPasswordReset: RequestPasswordResetUseCase, confirmPasswordReset: ConfirmPasswordResetUseCase }),
     users: g('users', { me: GetCurrentUserUseCase, updateProfile: UpdateProfileUseCase, deleteAccount: DeleteAccountUseCase }),
     applications: g('applications', { create: CreateApplicationUseCase, get: GetApplicationUseCase, list: ListApplicationsUseCase, update: UpdateApplicationUseCase, delete: DeleteApplicationUseCase }),
     conversations: g('conversations', {

@@ -13,6 +13,8 @@ import type { AuthenticateUseCase } from '../../core/auth/use-cases/authenticate
 import type { LoginUseCase } from '../../core/auth/use-cases/login.use-case';
 import type { RefreshSessionUseCase } from '../../core/auth/use-cases/refresh-session.use-case';
 import type { RegisterUseCase } from '../../core/auth/use-cases/register.use-case';
+import type { RequestPasswordResetUseCase } from '../../core/auth/use-cases/request-password-reset.use-case';
+import type { ConfirmPasswordResetUseCase } from '../../core/auth/use-cases/confirm-password-reset.use-case';
 import type { SignOutUseCase } from '../../core/auth/use-cases/sign-out.use-case';
 import type { ChangePlanUseCase } from '../../core/billing/use-cases/change-plan.use-case';
 import type { GetSubscriptionUseCase } from '../../core/billing/use-cases/get-subscription.use-case';
@@ -59,10 +61,10 @@ import type { IssueExternalSessionUseCase, ResolveExternalUserUseCase } from '..
 import { PlatformClosedError } from '../../core/shared/platform-errors';
 
 /**
- * The use cases every platform offers, the in-memory one included: an account, its applications, a chat
- * turn and the usage it counted. Code written against these runs on either.
+ * The core's use-case classes a platform composes, the in-memory one included (internal: what a library caller
+ * gets is the facade over them, `facade.ts`, typed by `public-api.ts`).
  */
-export interface PlatformCore {
+export interface CoreUseCaseClasses {
   auth: { register: RegisterUseCase; login: LoginUseCase; refresh: RefreshSessionUseCase; signOut: SignOutUseCase };
   users: { me: GetCurrentUserUseCase };
   applications: { create: CreateApplicationUseCase; get: GetApplicationUseCase; list: ListApplicationsUseCase; update: UpdateApplicationUseCase; delete: DeleteApplicationUseCase };
@@ -72,12 +74,12 @@ export interface PlatformCore {
   externalUsers: { resolve: ResolveExternalUserUseCase; session: IssueExternalSessionUseCase };
 }
 
-/** The use cases of the core composed with its real adapters, grouped by area. */
-export interface PlatformUseCases extends PlatformCore {
-  auth: PlatformCore['auth'] & { authenticate: AuthenticateUseCase };
-  users: PlatformCore['users'] & { updateProfile: UpdateProfileUseCase; deleteAccount: DeleteAccountUseCase };
-  conversations: PlatformCore['conversations'] & { list: ListConversationsUseCase; archive: ArchiveConversationUseCase; providers: ListProvidersUseCase };
-  billing: PlatformCore['billing'] & {
+/** The use-case classes of the core composed with its real adapters, grouped by area (internal). */
+export interface UseCaseClasses extends CoreUseCaseClasses {
+  auth: CoreUseCaseClasses['auth'] & { authenticate: AuthenticateUseCase; requestPasswordReset: RequestPasswordResetUseCase; confirmPasswordReset: ConfirmPasswordResetUseCase };
+  users: CoreUseCaseClasses['users'] & { updateProfile: UpdateProfileUseCase; deleteAccount: DeleteAccountUseCase };
+  conversations: CoreUseCaseClasses['conversations'] & { list: ListConversationsUseCase; archive: ArchiveConversationUseCase; providers: ListProvidersUseCase };
+  billing: CoreUseCaseClasses['billing'] & {
     subscription: GetSubscriptionUseCase;
     subscribe: SubscribeUseCase;
     changePlan: ChangePlanUseCase;

@@ -47,8 +47,30 @@ export class UnauthorizedError extends AppError {
   }
 }
 
+/** Which limit of a plan refused a call, for a caller that is code (`PaymentRequiredError.limit`). */
+export interface PlanLimitHit {
+  /** What ran out: resources of the plan, its monthly allowances, or the platform's provider keys (not in the plan). */
+  limit: 'applications' | 'apiKeys' | 'messages' | 'tokens' | 'platformKeys';
+  /** The plan id of the account held to it. */
+  plan: string;
+  /** The plan's allowance of that limit (null for `platformKeys`). */
+  max: number | null;
+  /** Whose plan: the caller's own, or the Owner's of the team the resource is in. */
+  whose: 'own' | 'team owner';
+  /** The provider the call needed keys for (`platformKeys`, `tokens`). */
+  provider?: string;
+  /** The first day (YYYY-MM-DD, UTC) a monthly allowance is whole again (`messages`, `tokens`). */
+  resetsOn?: string;
+}
+
 export class PaymentRequiredError extends AppError {
   readonly kind = 'payment_required' as const;
+  /** The plan limit that refused the call, when a plan's limit did. */
+  readonly limit?: PlanLimitHit;
+  constructor(message: string, limit?: PlanLimitHit) {
+    super(message);
+    if (limit) this.limit = limit;
+  }
 }
 
 export class ForbiddenError extends AppError {

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import type { AnalyticsConversations, AnalyticsCosts, AnalyticsOverview, AnalyticsUsage, UsageFigures } from '../domain/analytics-views';
 import type { PriceTable } from '../../ai/domain/model-catalog';
 import { MODEL_PRICES_AS_OF } from '../../ai/domain/model-catalog';
 import type { ApplicationRepository } from '../../applications/ports/application-repository.port';
@@ -28,25 +29,7 @@ const query = yup.object({
 });
 
 const SOURCES: ConversationSource[] = ['dashboard', 'widget', 'api'];
-
-/** The figures of one slice (a day, a provider, a source, or everything). */
-export interface UsageFigures {
-  conversations: number;
-  messages: number;
-  messagesSent: number;
-  messagesReceived: number;
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  estimatedCostUsd: number;
-  /** Tokens of models the price table has no price for (not in the cost). */
-  unpricedTokens: number;
-  errors: number;
-  /** Failed turns out of the turns that reached a provider, 0 to 1. */
-  errorRate: number;
-  apiCalls: number;
-  widgetLoads: number;
-}
+export type { UsageFigures };
 
 interface Period {
   applicationId: string | null;
@@ -73,7 +56,7 @@ export class GetAnalyticsUseCase {
     },
   ) {}
 
-  async overview(input: Record<string, unknown>, actor: Actor) {
+  async overview(input: Record<string, unknown>, actor: Actor): Promise<AnalyticsOverview> {
     const { period, scope } = await this.scopeOf(input, actor);
     const [rows, conversations] = await Promise.all([this.priced(scope), this.deps.store.conversationCounts(scope)]);
     const figures = this.figures(rows, conversations);
@@ -87,14 +70,14 @@ export class GetAnalyticsUseCase {
     };
   }
 
-  async usage(input: Record<string, unknown>, actor: Actor) {
+  async usage(input: Record<string, unknown>, actor: Actor): Promise<AnalyticsUsage> {
     const { period, scope } = await this.scopeOf(input, actor);
     const [rows, conversations] = await Promise.all([this.priced(scope), this.deps.store.conversationCounts(scope)]);
     const figures = this.figures(rows, conversations);
     return { ...period, totals: figures.total, byDay: figures.byDay, byProvider: figures.byProvider, bySource: figures.bySource };
   }
 
-  async conversations(input: Record<string, unknown>, actor: Actor) {
+  async conversations(input: Record<string, unknown>, actor: Actor): Promise<AnalyticsConversations> {
     const { period, scope } = await this.scopeOf(input, actor);
     const [slices, ratings, rows, tools] = await Promise.all([
       this.deps.store.conversationSlices(scope),
@@ -143,7 +126,7 @@ export class GetAnalyticsUseCase {
     };
   }
 
-  async costs(input: Record<string, unknown>, actor: Actor) {
+  async costs(input: Record<string, unknown>, actor: Actor): Promise<AnalyticsCosts> {
     const { period, scope } = await this.scopeOf(input, actor);
     const rows = await this.priced(scope);
     const split = (list: Priced[]) => {

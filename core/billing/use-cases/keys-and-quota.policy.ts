@@ -4,13 +4,12 @@ import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../../conversa
 import type { ProviderKeyRepository } from '../../provider-keys/ports/provider-key-repository.port';
 import { openProviderKey } from '../../provider-keys/use-cases/open-provider-key';
 import type { TeamTurnKeys } from '../../teams/use-cases/team-provider-keys.use-cases';
-import { PaymentRequiredError } from '../../shared/errors';
 import type { SecretBox } from '../../shared/secret-box.port';
 import { estimateTokens } from '../../shared/tokens';
 import type { BillingPeriod } from '../domain/billing-period';
 import type { UsageLedger } from '../ports/usage-ledger.port';
 import { currentPlan, type CurrentPlan, type CurrentPlanDeps } from './current-plan';
-import { platformKeysMessage, quotaExceededMessage } from './quota-messages';
+import { platformKeysRefusal, quotaExceededRefusal } from './quota-messages';
 
 export type KeysAndQuotaDeps = CurrentPlanDeps & {
   keys: ProviderKeyRepository;
@@ -85,7 +84,7 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
       return;
     }
     if (!current.entitlements.platformKeys) {
-      throw new PaymentRequiredError(platformKeysMessage(current, provider));
+      throw platformKeysRefusal(current, provider);
     }
     const estimate = estimateTokens(turn.content) + estimateTokens(settings.systemPrompt ?? '') + settings.maxTokens;
     await this.hold(turn, plan, current, { tokens: estimate, ownKey: false, provider });
@@ -153,7 +152,7 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
       tokenLimit,
       messageLimit: entitlements.limits.messagesPerMonth,
     });
-    if (!result.ok) throw new PaymentRequiredError(quotaExceededMessage(result.exceeded, current, h.provider));
+    if (!result.ok) throw quotaExceededRefusal(result.exceeded, current, h.provider);
     this.holds.set(plan, { userId: turn.ownerId, period, reservedTokens: h.tokens, ...(result.holdId ? { holdId: result.holdId } : {}), ownKey: h.ownKey, includedTokens: included, tokenLimit });
   }
 }

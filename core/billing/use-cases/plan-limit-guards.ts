@@ -1,7 +1,6 @@
-import { PaymentRequiredError } from '../../shared/errors';
 import type { OwnerLimit } from '../../shared/owner-limit';
 import { currentPlan, type CurrentPlanDeps } from './current-plan';
-import { resourceLimitMessage } from './quota-messages';
+import { resourceLimitRefusal } from './quota-messages';
 
 /**
  * The application and API-key limits of the owner's plan, as limits for the repositories to enforce:
@@ -29,7 +28,7 @@ export class PlanLimitGuards {
     const current = await currentPlan(this.deps, ownerId);
     const max = current.entitlements.limits[kind];
     if (max === null) return null;
-    const message = resourceLimitMessage(current, kind, callerId && callerId !== ownerId ? 'team owner' : 'own');
-    return { max, exceeded: () => new PaymentRequiredError(message) };
+    const whose = callerId && callerId !== ownerId ? 'team owner' : 'own';
+    return { max, exceeded: () => resourceLimitRefusal(current, kind, whose) };
   }
 }

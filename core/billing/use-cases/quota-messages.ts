@@ -1,5 +1,6 @@
 import { PROVIDER_SERVICES, type ProviderId } from '../../ai/domain/provider-id';
 import type { CurrentPlan } from './current-plan';
+import { PaymentRequiredError } from '../../shared/errors';
 
 const count = (n: number): string => n.toLocaleString('en-US');
 const day = (d: Date): string => d.toISOString().slice(0, 10);
@@ -44,4 +45,30 @@ export function quotaExceededMessage(exceeded: 'messages' | 'tokens', current: C
     `This month's ${count(entitlements.limits.includedTokens ?? 0)} platform tokens of the ${entitlements.plan.name} plan are used up. ` +
     `${back}; to chat before then, save your own ${service} key under Provider keys (own keys are never metered).`
   );
+}
+
+/*
+ * The refusals themselves: the text for a person, and the limit as data (`PaymentRequiredError.limit`) for a caller
+ * that is code, which the library words for a program (apps/platform/facade.ts).
+ */
+
+export function resourceLimitRefusal(current: CurrentPlan, kind: 'applications' | 'apiKeys', whose: 'own' | 'team owner'): PaymentRequiredError {
+  return new PaymentRequiredError(resourceLimitMessage(current, kind, whose), { limit: kind, plan: current.entitlements.plan.tier, max: current.entitlements.limits[kind] ?? 0, whose });
+}
+
+export function platformKeysRefusal(current: CurrentPlan, provider: ProviderId): PaymentRequiredError {
+  return new PaymentRequiredError(platformKeysMessage(current, provider), { limit: 'platformKeys', plan: current.entitlements.plan.tier, max: null, whose: 'own', provider });
+}
+
+export function quotaExceededRefusal(exceeded: 'messages' | 'tokens', current: CurrentPlan, provider: ProviderId): PaymentRequiredError {
+  const { limits } = current.entitlements;
+  const max = (exceeded === 'messages' ? limits.messagesPerMonth : limits.includedTokens) ?? 0;
+  return new PaymentRequiredError(quotaExceededMessage(exceeded, current, provider), {
+    limit: exceeded,
+    plan: current.entitlements.plan.tier,
+    max,
+    whose: 'own',
+    provider,
+    resetsOn: day(current.period.end),
+  });
 }

@@ -1,10 +1,9 @@
 import type { ProviderId } from '../../ai/domain/provider-id';
 import type { UsageLedger } from '../../billing/ports/usage-ledger.port';
 import { currentPlan, type CurrentPlan, type CurrentPlanDeps } from '../../billing/use-cases/current-plan';
-import { platformKeysMessage, quotaExceededMessage } from '../../billing/use-cases/quota-messages';
+import { platformKeysRefusal, quotaExceededRefusal } from '../../billing/use-cases/quota-messages';
 import type { ProviderKeyRepository } from '../../provider-keys/ports/provider-key-repository.port';
 import { openProviderKey } from '../../provider-keys/use-cases/open-provider-key';
-import { PaymentRequiredError } from '../../shared/errors';
 import type { SecretBox } from '../../shared/secret-box.port';
 import type { EmbeddingCallKey, EmbeddingKeySource } from '../ports/embedding-key-source.port';
 
@@ -51,7 +50,7 @@ export class OwnerEmbeddingKeys implements EmbeddingKeySource {
       messageLimit: null,
       messages: 0,
     });
-    if (!held.ok) throw new PaymentRequiredError(quotaExceededMessage('tokens', choice.plan, provider));
+    if (!held.ok) throw quotaExceededRefusal('tokens', choice.plan, provider);
     let settled = false;
     return {
       apiKey: choice.platformKey,
@@ -100,7 +99,7 @@ export class OwnerEmbeddingKeys implements EmbeddingKeySource {
     }
     const plan = await currentPlan(this.deps, ownerId);
     if (!plan.entitlements.platformKeys) {
-      throw new PaymentRequiredError(platformKeysMessage(plan, provider));
+      throw platformKeysRefusal(plan, provider);
     }
     const platform = this.deps.platformKey(provider);
     return platform ? { platformKey: platform, plan } : null;

@@ -155,12 +155,12 @@ describe('the platform mounted in another server', () => {
   it('applies the plans given in code: the default plan and its limits, and no limit for admins', async () => {
     const { user } = await platform.externalUsers.resolve.execute({ externalId: 'user-plans' });
     const actor = { userId: user.id, role: user.role };
-    expect(await platform.billing.usage.execute(actor)).toMatchObject({ plan: 'starter' });
-    for (const name of ['One', 'Two']) await platform.applications.create.execute({ name }, actor);
-    await expect(platform.applications.create.execute({ name: 'Three' }, actor)).rejects.toMatchObject({ kind: 'payment_required' });
+    expect(await platform.billing.usage.execute({ actor })).toMatchObject({ plan: 'starter' });
+    for (const name of ['One', 'Two']) await platform.applications.create.execute({ actor, name });
+    await expect(platform.applications.create.execute({ actor, name: 'Three' })).rejects.toMatchObject({ kind: 'payment_required' });
     const admin = (await platform.externalUsers.resolve.execute({ externalId: 'ops', email: 'ops@example.com' })).user;
     expect(admin.role).toBe('admin');
-    for (const name of ['One', 'Two', 'Three']) await platform.applications.create.execute({ name }, { userId: admin.id, role: admin.role });
+    for (const name of ['One', 'Two', 'Three']) await platform.applications.create.execute({ actor: { userId: admin.id, role: admin.role }, name });
   });
 
   it("hands the webhook route's signature from the header the gateway names", async () => {
@@ -189,7 +189,7 @@ describe('a closed platform', () => {
     const base = await serve(listener);
     await platform.close();
     await expect(register.execute({ email: 'late@example.com', password: 'correct horse battery', displayName: 'Late' })).rejects.toBeInstanceOf(PlatformClosedError);
-    await expect(platform.applications.list.execute({}, { userId: '00000000-0000-4000-8000-000000000000', role: 'developer' })).rejects.toThrow(
+    await expect(platform.applications.list.execute({ actor: { userId: '00000000-0000-4000-8000-000000000000', role: 'developer' } })).rejects.toThrow(
       /The platform is closed: applications\.list\.execute\(\)/,
     );
     const late = await fetch(`${base}/platform/api/health`);

@@ -25,18 +25,18 @@ const model = new ScriptedModelProvider().reply({ content: 'Four.', usage: { pro
 const platform = createInMemoryPlatform({ model });
 const session = await platform.auth.register.execute({ email: 'dev@example.com', password: 'correct horse battery', displayName: 'Dev' });
 const actor = actorOf(session.user);
-const app = await platform.applications.create.execute({ name: 'Support bot' }, actor);
-const conversation = await platform.conversations.create.execute({ applicationId: app.id }, actor);
-const answer: ChatAnswer = await platform.conversations.send.execute(conversation.id, { content: 'Two plus two?' }, actor);
-const usage: UsageView = await platform.billing.usage.execute(actor);
+const app = await platform.applications.create.execute({ actor, name: 'Support bot' });
+const conversation = await platform.conversations.create.execute({ actor, applicationId: app.id });
+const answer: ChatAnswer = await platform.conversations.send.execute({ actor, id: conversation.id, content: 'Two plus two?' });
+const usage: UsageView = await platform.billing.usage.execute({ actor });
 await platform.setPlan(session.user.id, 'free');
-const refused = await platform.conversations.send.execute(conversation.id, { content: 'Again?' }, actor).catch((e: unknown) => e);
+const refused = await platform.conversations.send.execute({ actor, id: conversation.id, content: 'Again?' }).catch((e: unknown) => e);
 await platform.close();
 console.log(JSON.stringify({ answer: answer.message.content, tokens: answer.usage.totalTokens, plan: usage.plan, asked: model.lastUserMessage, refused: refused instanceof PaymentRequiredError }));
 `;
 
 const REAL = `
-import { createPlatform, actorOf, platformConfig, type PaymentGateway } from '${NAME}';
+import { createPlatform, actorOf, platformConfig, type MailMessage, type PaymentGateway } from '${NAME}';
 
 async function main(): Promise<void> {
   const [emulatorUrl, dataDir] = process.argv.slice(2) as [string, string];
@@ -65,24 +65,90 @@ async function main(): Promise<void> {
     ADMIN_EMAILS: 'admin@example.com',
     LOG_LEVEL: 'silent',
   });
-  const platform = await createPlatform({ config, adapters: { paymentGateway: payments } });
+  const mails: MailMessage[] = [];
+  const mailer = { send: async (mail: MailMessage) => void mails.push(mail) };
+  const platform = await createPlatform({ config, adapters: { paymentGateway: payments, mailer } });
   try {
     const admin = await platform.auth.register.execute({ email: 'admin@example.com', password: 'correct horse battery', displayName: 'Admin' });
     const owner = await platform.auth.register.execute({ email: 'dev@example.com', password: 'correct horse battery', displayName: 'Dev' });
-    await platform.billing.changePlan.execute(owner.user.id, { plan: 'pro' }, actorOf(admin.user));
+    await platform.billing.changePlan.execute({ actor: actorOf(admin.user), userId: owner.user.id, plan: 'pro' });
     const actor = actorOf(owner.user);
-    const app = await platform.applications.create.execute({ name: 'Support bot' }, actor);
-    const conversation = await platform.conversations.create.execute({ applicationId: app.id }, actor);
-    const answer = await platform.conversations.send.execute(conversation.id, { content: 'What is two plus two?', provider: 'provider_a' }, actor);
-    const usage = await platform.billing.usage.execute(actor);
-    const checkout = await platform.billing.subscribe.execute(actor, { plan: 'enterprise' });
-    console.log(JSON.stringify({ answer: answer.message.content, provider: answer.provider, usage, checkout: checkout.url, checkouts }));
+    const app = await platform.applications.create.execute({ actor, name: 'Support bot' });
+    const conversation = await platform.conversations.create.execute({ actor, applicationId: app.id });
+    const answer = await platform.conversations.send.execute({ actor, id: conversation.id, content: 'What is two plus two?', provider: 'provider_a' });
+    const usage = await platform.billing.usage.execute({ actor });
+    const checkout = await platform.billing.subscribe.execute({ actor, plan: 'enterprise' });
+    // Mail through the use cases: the reset token arrives through the program's own mailer and sets a new password.
+    await platform.auth.requestPasswordReset.execute({ email: 'dev@example.com' });
+    const token = mails[0]?.text.split('\\n').find((line) => /^[A-Za-z0-9_-]{40,}$/.test(line.trim()))?.trim() ?? '';
+    await platform.auth.confirmPasswordReset.execute({ token, password: 'a brand new passphrase' });
+    const again = await platform.auth.login.execute({ email: 'dev@example.com', password: 'a brand new passphrase' });
+    console.log(JSON.stringify({ answer: answer.message.content, provider: answer.provider, usage, checkout: checkout.url, checkouts, mailedTo: mails.map((m) => m.to), signedIn: again.user.id === owner.user.id }));
   } finally {
     await platform.close();
   }
 }
 void main();
 `;
+
+/**
+ * Compiled, not run: a mistake in a call is a compile error. Each \`@ts-expect-error\` fails the compilation when
+ * the line under it compiles, so this file proves the misspelled and unknown fields are refused.
+ */
+const TYPED = `
+import { actorOf, createInMemoryPlatform, type CreateApplicationInput, type ScriptedModelProvider } from '${NAME}';
+
+const platform = createInMemoryPlatform();
+const { user } = await platform.auth.register.execute({ email: 'dev@example.com', password: 'correct horse battery', displayName: 'Dev' });
+const actor = actorOf(user);
+
+// @ts-expect-error a misspelled field (\`nmae\`) is not a field of the input
+await platform.applications.create.execute({ actor, nmae: 'x' });
+// @ts-expect-error an unknown field beside the right ones
+await platform.applications.create.execute({ actor, name: 'x', colour: 'blue' });
+// @ts-expect-error the actor is named, not passed second
+await platform.applications.create.execute({ name: 'x' }, actor);
+// @ts-expect-error a field of the wrong type
+await platform.applications.create.execute({ actor, name: 42 });
+// @ts-expect-error a misspelled message field
+await platform.conversations.send.execute({ actor, id: 'c', contnet: 'Hi' });
+// @ts-expect-error the conversation is \`id\`
+await platform.conversations.send.execute({ actor, conversationId: 'c', content: 'Hi' });
+// @ts-expect-error an unknown registration field
+await platform.auth.register.execute({ email: 'a@example.com', password: 'correct horse battery', displayName: 'A', role: 'admin' });
+// @ts-expect-error a plan that is not one
+await createInMemoryPlatform({ defaultPlan: 'platinum' }).close();
+
+const input: CreateApplicationInput = { actor, name: 'Typed', allowedOrigins: ['https://example.com'] };
+const app = await platform.applications.create.execute(input);
+const page = await platform.applications.list.execute({ actor, limit: 10 });
+const first: string | undefined = page.data[0]?.name;
+const model: ScriptedModelProvider = platform.model;
+model.reply('typed');
+export { app, first };
+`;
+
+/**
+ * The TypeScript snippets of docs/library.md, each a module of the consumer compiled with the others. A snippet
+ * that uses names the text introduced before (a platform, an actor, settings) says so in an HTML comment just
+ * above it (`<!-- given: declare const settings: PlatformSettings; -->`), types named from the package.
+ */
+function docSnippets(markdown: string): { name: string; source: string }[] {
+  const snippets: { name: string; source: string }[] = [];
+  const block = /(?:<!--\s*given:([\s\S]*?)-->\s*\n)?```ts\n([\s\S]*?)```/g;
+  for (const match of markdown.matchAll(block)) {
+    const given = (match[1] ?? '').trim();
+    const code = match[2]!;
+    // The package's types the given names use, less those the snippet imports itself or the given declares.
+    const declared = new Set([...given.matchAll(/\btype\s+(\w+)/g)].map((m) => m[1]!));
+    const imported = new Set([...code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(',').map((n) => n.replace(/\btype\b/, '').trim())));
+    const used = [...new Set([...given.matchAll(/:\s*([A-Z]\w+)/g)].map((m) => m[1]!))];
+    const typeNames = used.filter((n) => !['Promise', 'Record', 'Array'].includes(n) && !declared.has(n) && !imported.has(n));
+    const imports = typeNames.length ? `import type { ${typeNames.join(', ')} } from '${NAME}';\n` : '';
+    snippets.push({ name: `doc-${snippets.length + 1}.mts`, source: `${imports}${given ? `${given}\n` : ''}${code}\nexport {};\n` });
+  }
+  return snippets;
+}
 
 /** A Node.js older than the platform needs (the system's, v20 on the development machines), when there is one. */
 function olderNode(): string | undefined {
@@ -106,6 +172,8 @@ describe('the packed library in a project of its own', () => {
   const work = mkdtempSync(join(tmpdir(), 'platform-library-'));
   const project = join(work, 'consumer');
   let emulator: Emulator;
+  /** The files the consumer's compilation read (`tsc --listFiles`). */
+  let compiled = '';
   const env = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
   // Asynchronous: the provider emulator answers from this process's event loop.
   const run = async (command: string, args: string[], cwd = project) =>
@@ -123,7 +191,8 @@ describe('the packed library in a project of its own', () => {
         name: 'consumer',
         private: true,
         dependencies: { [NAME]: `file:../${tarball}` },
-        devDependencies: { typescript: version('typescript'), '@types/node': version('@types/node') },
+        // The servers docs/library.md mounts the platform in, for its snippets.
+        devDependencies: Object.fromEntries(['typescript', '@types/node', 'express', '@types/express', 'koa', '@types/koa', 'koa-body', 'fastify'].map((p) => [p, version(p)])),
       }),
     );
     // Its target when node_modules is a link (a worktree sharing one install): a link would be copied as a link.
@@ -134,11 +203,39 @@ describe('the packed library in a project of its own', () => {
     await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund']);
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, outDir: 'out', types: ['node'] }, include: ['src'] }),
+      // As strict as a careful consumer's build: the package's declarations are checked too (no skipLibCheck).
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: false,
+          outDir: 'out',
+          types: ['node'],
+        },
+        include: ['src'],
+      }),
     );
     writeFileSync(join(project, 'src', 'in-memory.mts'), IN_MEMORY);
     writeFileSync(join(project, 'src', 'real.cts'), REAL);
-    await run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
+    writeFileSync(join(project, 'src', 'typed-calls.mts'), TYPED);
+    const snippets = docSnippets(readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8'));
+    for (const snippet of snippets) writeFileSync(join(project, 'src', snippet.name), snippet.source);
+    // The Koa snippet in a project of its own: koa-body's declarations give Node's IncomingMessage a `body` that
+    // @types/express (which @types/koa pulls in through @types/cookies) contradicts, an error between those two
+    // packages whatever the consumer imports from ours, so that project alone skips the libraries' check.
+    const koa = snippets.filter((s) => s.source.includes("from 'koa'")).map((s) => `src/${s.name}`);
+    const tsconfig = JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8')) as { compilerOptions: object; include: string[] };
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ ...tsconfig, exclude: koa }));
+    writeFileSync(join(project, 'tsconfig.koa.json'), JSON.stringify({ compilerOptions: { ...tsconfig.compilerOptions, skipLibCheck: true, outDir: 'out-koa' }, files: koa }));
+    // One compiler run for every file (the scripts run below, the type-level checks, the documentation's snippets).
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    compiled = await run(process.execPath, [tsc, '-b', 'tsconfig.json', 'tsconfig.koa.json', '--listFiles']).catch((error: { stdout?: string }) => {
+      throw new Error(`The consumer does not compile:\n${error.stdout ?? String(error)}`);
+    });
   }, 900_000);
 
   afterAll(async () => {
@@ -162,6 +259,16 @@ describe('the packed library in a project of its own', () => {
     expect(packed).not.toMatch(/package\/(tests|core|adapters|apps)\//);
     // A deep import is outside the exports map.
     await expect(run(process.execPath, ['-e', `require('${NAME}/dist/lib/cjs/apps/platform/platform.js')`])).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  it('compiles the consumer with skipLibCheck off, and the package declarations name no TypeORM, Inversify, Koa or ioredis type', () => {
+    const installed = realpathSync(join(project, 'node_modules', NAME));
+    const ours = compiled.split('\n').map((f) => f.trim()).filter((f) => f.startsWith(installed) || f.includes(`/node_modules/${NAME}/`));
+    expect(ours.length).toBeGreaterThan(10);
+    const heavy = ours.filter((file) => /from '(typeorm|inversify|@inversifyjs\/[^']+|koa|@koa\/[^']+|ioredis|bullmq)'/.test(readFileSync(file, 'utf8')));
+    expect(heavy).toEqual([]);
+    // The snippets of docs/library.md were part of that compilation.
+    expect(compiled).toMatch(/src\/doc-1\.mts/);
   });
 
   const older = olderNode();
@@ -196,11 +303,15 @@ describe('the packed library in a project of its own', () => {
     expect(out.usage.usage.tokensUsed).toBeGreaterThan(0);
     expect(out.checkout).toBe('https://pay.example.com/cs_1');
     expect(out.checkouts).toEqual(['enterprise']);
+    expect(out.mailedTo).toEqual(['dev@example.com']);
+    expect(out.signedIn).toBe(true);
   }, 300_000); // a new PGlite database (initdb, migrations) in a process of its own
 
   it('has the public surface of the committed API report (etc/platform.api.md; `npm run api:report` updates it)', () => {
     const config = ExtractorConfig.loadFileAndPrepare(join(ROOT, 'api-extractor.json'));
     const result = Extractor.invoke(config, { localBuild: false, messageCallback: (m) => void (m.handled = true) });
     expect({ changed: result.apiReportChanged, succeeded: result.succeeded }).toEqual({ changed: false, succeeded: true });
+    // Every type the public declarations name can be imported by name (api-extractor.json makes one an error too).
+    expect(readFileSync(join(ROOT, 'etc', 'platform.api.md'), 'utf8')).not.toContain('ae-forgotten-export');
   });
 });
