@@ -7,6 +7,7 @@ import { parsePageRequest } from '../../../core/shared/pagination';
 import { num, str, uuidField, validate } from '../../../core/shared/validation';
 import { respondWithPage } from '../shared/paged-response';
 import { abortOnDisconnect, writeSse } from '../shared/sse';
+import { CONNECTION_KINDS } from '../../../core/connections/domain/connection';
 import type { Tracer } from '../../../core/traces/use-cases/tracer';
 import { engineTrace, tracedSend, tracedStream } from '../../../core/traces/use-cases/engine-trace';
 
@@ -74,7 +75,7 @@ function isTurnTools(v: unknown): boolean {
 function isOpenedConnection(v: unknown): v is NonNullable<ChatMessageRequest['connection']> {
   const c = v as Record<string, unknown> | null;
   return (
-    typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.name === 'string' && c.kind === 'openai_compatible' &&
+    typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.name === 'string' && (CONNECTION_KINDS as readonly unknown[]).includes(c.kind) &&
     typeof c.baseUrl === 'string' && (c.apiKey === undefined || typeof c.apiKey === 'string') &&
     typeof c.headers === 'object' && c.headers !== null && Object.values(c.headers).every((h) => typeof h === 'string') &&
     Array.isArray(c.models) && c.models.length <= 1000 && c.models.every((m) => typeof m === 'string')

@@ -1,4 +1,4 @@
-import { isProviderId } from '../../ai/domain/provider-id';
+import { isProviderId, type ProviderId } from '../../ai/domain/provider-id';
 import { ValidationError, type ErrorDetail } from '../../shared/errors';
 
 /**
@@ -6,8 +6,19 @@ import { ValidationError, type ErrorDetail } from '../../shared/errors';
  * Azure OpenAI, any service that speaks one of the APIs the platform speaks. Its key and extra headers
  * are only ever held sealed; views show the key's last characters and the headers' names.
  */
-export const CONNECTION_KINDS = ['openai_compatible'] as const;
+export const CONNECTION_KINDS = ['openai_compatible', 'anthropic_compatible', 'hugging_face_compatible'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+/**
+ * The built-in provider whose API (and SDK, given the connection's base URL) a kind speaks, and whose
+ * settings rules (the temperature range) its turns follow. Gemini-compatible endpoints are not a kind: the
+ * Gemini SDK takes a base URL but not the fetch that applies the connections' address rules.
+ */
+export const CONNECTION_KIND_SPEAKS: Record<ConnectionKind, ProviderId> = {
+  openai_compatible: 'provider_a',
+  anthropic_compatible: 'provider_b',
+  hugging_face_compatible: 'provider_d',
+};
 
 export interface Connection {
   id: string;

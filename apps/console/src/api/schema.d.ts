@@ -2587,7 +2587,7 @@ export interface paths {
                          * @default openai_compatible
                          * @enum {string}
                          */
-                        kind?: "openai_compatible";
+                        kind?: "openai_compatible" | "anthropic_compatible" | "hugging_face_compatible";
                         /**
                          * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
                          * @example http://127.0.0.1:11434/v1
@@ -2715,7 +2715,7 @@ export interface paths {
                          * @default openai_compatible
                          * @enum {string}
                          */
-                        kind?: "openai_compatible";
+                        kind?: "openai_compatible" | "anthropic_compatible" | "hugging_face_compatible";
                         /**
                          * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
                          * @example http://127.0.0.1:11434/v1
@@ -18644,7 +18644,7 @@ export interface components {
             /** @example local-ollama */
             name: string;
             /** @enum {string} */
-            kind: "openai_compatible";
+            kind: "openai_compatible" | "anthropic_compatible" | "hugging_face_compatible";
             /** @example http://127.0.0.1:11434/v1 */
             baseUrl: string;
             hasKey: boolean;
