@@ -45,6 +45,9 @@ const internalSchema = yup.object({
   connection: yup
     .mixed<NonNullable<ChatMessageRequest['connection']>>()
     .test('connection', 'connection must name a connection, its kind, base URL, headers and models', (v) => v === undefined || isOpenedConnection(v)),
+  fallbackConnections: yup
+    .mixed<NonNullable<ChatMessageRequest['fallbackConnections']>>()
+    .test('fallbackConnections', 'fallbackConnections must be at most 3 connections', (v) => v === undefined || (Array.isArray(v) && v.length <= 3 && v.every(isOpenedConnection))),
   fallbackKeys: yup
     .mixed<Record<string, string>>()
     .test('fallbackKeys', 'fallbackKeys must map provider ids to keys', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((k) => typeof k === 'string'))),
@@ -96,6 +99,7 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
     ...(internal.tools ? { tools: internal.tools } : {}),
     ...(internal.connection ? { connection: internal.connection } : {}),
     ...(internal.fallbackKeys ? { fallbackKeys: internal.fallbackKeys } : {}),
+    ...(internal.fallbackConnections ? { fallbackConnections: internal.fallbackConnections } : {}),
     apiKey: providerKey || undefined,
   };
 }

@@ -54,6 +54,8 @@ export interface ChatMessageRequest {
   connection?: OpenedConnection;
   /** The owner's own keys for the providers of the settings' fallbacks, by provider id (never stored, never logged). */
   fallbackKeys?: Record<string, string>;
+  /** The owner's connections the settings' fallbacks name (`connectionName/model` pairs), opened for this turn only. */
+  fallbackConnections?: OpenedConnection[];
   configVersionId?: string | null;
   sources?: MessageSource[];
   /**

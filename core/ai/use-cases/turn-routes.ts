@@ -2,7 +2,7 @@ import type { ConnectionEndpoints, OpenedConnection } from '../../connections/po
 import { UnavailableError } from '../../shared/errors';
 import { DEFAULT_TIME_BUDGET_MS } from '../../tools/domain/agent-settings';
 import { findModel } from '../domain/model-catalog';
-import { MAX_TOKENS_LIMIT, maxTemperature, resolveModelSettings } from '../domain/model-settings';
+import { MAX_TOKENS_LIMIT, maxTemperature, resolveConnectionSettings, resolveModelSettings } from '../domain/model-settings';
 import { isProviderId, type ProviderId } from '../domain/provider-id';
 import type { LlmProvider, LlmProviderRegistry, ModelSettings } from '../ports/llm-provider.port';
 import { defaultResilienceRuntime, recordProviderAttempt, ResilientLlmProvider, type ModelRoute, type ProviderAttempt, type ResilienceRuntime } from './resilient-llm-provider';
@@ -21,6 +21,7 @@ export const sharedResilienceRuntime = (): ResilienceRuntime =>
 export interface TurnRouting {
   providers: LlmProviderRegistry;
   resilience?: ResilienceRuntime;
+  connections?: Pick<ConnectionEndpoints, 'provider'>;
 }
 
 export interface PrimaryRoute {
@@ -31,6 +32,8 @@ export interface PrimaryRoute {
   ownKey?: string;
   /** The caller's own keys for fallback providers, by provider id. */
   fallbackKeys?: Record<string, string>;
+  /** The owner's connections the fallbacks name, opened for this turn. */
+  fallbackConnections?: OpenedConnection[];
   /** The turn's time budget (ms): retries never wait past it. */
   budgetMs?: number;
   /** The provider of a connection's turn (the registry's otherwise), and its breakers' scope (the connection's id). */
@@ -69,7 +72,18 @@ export function providerForTurn(deps: TurnRouting, primary: PrimaryRoute, apiKey
       const skip = (reason: string) =>
         recordProviderAttempt(attempts, { provider: target.provider, model: target.model, fallback: true, keyHint: '', outcome: 'skipped', reason, startedAt: new Date(runtime.now()).toISOString(), durationMs: 0 });
       if (!isProviderId(target.provider)) {
-        skip(`${target.provider} is not a provider this platform knows`);
+        const connection = primary.fallbackConnections?.find((c) => c.name === target.provider);
+        if (!connection || !deps.connections) {
+          skip(`${target.provider} is neither a provider this platform knows nor one of the owner's connections`);
+          continue;
+        }
+        try {
+          // A connection's settings rules and models (a model it does not list is skipped).
+          const { settings } = resolveConnectionSettings(connection, target.model, plainSettings);
+          routes.push({ providerId: connection.name, provider: connectionProvider(deps, connection), model: target.model, keys: [connection.apiKey ?? NO_KEY], fallback: true, settings, scope: connection.id });
+        } catch {
+          skip(`${target.model} is not a model of the connection ${connection.name}`);
+        }
         continue;
       }
       let settings: ModelSettings;

@@ -16,9 +16,31 @@ export class ConnectionTurnPolicy implements ChatPolicy {
   constructor(private readonly deps: { connections: ConnectionRepository; secretBox: SecretBox }) {}
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    await this.openFallbacks(turn, plan);
     if (plan.provider === undefined || isProviderId(plan.provider)) return;
     const found = typeof plan.provider === 'string' && plan.provider.length <= 40 ? await this.deps.connections.findByName(turn.ownerId, plan.provider) : null;
     if (!found) throw ValidationError.field('provider', `provider must be one of ${PROVIDER_IDS.join(', ')} or the name of one of your connections`);
     plan.connection = openConnection(this.deps.secretBox, found);
+  }
+
+  /**
+   * The connections the settings' fallbacks name (`connectionName/model`), opened for the engine: read only
+   * when a fallback names one, so a policy of built-in providers costs no read. A name that is no connection
+   * of the owner is left to the engine, which records that fallback as skipped.
+   */
+  private async openFallbacks(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    const fallbacks = (plan.settings.resilience as { fallbacks?: unknown } | undefined)?.fallbacks;
+    if (!Array.isArray(fallbacks) || !fallbacks.length) return;
+    const names = new Set<string>();
+    for (const f of fallbacks.slice(0, 3)) {
+      const name = (f as { provider?: unknown } | null)?.provider;
+      if (typeof name === 'string' && !isProviderId(name) && name.length <= 40) names.add(name);
+    }
+    const opened = [];
+    for (const name of names) {
+      const found = await this.deps.connections.findByName(turn.ownerId, name);
+      if (found) opened.push(openConnection(this.deps.secretBox, found));
+    }
+    if (opened.length) plan.fallbackConnections = opened;
   }
 }

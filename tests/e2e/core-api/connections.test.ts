@@ -186,6 +186,30 @@ describe('core API: connections', () => {
 
   });
 
+  it('falls back to a connection named in the model config’s fallbacks (connectionName/model) when the primary keeps failing', async () => {
+    const owner = await paidUserWithApplication(stack);
+    expect((await stack.client.post('/api/connections', { name: 'backup-claude', kind: 'anthropic_compatible', baseUrl: `${stack.emulator!.url}/provider_b`, apiKey: KEY }, { token: owner.token })).status).toBe(201);
+    const settings = { resilience: { retry: { maxRetries: 0 }, fallbacks: [{ provider: 'no-such-connection', model: 'x' }, { provider: 'backup-claude', model: 'claude-3-5-haiku-latest' }] } };
+    const config = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'With a backup', provider: 'provider_a', modelId: 'gpt-4o', isDefault: true, settings }, { token: owner.token });
+    expect(config.status).toBe(201);
+    stack.emulator!.behaviour.modelFaults = { 'gpt-4o': { status: 500 } };
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id;
+    const answer = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'hello there' }, { token: owner.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ provider: 'backup-claude', model: 'claude-3-5-haiku-latest', answeredBy: { provider: 'backup-claude', model: 'claude-3-5-haiku-latest', fallback: true } });
+    expect(stack.emulator!.requests.find((r) => r.path === '/v1/messages')).toMatchObject({ provider: 'provider_b', apiKey: KEY });
+    expect(answer.text).not.toContain(KEY);
+
+    // Another owner's model config cannot reach this owner's connection by naming it: that fallback is skipped.
+    const other = await paidUserWithApplication(stack);
+    await stack.client.post('/api/model-configs', { applicationId: other.app.id, name: 'Borrowing', provider: 'provider_a', modelId: 'gpt-4o', isDefault: true, settings }, { token: other.token });
+    stack.emulator!.requests.length = 0;
+    const theirs = (await stack.client.post('/api/conversations', { applicationId: other.app.id }, { token: other.token })).body.id;
+    const refused = await stack.client.post(`/api/conversations/${theirs}/messages`, { content: 'hello there' }, { token: other.token });
+    expect(refused.status).toBe(502);
+    expect(stack.emulator!.requests.filter((r) => r.provider === 'provider_b')).toHaveLength(0);
+  });
+
   it('refuses a URL with credentials, an unknown field, and a name that is a built-in provider', async () => {
     const withCredentials = await create({ name: 'creds', baseUrl: `http://user:pass@127.0.0.1:1/v1` });
     expect(withCredentials.status).toBe(400);
