@@ -43,6 +43,7 @@ import { Evaluations1764600600000 } from './1764600600000-evaluations';
 import { ExternalUsers1764600800000 } from './1764600800000-external-users';
 import { Connections1764600310000 } from './1764600310000-connections';
 import { KnowledgeVersions1764600400000 } from './1764600400000-knowledge-versions';
+import { TeamConnections1764601100000 } from './1764601100000-team-connections';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -90,4 +91,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Evaluations1764600600000,
   Experiments1764600700000,
   ExternalUsers1764600800000,
+  TeamConnections1764601100000,
 ];

@@ -22,7 +22,10 @@ export const CONNECTION_KIND_SPEAKS: Record<ConnectionKind, ProviderId> = {
 
 export interface Connection {
   id: string;
+  /** Who saved it (for a team's connection, the member who added it). */
   ownerId: string;
+  /** The team that holds it, whose applications may use it; null for a personal connection. */
+  teamId: string | null;
   name: string;
   kind: ConnectionKind;
   baseUrl: string;
@@ -39,6 +42,8 @@ export interface Connection {
 
 export interface ConnectionView {
   id: string;
+  /** The team that holds it; null for the caller's own. */
+  teamId: string | null;
   name: string;
   kind: ConnectionKind;
   baseUrl: string;
@@ -54,6 +59,7 @@ export interface ConnectionView {
 
 export const toConnectionView = (c: Connection): ConnectionView => ({
   id: c.id,
+  teamId: c.teamId,
   name: c.name,
   kind: c.kind,
   baseUrl: c.baseUrl,
@@ -111,7 +117,7 @@ export function validateConnectionInput(raw: unknown, partial = false): Partial<
   const errors: ErrorDetail[] = [];
   const fail = (path: string, message: string) => errors.push({ path, message: `${path} ${message}` });
   const out: Partial<ConnectionInput> = {};
-  for (const key of Object.keys(body)) if (!['name', 'kind', 'baseUrl', 'apiKey', 'headers', 'models'].includes(key)) fail(key, 'is not a connection field');
+  for (const key of Object.keys(body)) if (!['name', 'kind', 'baseUrl', 'apiKey', 'headers', 'models', ...(partial ? [] : ['teamId'])].includes(key)) fail(key, 'is not a connection field');
 
   if (body.name !== undefined || !partial) {
     if (typeof body.name !== 'string' || !NAME.test(body.name.trim())) fail('name', 'must be 1 to 40 lower-case letters, digits, dots, dashes or underscores, starting with a letter or digit');

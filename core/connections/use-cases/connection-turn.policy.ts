@@ -2,7 +2,7 @@ import { isProviderId, PROVIDER_IDS } from '../../ai/domain/provider-id';
 import type { ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import type { SecretBox } from '../../shared/secret-box.port';
 import { ValidationError } from '../../shared/errors';
-import type { ConnectionRepository } from '../ports/connection-repository.port';
+import type { ConnectionRepository, ConnectionUser } from '../ports/connection-repository.port';
 import { openConnection } from './connections.use-cases';
 
 /**
@@ -18,7 +18,7 @@ export class ConnectionTurnPolicy implements ChatPolicy {
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
     await this.openFallbacks(turn, plan);
     if (plan.provider === undefined || isProviderId(plan.provider)) return;
-    const found = typeof plan.provider === 'string' && plan.provider.length <= 40 ? await this.deps.connections.findByName(turn.ownerId, plan.provider) : null;
+    const found = typeof plan.provider === 'string' && plan.provider.length <= 40 ? await this.deps.connections.findByName(userOf(turn), plan.provider) : null;
     if (!found) throw ValidationError.field('provider', `provider must be one of ${PROVIDER_IDS.join(', ')} or the name of one of your connections`);
     plan.connection = openConnection(this.deps.secretBox, found);
   }
@@ -38,9 +38,12 @@ export class ConnectionTurnPolicy implements ChatPolicy {
     }
     const opened = [];
     for (const name of names) {
-      const found = await this.deps.connections.findByName(turn.ownerId, name);
+      const found = await this.deps.connections.findByName(userOf(turn), name);
       if (found) opened.push(openConnection(this.deps.secretBox, found));
     }
     if (opened.length) plan.fallbackConnections = opened;
   }
 }
+
+/** Whose connections a turn may name: its application's team's first, then the application owner's personal ones. */
+const userOf = (turn: ChatTurn): ConnectionUser => ({ ownerId: turn.ownerId, teamId: turn.application.teamId ?? null });

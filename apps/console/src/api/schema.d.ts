@@ -2542,7 +2542,10 @@ export interface paths {
         /** List the caller's connections */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description List the team's connections instead of your own (any member may) */
+                    teamId?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -2578,6 +2581,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Save the connection for this team (its Admins and Owner may); your own otherwise
+                         * @example 3f1c2b7e-8a5d-4c2e-9b1a-6d7e8f9a0b1c
+                         */
+                        teamId?: string;
                         /**
                          * @description How model configs, the studio and the playground name it as their provider (not a built-in provider id)
                          * @example local-ollama
@@ -18641,6 +18650,12 @@ export interface components {
         Connection: {
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description The team that holds the connection (its applications may use it); null for the caller's own
+             * @example 3f1c2b7e-8a5d-4c2e-9b1a-6d7e8f9a0b1c
+             */
+            teamId: string | null;
             /** @example local-ollama */
             name: string;
             /** @enum {string} */
