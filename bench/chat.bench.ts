@@ -22,8 +22,14 @@ import { recordingCost, writerThroughput } from './support/trace-costs';
  * Traces (issue 46): (c) runs twice side by side, on a platform with tracing on (the default) and on one with
  * TRACES_ENABLED=false, and the last part measures a turn's recording alone and the trace writer at 1,000 turns/s
  * against its queue bound. BENCH_TRACES=off skips all three.
+ *
+ * Resilience (docs/connections.md): the same platform also serves two applications whose default model config
+ * names the same model, one plain and one with a retry policy and a fallback; (d) runs the same load against
+ * both in the same run, and their streams too, so what a policy costs while nothing fails is read side by side.
+ * BENCH_RESILIENCE=off skips them.
  */
 const TRACES = process.env.BENCH_TRACES !== 'off';
+const RESILIENCE = process.env.BENCH_RESILIENCE !== 'off';
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CHUNK_DELAY_MS = 10;
@@ -47,9 +53,10 @@ async function main() {
     shared.BENCH_SCHEMA = `bench_${randomBytes(4).toString('hex')}`;
     aiService = await startServerProcess<{ url: string }>('support/ai-service.server.ts', shared);
   }
-  const platform = await startServerProcess<{ coreUrl: string; token: string; conversations: string[] }>('support/platform.server.ts', {
+  const platform = await startServerProcess<{ coreUrl: string; token: string; conversations: string[]; configured: Record<'plain' | 'resilient', string[]> }>('support/platform.server.ts', {
     ...shared,
     ...(aiService ? { BENCH_AI_SERVICE_URL: aiService.info.url } : {}),
+    ...(RESILIENCE ? { BENCH_CONFIGS: 'on' } : {}),
   });
   // The same platform with tracing off, for (c) side by side (an AI service apart keeps tracing on in both).
   const untraced = TRACES
@@ -72,6 +79,13 @@ async function main() {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${platform.info.token}` },
       body: JSON.stringify({ content: 'hi', provider: 'provider_a', model: 'gpt-4o-mini' }),
       path: () => `/api/conversations/${conversations[next++ % conversations.length]}/messages`,
+    };
+
+    // (d): the same turn with the model config choosing the model (no provider in the request), plain or resilient.
+    const configuredTarget = (arm: 'plain' | 'resilient', kind: 'messages' | 'stream' = 'messages') => {
+      let n = 0;
+      const ids = platform.info.configured[arm];
+      return { ...full, body: JSON.stringify({ content: 'hi' }), path: () => `/api/conversations/${ids[n++ % ids.length]}/${kind}` };
     };
 
     const database = process.env.BENCH_DATABASE_URL
@@ -100,6 +114,7 @@ async function main() {
         offCpu = offMeasured.serverMs[0];
       }
       printTable(`POST a chat message, ${connections} concurrent client(s)`, rows, b);
+      if (RESILIENCE) await compareResilience(configuredTarget, connections, [platform.child.pid!, ...(aiService ? [aiService.child.pid!] : [])], !!process.env.BENCH_DATABASE_URL, b);
       // autocannon's p50 is in whole milliseconds; the means are not, and at one client they are what a turn costs.
       console.log(`mean latency: (a) ${meanOf(a)} (b) ${meanOf(b)} (c) ${meanOf(c)} ms; (c) adds ${(c.mean - b.mean).toFixed(2)} ms over (b)`);
       // Where a turn's cost lands (Linux /proc): the platform's processes and, on a local PostgreSQL, the
@@ -133,6 +148,18 @@ async function main() {
     }
     console.log(`The full path adds ${(sFull.ttfc - sKoa.ttfc).toFixed(2)} ms to the first chunk over the pass-through (target < 1 ms);` +
       ` chunks ${sFull.reads >= sFull.chunks ? 'arrive one by one' : 'are batched'}.`);
+    if (RESILIENCE) {
+      // Alternated turn by turn, so both arms see the same machine.
+      const storyBody = JSON.stringify({ content: 'tell me a story about benchmarks and streams' });
+      const arms = { plain: configuredTarget('plain', 'stream'), resilient: configuredTarget('resilient', 'stream') };
+      const [sPlain, sResilient] = await streamsSideBySide(
+        () => post(`${platform.info.coreUrl}${arms.plain.path()}`, full.headers, storyBody),
+        () => post(`${platform.info.coreUrl}${arms.resilient.path()}`, full.headers, storyBody),
+      );
+      console.log(`${'(d) model config, no retry policy'.padEnd(44)}${sPlain.ttfc.toFixed(2).padStart(8)} ms   chunks ${sPlain.chunks}, arriving in ${sPlain.reads} separate reads`);
+      console.log(`${'(d) model config, retries and a fallback'.padEnd(44)}${sResilient.ttfc.toFixed(2).padStart(8)} ms   chunks ${sResilient.chunks}, arriving in ${sResilient.reads} separate reads`);
+      console.log(`A retry policy with a fallback, nothing failing: ${(sResilient.ttfc - sPlain.ttfc).toFixed(2)} ms to the first chunk over the same config without it (target: no more).`);
+    }
   } finally {
     stopAll(children);
   }
@@ -168,6 +195,37 @@ async function printPolicyCosts(): Promise<void> {
   for (const s of steps) console.log(`| ${s.step} | ${s.p50.toFixed(3)} | ${s.p90.toFixed(3)} | ${s.statements} |`);
 }
 
+/**
+ * (d): the same load against the application whose model config has no retry policy and the one whose config
+ * has retries and a fallback, in the same platform process, one after the other, each measured in CPU per turn
+ * (the figure that tells what the resilient path adds while nothing fails; latency follows the machine).
+ */
+async function compareResilience(
+  target: (arm: 'plain' | 'resilient') => { url: string; headers: Record<string, string>; body: string; path: () => string },
+  connections: number,
+  servers: number[],
+  withPostgres: boolean,
+  floor: Row,
+): Promise<void> {
+  const rows: Row[] = [];
+  const cpu: Record<string, number> = {};
+  for (const [arm, label] of [['plain', '(d) model config, no retry policy'], ['resilient', '(d) model config, retries and a fallback']] as const) {
+    const t = target(arm);
+    // The arm is what it says: only a turn with a policy names who answered.
+    const probe = (await (await post(`${t.url}${t.path()}`, t.headers, t.body)).json()) as { answeredBy?: unknown };
+    if ((probe.answeredBy !== undefined) !== (arm === 'resilient')) throw new Error(`(d) ${arm}: the turn ${probe.answeredBy ? 'ran' : 'did not run'} under a retry policy`);
+    await load(t, connections, 2);
+    const measured = await cpuPerRequest(servers, withPostgres, () => load(t, connections, DURATION_S));
+    rows.push(rowOf(label, measured.result));
+    cpu[arm] = measured.serverMs.reduce((a, b) => a + b, 0) + measured.postgresMs;
+  }
+  printTable(`POST a chat message through a model config, ${connections} concurrent client(s), same run`, rows, floor);
+  console.log(
+    `retry policy and fallback configured, nothing failing: CPU per turn ${cpu.resilient!.toFixed(3)} vs ${cpu.plain!.toFixed(3)} ms without ` +
+      `(${(cpu.resilient! - cpu.plain!).toFixed(3)} ms); mean ${meanOf(rows[1]!)} vs ${meanOf(rows[0]!)} ms (target: no more)`,
+  );
+}
+
 const meanOf = (row: Row): string => row.mean.toFixed(2);
 
 function load(target: { url: string; headers: Record<string, string>; body: string; path?: () => string }, connections: number, duration: number): Promise<autocannon.Result> {
@@ -195,34 +253,60 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   return fetch(url, { method: 'POST', headers, body });
 }
 
+/** Two paths' streams alternated run by run (see `streams`). */
+async function streamsSideBySide(first: () => Promise<Response>, second: () => Promise<Response>): Promise<[StreamFigures, StreamFigures]> {
+  const a: StreamSamples = { firsts: [], chunks: 0, reads: 0 };
+  const b: StreamSamples = { firsts: [], chunks: 0, reads: 0 };
+  for (let i = 0; i < STREAM_WARMUP + STREAM_RUNS; i++) {
+    await oneStream(first, a, i >= STREAM_WARMUP);
+    await oneStream(second, b, i >= STREAM_WARMUP);
+  }
+  return [figures(a), figures(b)];
+}
+
+interface StreamSamples {
+  firsts: number[];
+  chunks: number;
+  reads: number;
+}
+type StreamFigures = { ttfc: number; chunks: number; reads: number };
+
+function figures(s: StreamSamples): StreamFigures {
+  const firsts = [...s.firsts].sort((x, y) => x - y);
+  return { ttfc: firsts[Math.floor(firsts.length / 2)]!, chunks: s.chunks, reads: s.reads };
+}
+
 /** Median time to the first content chunk after the warm-up runs, and how many reads the chunks of the last run came in. */
-async function streams(open: () => Promise<Response>): Promise<{ ttfc: number; chunks: number; reads: number }> {
-  const firsts: number[] = [];
+async function streams(open: () => Promise<Response>): Promise<StreamFigures> {
+  const samples: StreamSamples = { firsts: [], chunks: 0, reads: 0 };
+  for (let i = 0; i < STREAM_WARMUP + STREAM_RUNS; i++) await oneStream(open, samples, i >= STREAM_WARMUP);
+  return figures(samples);
+}
+
+/** One stream read to its end: its time to the first content chunk (kept when `measured`), its chunks and reads. */
+async function oneStream(open: () => Promise<Response>, samples: StreamSamples, measured: boolean): Promise<void> {
+  const started = performance.now();
+  const res = await open();
+  if (!res.ok) throw new Error(`stream: ${res.status} ${await res.text()}`);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let first = 0;
   let chunks = 0;
   let reads = 0;
-  for (let i = 0; i < STREAM_WARMUP + STREAM_RUNS; i++) {
-    const started = performance.now();
-    const res = await open();
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let first = 0;
-    chunks = 0;
-    reads = 0;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const text = decoder.decode(value);
-      const contentEvents = (text.match(/"(content|delta)"\s*:\s*(\{"content":"[^"]|"[^"])/g) ?? []).length;
-      if (contentEvents > 0) {
-        if (!first) first = performance.now() - started;
-        chunks += contentEvents;
-        reads++;
-      }
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const text = decoder.decode(value);
+    const contentEvents = (text.match(/"(content|delta)"\s*:\s*(\{"content":"[^"]|"[^"])/g) ?? []).length;
+    if (contentEvents > 0) {
+      if (!first) first = performance.now() - started;
+      chunks += contentEvents;
+      reads++;
     }
-    if (i >= STREAM_WARMUP) firsts.push(first);
   }
-  firsts.sort((x, y) => x - y);
-  return { ttfc: firsts[Math.floor(firsts.length / 2)]!, chunks, reads };
+  if (measured) samples.firsts.push(first);
+  samples.chunks = chunks;
+  samples.reads = reads;
 }
 
 main().catch((error) => {

@@ -97,6 +97,7 @@ function toWire(request: Omit<ChatMessageRequest, 'apiKey'>): Record<string, unk
     // An owner's connection and fallback keys, opened for this turn only (docs/connections.md); the service token guards them.
     ...(request.connection ? { connection: request.connection } : {}),
     ...(request.fallbackKeys ? { fallbackKeys: request.fallbackKeys } : {}),
+    ...(request.fallbackConnections?.length ? { fallbackConnections: request.fallbackConnections } : {}),
   };
 }
 

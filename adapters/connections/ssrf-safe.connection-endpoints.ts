@@ -4,7 +4,11 @@ import { keptModels } from '../../core/connections/domain/connection';
 import type { ConnectionEndpoints, OpenedConnection } from '../../core/connections/ports/connection-endpoints.port';
 import { UpstreamError, UpstreamTimeoutError } from '../../core/shared/errors';
 import { urlProblemOf, type OutboundUrlRules } from '../../core/shared/outbound-url-rules.port';
+import { AnthropicLlmProvider } from '../providers/anthropic-llm.provider';
+import { HuggingFaceLlmProvider } from '../providers/hugging-face-llm.provider';
 import { OpenAiLlmProvider } from '../providers/openai-llm.provider';
+import type { ProviderOptions } from '../providers/provider-call';
+import type { ConnectionKind } from '../../core/connections/domain/connection';
 import { FetchRefused, ssrfSafeFetch, type SafeFetch } from '../tools/ssrf-safe.fetch';
 import type { LookupFunction } from '../webhooks/ssrf-safe.webhook-sender';
 
@@ -22,11 +26,35 @@ export interface ConnectionEndpointsOptions {
 
 export const CONNECTION_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
+const bearer = (c: OpenedConnection): Record<string, string> => (c.apiKey ? { authorization: `Bearer ${c.apiKey}` } : {});
+
+/**
+ * Each kind through the official SDK of the API it speaks, given the connection's base URL, the SSRF-safe
+ * fetch and the extra headers; and where its model listing is, with the headers that API wants.
+ */
+const KINDS: Record<ConnectionKind, { provider: (options: ProviderOptions) => LlmProvider; models: (c: OpenedConnection) => { url: string; headers: Record<string, string> } }> = {
+  // The base URL ends where the API's paths begin (`…/v1`): chat goes to `<base>/chat/completions`.
+  openai_compatible: {
+    provider: (options) => new OpenAiLlmProvider(options),
+    models: (c) => ({ url: `${c.baseUrl}/models`, headers: bearer(c) }),
+  },
+  // The SDK adds `/v1/messages` to the base URL (the Anthropic API's own root, without `/v1`).
+  anthropic_compatible: {
+    provider: (options) => new AnthropicLlmProvider(options),
+    models: (c) => ({ url: `${c.baseUrl}/v1/models?limit=1000`, headers: { 'anthropic-version': '2023-06-01', ...(c.apiKey ? { 'x-api-key': c.apiKey } : {}) } }),
+  },
+  // A Text Generation Inference or Inference Endpoints address: the SDK posts to `<base>/v1/chat/completions`.
+  hugging_face_compatible: {
+    provider: (options) => new HuggingFaceLlmProvider(options),
+    models: (c) => ({ url: c.baseUrl.endsWith('/v1') ? `${c.baseUrl}/models` : `${c.baseUrl}/v1/models`, headers: bearer(c) }),
+  },
+};
+
 /**
  * Connections over the network (docs/connections.md): every request (listing, chat, stream) goes through the
  * SSRF-safe fetch, which checks the URL's addresses and connects only to a checked address (a name that
  * rebinds in between is refused by the socket's own lookup), never follows a redirect, and cuts an answer
- * past `maxResponseBytes`. OpenAI-compatible endpoints speak through the official `openai` SDK.
+ * past `maxResponseBytes`. Each kind speaks through the official SDK of its API (`KINDS`).
  */
 export class SsrfSafeConnectionEndpoints implements ConnectionEndpoints {
   private readonly fetch: SafeFetch;
@@ -52,7 +80,8 @@ export class SsrfSafeConnectionEndpoints implements ConnectionEndpoints {
     const onAbort = () => controller.abort(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await this.fetch(`${c.baseUrl}/models`, { headers: this.headersOf(c), signal: controller.signal });
+      const listing = (KINDS[c.kind] ?? KINDS.openai_compatible).models(c);
+      const response = await this.fetch(listing.url, { headers: { ...c.headers, accept: 'application/json', ...listing.headers }, signal: controller.signal });
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel();
         throw new UpstreamError(`The connection ${c.name} answered with a redirect, which the platform does not follow: give the final address as its base URL`, 400);
@@ -89,18 +118,14 @@ export class SsrfSafeConnectionEndpoints implements ConnectionEndpoints {
 
   provider(c: OpenedConnection): LlmProvider {
     // One provider (and its SDK clients) per connection version: a changed address or header set makes a new one.
-    const version = createHash('sha256').update(JSON.stringify([c.id, c.baseUrl, c.headers])).digest('base64url');
+    const version = createHash('sha256').update(JSON.stringify([c.id, c.kind, c.baseUrl, c.headers])).digest('base64url');
     let provider = this.providers.get(version);
     if (!provider) {
       if (this.providers.size >= 256) this.providers.delete(this.providers.keys().next().value!);
-      provider = new OpenAiLlmProvider({ baseUrl: c.baseUrl, timeoutMs: this.options.timeoutMs, fetch: this.fetch as typeof fetch, headers: c.headers, name: c.name });
+      provider = (KINDS[c.kind] ?? KINDS.openai_compatible).provider({ baseUrl: c.baseUrl, timeoutMs: this.options.timeoutMs, fetch: this.fetch as typeof fetch, headers: c.headers, name: c.name });
       this.providers.set(version, provider);
     }
     return provider;
-  }
-
-  private headersOf(c: OpenedConnection): Record<string, string> {
-    return { ...c.headers, accept: 'application/json', ...(c.apiKey ? { authorization: `Bearer ${c.apiKey}` } : {}) };
   }
 }
 

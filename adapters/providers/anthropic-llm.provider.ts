@@ -19,7 +19,7 @@ export class AnthropicLlmProvider implements LlmProvider {
   constructor(private readonly options: ProviderOptions) {}
 
   async chat(request: ChatRequest): Promise<ChatResult> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, request.apiKey, request.signal);
     return call.run(async (signal) => {
       const message: Message = await this.client(request.apiKey).messages.create({ ...this.body(request), stream: false }, { signal });
       const content = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
@@ -34,7 +34,7 @@ export class AnthropicLlmProvider implements LlmProvider {
   }
 
   async *stream(request: ChatRequest): AsyncIterable<StreamPart> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, request.apiKey, request.signal);
     try {
       const events = await this.client(request.apiKey).messages.create({ ...this.body(request), stream: true }, { signal: call.signal });
       let input: number | undefined;
@@ -67,7 +67,7 @@ export class AnthropicLlmProvider implements LlmProvider {
         }
       }
       call.throwIfStopped();
-      if (!stopped) throw new UpstreamError(`${this.id} failed: the answer stream ended before message_stop`);
+      if (!stopped) throw new UpstreamError(`${this.options.name ?? this.id} failed: the answer stream ended before message_stop`);
       if (input !== undefined) yield { type: 'usage', usage: usageOf(input, output) };
     } catch (error) {
       throw call.failure(error);
@@ -77,7 +77,7 @@ export class AnthropicLlmProvider implements LlmProvider {
   }
 
   async listModels(apiKey: string, signal?: AbortSignal): Promise<string[]> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, apiKey, signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, apiKey, signal);
     return call.run(async (callSignal) => {
       const ids: string[] = [];
       for await (const model of this.client(apiKey).models.list({ limit: 1000 }, { signal: callSignal })) ids.push(model.id);
@@ -90,7 +90,15 @@ export class AnthropicLlmProvider implements LlmProvider {
    * refusing non-streaming calls with a large max_tokens; our own deadline normally fires first.
    */
   private readonly clients = new SdkClients(
-    (apiKey) => new Anthropic({ apiKey, baseURL: this.options.baseUrl, maxRetries: 0, timeout: this.options.timeoutMs, fetch: nodeHttpFetch }),
+    (apiKey) =>
+      new Anthropic({
+        apiKey,
+        baseURL: this.options.baseUrl,
+        maxRetries: 0,
+        timeout: this.options.timeoutMs,
+        fetch: this.options.fetch ?? nodeHttpFetch,
+        ...(this.options.headers ? { defaultHeaders: this.options.headers } : {}),
+      }),
   );
 
   private client(apiKey: string): Anthropic {

@@ -24,7 +24,7 @@ export class HuggingFaceLlmProvider implements LlmProvider {
   constructor(private readonly options: ProviderOptions) {}
 
   async chat(request: ChatRequest): Promise<ChatResult> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, request.apiKey, request.signal);
     return call.run(async (signal) => {
       const output = await this.client(request.apiKey).chatCompletion(this.body(request), { signal, retry_on_error: false });
       const message = output.choices[0]?.message;
@@ -41,7 +41,7 @@ export class HuggingFaceLlmProvider implements LlmProvider {
   }
 
   async *stream(request: ChatRequest): AsyncIterable<StreamPart> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, request.apiKey, request.signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, request.apiKey, request.signal);
     try {
       const chunks = this.client(request.apiKey).chatCompletionStream(
         { ...this.body(request), stream_options: { include_usage: true } },
@@ -67,9 +67,9 @@ export class HuggingFaceLlmProvider implements LlmProvider {
 
   /** The SDK has no listing; the OpenAI-compatible `GET …/v1/models` sits beside the chat route. */
   async listModels(apiKey: string, signal?: AbortSignal): Promise<string[]> {
-    const call = new ProviderCall(this.id, this.options.timeoutMs, apiKey, signal);
+    const call = new ProviderCall(this.options.name ?? this.id, this.options.timeoutMs, apiKey, signal);
     return call.run(async (callSignal) => {
-      const response = await fetch(this.modelsUrl(), { headers: { authorization: `Bearer ${apiKey}` }, signal: callSignal });
+      const response = await (this.options.fetch ?? fetch)(this.modelsUrl(), { headers: { ...this.options.headers, authorization: `Bearer ${apiKey}` }, signal: callSignal });
       const body = (await response.json().catch(() => ({}))) as { data?: { id: string }[]; error?: unknown };
       if (!response.ok) {
         const error = body.error;
@@ -82,8 +82,20 @@ export class HuggingFaceLlmProvider implements LlmProvider {
 
   /** One client per key, as the key belongs to the request. */
   private readonly clients = new SdkClients(
-    (apiKey) => new InferenceClient(apiKey, { fetch: nodeHttpFetch, ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) }),
+    (apiKey) => new InferenceClient(apiKey, { fetch: this.fetchWithHeaders(), ...(this.options.baseUrl ? { endpointUrl: this.options.baseUrl } : {}) }),
   );
+
+  /** The SDK takes no extra headers: a connection's (docs/connections.md) are added by the fetch it is given. */
+  private fetchWithHeaders(): typeof fetch {
+    const base = this.options.fetch ?? nodeHttpFetch;
+    const extra = this.options.headers;
+    if (!extra || !Object.keys(extra).length) return base;
+    return (input, init) => {
+      const headers = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value);
+      return base(input, { ...init, headers });
+    };
+  }
 
   private client(apiKey: string): InferenceClient {
     return this.clients.get(apiKey);

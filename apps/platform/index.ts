@@ -74,7 +74,7 @@ export type {
   ToolSpec,
   ToolChoiceSpec,
 } from '../../core/ai/ports/llm-provider.port';
-export type { ProviderId } from '../../core/ai/domain/provider-id';
+export type { AnsweringProvider, ConnectionName, ProviderId } from '../../core/ai/domain/provider-id';
 export type { PaidTier, HostedSession, InvoiceSummary, InvoicePage, PaymentEvent } from '../../core/billing/domain/payments';
 export type { ChatPolicy, ChatPlan, ChatOutcome, ChatTurn as ChatPolicyTurn } from '../../core/conversations/ports/chat-policy.port';
 export type { SpanHandle, SpanAttributes, SpanKind, TurnTrace } from '../../core/traces/domain/turn-trace';

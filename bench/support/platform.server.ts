@@ -48,7 +48,24 @@ void (async () => {
   }
   // BENCH_INSTRUMENT=1 (bench:turn): statements counted and the main thread profiled on the bench's request.
   if (process.env.BENCH_INSTRUMENT === '1') instrument(infra.dataSource);
-  process.send!({ coreUrl: core.url, aiUrl: ai.url, token: session.access_token, applicationId: app.id, conversations });
+  // BENCH_CONFIGS=on: two more applications of the same user, each with a default model config on the same
+  // model, one plain and one with a retry policy and a fallback (docs/connections.md, "Resilience"), so the
+  // benchmark can run the same load against both in one run: what a configured policy costs when nothing fails.
+  const configured: Record<'plain' | 'resilient', string[]> = { plain: [], resilient: [] };
+  if (process.env.BENCH_CONFIGS === 'on') {
+    const policies = {
+      plain: {},
+      resilient: { resilience: { retry: { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8000 }, fallbacks: [{ provider: 'provider_b', model: 'claude-3-5-haiku-latest' }] } },
+    };
+    for (const arm of ['plain', 'resilient'] as const) {
+      const armApp = await post('/api/applications', { name: `Bench ${arm} config` }, session.access_token);
+      await post('/api/model-configs', { applicationId: armApp.id, name: arm, provider: 'provider_a', modelId: 'gpt-4o-mini', isDefault: true, settings: policies[arm] }, session.access_token);
+      for (let i = 0; i < Number(process.env.BENCH_CONVERSATIONS ?? 64); i++) {
+        configured[arm].push((await post('/api/conversations', { applicationId: armApp.id }, session.access_token)).id);
+      }
+    }
+  }
+  process.send!({ coreUrl: core.url, aiUrl: ai.url, token: session.access_token, applicationId: app.id, conversations, configured });
   process.on('SIGTERM', async () => {
     if (schema) await infra.dataSource.query(`DROP SCHEMA "${schema}" CASCADE`).catch(() => undefined);
     process.exit(0);

@@ -66,4 +66,24 @@ describeInBrowser('console: connections', () => {
     await page.getByRole('dialog', { name: 'Delete the connection local-llm?' }).getByRole('button', { name: 'Delete connection' }).click();
     await page.getByRole('region', { name: 'Connections' }).getByText('No connections yet.').waitFor();
   });
+
+  it('adds an Anthropic-compatible connection chosen by its kind, and lists the models its API serves', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Anthropic gateway shop' });
+    await signIn(page, world.url, owner);
+    await tab.goto('/provider-keys');
+    const section = page.getByRole('region', { name: 'Connections' });
+    await section.getByText('No connections yet.').waitFor();
+    await section.getByLabel('Name').fill('claude-gateway');
+    await section.getByLabel('Kind').selectOption({ label: 'Anthropic-compatible' });
+    await section.getByLabel('Base URL').fill(`${world.stack.emulator!.url}/provider_b`);
+    await section.getByLabel('API key (optional)').fill('sk-ant-console-9Qz1');
+    await section.getByRole('button', { name: 'Add a connection' }).click();
+    await section.getByText('Added claude-gateway.').waitFor();
+    const item = section.getByRole('listitem', { name: 'claude-gateway' });
+    await item.getByText(/Anthropic-compatible/).waitFor();
+    await item.getByRole('list', { name: 'Models of claude-gateway' }).getByText('claude-3-5-haiku-latest', { exact: true }).waitFor();
+    const listed = await world.stack.client.get('/api/connections', { token: owner.token });
+    expect(listed.body.data).toEqual([expect.objectContaining({ name: 'claude-gateway', kind: 'anthropic_compatible' })]);
+  });
 });

@@ -212,6 +212,39 @@ describeInBrowser('console: model configs', () => {
     await screenshot(page, 'model-configs-ab-test-evaluator');
   });
 
+  it('saves retries and an ordered fallback list with a config (the API’s 400 on the retry field)', async () => {
+    const { page } = tab;
+    const owner = await userWithApplication(world.stack.client, { name: 'Resilient Shop' });
+    await signIn(page, world.url, owner);
+    await tab.goto('/model-configs');
+    await page.getByRole('button', { name: 'New config' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a model config' });
+    await dialog.getByLabel('Name').fill('Survives a bad day');
+    await dialog.getByLabel('Provider').selectOption('provider_a');
+    await dialog.getByLabel('Model').selectOption('gpt-4o');
+    await dialog.getByRole('group', { name: 'When the model fails' }).waitFor();
+    await dialog.getByLabel('Retries').fill('9');
+    await dialog.getByLabel('Fallbacks, in order').fill('provider_b/claude-3-5-haiku-latest\nprovider_d/meta-llama/Llama-3.1-8B-Instruct');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.locator('.ap-field__error').first().waitFor();
+    expect(await dialog.getByLabel('Retries').getAttribute('aria-invalid')).toBe('true');
+    // The refusal lands on the retry field alone.
+    expect(await dialog.locator('.ap-field__error').allTextContents()).toEqual([expect.stringMatching(/Max retries must be/)]);
+    await dialog.getByLabel('Retries').fill('2');
+    await dialog.getByLabel('First wait (milliseconds)').fill('250');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('row', { name: /Survives a bad day/ }).waitFor();
+    const configs = await world.stack.client.get(`/api/model-configs?applicationId=${owner.app.id}`, { token: owner.token });
+    const saved = configs.body.find((c: { name: string }) => c.name === 'Survives a bad day');
+    expect(saved.settings.resilience).toEqual({
+      retry: { maxRetries: 2, baseDelayMs: 250, maxDelayMs: 8000 },
+      fallbacks: [
+        { provider: 'provider_b', model: 'claude-3-5-haiku-latest' },
+        { provider: 'provider_d', model: 'meta-llama/Llama-3.1-8B-Instruct' },
+      ],
+    });
+  });
+
   it('shows another user’s (or a missing) config as not found, with a retry', async () => {
     const { page } = tab;
     const owner = await userWithApplication(world.stack.client, { name: 'Owner' });

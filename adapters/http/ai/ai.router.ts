@@ -7,6 +7,7 @@ import { parsePageRequest } from '../../../core/shared/pagination';
 import { num, str, uuidField, validate } from '../../../core/shared/validation';
 import { respondWithPage } from '../shared/paged-response';
 import { abortOnDisconnect, writeSse } from '../shared/sse';
+import { CONNECTION_KINDS } from '../../../core/connections/domain/connection';
 import type { Tracer } from '../../../core/traces/use-cases/tracer';
 import { engineTrace, tracedSend, tracedStream } from '../../../core/traces/use-cases/engine-trace';
 
@@ -44,6 +45,9 @@ const internalSchema = yup.object({
   connection: yup
     .mixed<NonNullable<ChatMessageRequest['connection']>>()
     .test('connection', 'connection must name a connection, its kind, base URL, headers and models', (v) => v === undefined || isOpenedConnection(v)),
+  fallbackConnections: yup
+    .mixed<NonNullable<ChatMessageRequest['fallbackConnections']>>()
+    .test('fallbackConnections', 'fallbackConnections must be at most 3 connections', (v) => v === undefined || (Array.isArray(v) && v.length <= 3 && v.every(isOpenedConnection))),
   fallbackKeys: yup
     .mixed<Record<string, string>>()
     .test('fallbackKeys', 'fallbackKeys must map provider ids to keys', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((k) => typeof k === 'string'))),
@@ -74,7 +78,7 @@ function isTurnTools(v: unknown): boolean {
 function isOpenedConnection(v: unknown): v is NonNullable<ChatMessageRequest['connection']> {
   const c = v as Record<string, unknown> | null;
   return (
-    typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.name === 'string' && c.kind === 'openai_compatible' &&
+    typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.name === 'string' && (CONNECTION_KINDS as readonly unknown[]).includes(c.kind) &&
     typeof c.baseUrl === 'string' && (c.apiKey === undefined || typeof c.apiKey === 'string') &&
     typeof c.headers === 'object' && c.headers !== null && Object.values(c.headers).every((h) => typeof h === 'string') &&
     Array.isArray(c.models) && c.models.length <= 1000 && c.models.every((m) => typeof m === 'string')
@@ -95,6 +99,7 @@ async function readMessage(body: unknown, providerKey: string): Promise<ChatMess
     ...(internal.tools ? { tools: internal.tools } : {}),
     ...(internal.connection ? { connection: internal.connection } : {}),
     ...(internal.fallbackKeys ? { fallbackKeys: internal.fallbackKeys } : {}),
+    ...(internal.fallbackConnections ? { fallbackConnections: internal.fallbackConnections } : {}),
     apiKey: providerKey || undefined,
   };
 }

@@ -4,12 +4,12 @@ import type { ConnectionsUseCases } from '../../../core/connections/use-cases/co
 import { actorOf } from '../shared/auth.middleware';
 import { abortOnDisconnect } from '../shared/sse';
 
-/** The caller's connections (docs/connections.md). Responses name the headers and show the key's hint, never a value. */
+/** The caller's connections and their teams' (docs/connections.md); the team policy authorizes each. Responses name the headers and show the key's hint, never a value. */
 export function connectionsRouter(d: { auth: Middleware; connections: ConnectionsUseCases }): Router {
   const r = new Router({ prefix: '/api/connections' });
   r.use(d.auth);
   r.get('/', async (ctx) => {
-    ctx.body = { data: await d.connections.list(actorOf(ctx)) };
+    ctx.body = { data: await d.connections.list(actorOf(ctx), { teamId: ctx.query.teamId }) };
   });
   r.post('/', async (ctx) => {
     ctx.body = await d.connections.create(actorOf(ctx), ctx.request.body, abortOnDisconnect(ctx).signal);

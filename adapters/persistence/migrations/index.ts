@@ -45,6 +45,7 @@ import { Connections1764600310000 } from './1764600310000-connections';
 import { KnowledgeBases1764601000000 } from './1764601000000-knowledge-bases';
 import { KnowledgeVersions1764600400000 } from './1764600400000-knowledge-versions';
 import { LiveAnswerScores1764601200000 } from './1764601200000-live-answer-scores';
+import { TeamConnections1764601100000 } from './1764601100000-team-connections';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -93,5 +94,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Experiments1764600700000,
   ExternalUsers1764600800000,
   KnowledgeBases1764601000000,
+  TeamConnections1764601100000,
   LiveAnswerScores1764601200000,
 ];

@@ -8,6 +8,7 @@ import { ConnectionsUseCases } from '../../../core/connections/use-cases/connect
 import { provide, type AppModule } from '../../shared/app-module';
 import { TOKENS, resolve } from '../../shared/tokens';
 import { CONNECTION_TOKENS } from './connections.tokens';
+import { TEAM_TOKENS } from './teams.tokens';
 
 /**
  * Owners' connections (docs/connections.md): custom endpoints under the connections' own address rules
@@ -20,7 +21,7 @@ export const connectionsModule: AppModule = {
     provide(
       c,
       ConnectionsUseCases,
-      (get) => new ConnectionsUseCases({ connections: get(CONNECTION_TOKENS.Repository), endpoints: get(CHAT_TOKENS.ConnectionEndpoints), secretBox: get(TOKENS.SecretBox), clock: get(TOKENS.Clock) }),
+      (get) => new ConnectionsUseCases({ connections: get(CONNECTION_TOKENS.Repository), teams: c.isBound(TEAM_TOKENS.TeamRepository) ? get(TEAM_TOKENS.TeamRepository) : null, endpoints: get(CHAT_TOKENS.ConnectionEndpoints), secretBox: get(TOKENS.SecretBox), clock: get(TOKENS.Clock) }),
     );
     provide(c, ConnectionTurnPolicy, (get) => new ConnectionTurnPolicy({ connections: get(CONNECTION_TOKENS.Repository), secretBox: get(TOKENS.SecretBox) }));
   },

@@ -2,6 +2,7 @@ import { ValidationError, type ErrorDetail } from '../../shared/errors';
 import type { ModelSettings } from '../ports/llm-provider.port';
 import { acceptsAnyModel, defaultModel, findModel, listCatalogModels, OPEN_MODEL_LIMITS, type CatalogModel } from './model-catalog';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-id';
+import { CONNECTION_KIND_SPEAKS, type ConnectionKind } from '../../connections/domain/connection';
 import { validateResiliencePolicy, type ResiliencePolicy } from './resilience';
 
 /** SPEC 2.3 ranges and defaults. */
@@ -49,7 +50,12 @@ export function resolveModelSettings(provider: unknown, modelId: unknown, raw: u
  * one the connection lists (any printable id when it lists none); the settings follow the OpenAI ranges,
  * maxTokens bounded by the open-model limit since the endpoint's own is not known.
  */
-export function resolveConnectionSettings(connection: { name: string; models: string[] }, modelId: unknown, raw: unknown, paths: SettingsPaths = {}): { provider: string; model: string; settings: ModelSettings } {
+export function resolveConnectionSettings(
+  connection: { name: string; models: string[]; kind?: string },
+  modelId: unknown,
+  raw: unknown,
+  paths: SettingsPaths = {},
+): { provider: string; model: string; settings: ModelSettings } {
   const modelPath = paths.model ?? 'model';
   const id = typeof modelId === 'string' ? modelId.trim() : modelId === undefined || modelId === null ? connection.models[0] : undefined;
   if (typeof id !== 'string' || id === '' || id.length > 200 || !/^[\x20-\x7e]+$/.test(id)) {
@@ -59,7 +65,9 @@ export function resolveConnectionSettings(connection: { name: string; models: st
     throw ValidationError.field(modelPath, `${modelPath} must be one of the models of the connection ${connection.name}; discover its models again if it serves a new one`);
   }
   const model: CatalogModel = { id, maxOutputTokens: OPEN_MODEL_LIMITS.maxOutputTokens, contextWindow: OPEN_MODEL_LIMITS.contextWindow };
-  return { provider: connection.name, model: id, settings: validateSettings('provider_a', model, raw, paths.settings ?? 'settings') };
+  // The settings rules of the API the connection speaks (its temperature range).
+  const speaks = CONNECTION_KIND_SPEAKS[connection.kind as ConnectionKind] ?? 'provider_a';
+  return { provider: connection.name, model: id, settings: validateSettings(speaks, model, raw, paths.settings ?? 'settings') };
 }
 
 /**

@@ -9,6 +9,14 @@ export const KEY_PREFIXES: Record<ProviderId, string> = {
   provider_d: 'hf_',
 };
 
+/**
+ * What answered a turn: one of the built-in provider ids, or the name of one of the owner's connections
+ * (docs/connections.md; never one of the ids). Narrow with `isProviderId` before using it as a ProviderId.
+ */
+export type AnsweringProvider = ProviderId | ConnectionName;
+/** A connection's name as a provider (`local-ollama`): a string that is not a ProviderId. */
+export type ConnectionName = string & { readonly __connectionName?: never };
+
 export const isProviderId = (value: unknown): value is ProviderId =>
   typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value);
 

@@ -1,7 +1,7 @@
 import type { OpenedConnection } from '../../connections/ports/connection-endpoints.port';
 import type { ConversationSource, ConversationView, MessageSource, MessageView } from '../../conversations/domain/conversation';
 import type { TurnAnnouncement } from '../../conversations/ports/conversation-repository.port';
-import type { ProviderId } from '../domain/provider-id';
+import type { AnsweringProvider, ProviderId } from '../domain/provider-id';
 import type { AnsweredBy } from '../domain/resilience';
 import type { TokenUsage } from './llm-provider.port';
 import type { AgentSettings } from '../../tools/domain/agent-settings';
@@ -54,6 +54,8 @@ export interface ChatMessageRequest {
   connection?: OpenedConnection;
   /** The owner's own keys for the providers of the settings' fallbacks, by provider id (never stored, never logged). */
   fallbackKeys?: Record<string, string>;
+  /** The owner's connections the settings' fallbacks name (`connectionName/model` pairs), opened for this turn only. */
+  fallbackConnections?: OpenedConnection[];
   configVersionId?: string | null;
   sources?: MessageSource[];
   /**
@@ -81,7 +83,8 @@ export interface ChatAnswer {
   userMessageId?: string;
   message: { id: string; role: 'assistant'; content: string; createdAt: string };
   usage: TokenUsage;
-  provider: ProviderId;
+  /** The provider id or connection name that answered (a fallback's, when one did). */
+  provider: AnsweringProvider;
   model: string;
   latencyMs: number;
   sources?: MessageSource[];
@@ -107,7 +110,8 @@ export type ChatStreamEvent =
       userMessageId?: string;
       messageId: string;
       usage: TokenUsage;
-      provider: ProviderId;
+      /** The provider id or connection name that answered. */
+      provider: AnsweringProvider;
       model: string;
       latencyMs: number;
       sources?: MessageSource[];

@@ -1,5 +1,5 @@
 import type { AnswerMetadata, AnsweredBy } from '../domain/resilience';
-import type { ProviderId } from '../domain/provider-id';
+import type { AnsweringProvider } from '../domain/provider-id';
 import type { TokenUsage } from '../ports/llm-provider.port';
 import type { PreparedChat } from './prepare-chat';
 
@@ -7,7 +7,7 @@ import type { PreparedChat } from './prepare-chat';
  * Who answered a turn, for the stored message and the answer (docs/connections.md): the provider and model
  * that answered (a fallback's, when one did), and the message metadata (every attempt; an estimated usage).
  */
-export function answerOrigin(chat: PreparedChat, usage?: TokenUsage | null): { provider: ProviderId; model: string; metadata?: AnswerMetadata } {
+export function answerOrigin(chat: PreparedChat, usage?: TokenUsage | null): { provider: AnsweringProvider; model: string; metadata?: AnswerMetadata } {
   const answered = chat.resilient?.answeredBy;
   const metadata: AnswerMetadata = {
     ...(answered ? { answeredBy: answered } : {}),
@@ -15,7 +15,7 @@ export function answerOrigin(chat: PreparedChat, usage?: TokenUsage | null): { p
     ...(usage?.estimated ? { usageEstimated: true } : {}),
   };
   return {
-    provider: (answered?.provider ?? chat.providerId) as ProviderId,
+    provider: answered?.provider ?? chat.providerId,
     model: answered?.model ?? chat.model,
     ...(Object.keys(metadata).length ? { metadata } : {}),
   };

@@ -93,7 +93,7 @@ export async function prepareChat(deps: ChatEngineDeps, conversationId: string, 
   // Without tools on this turn, earlier calls and results are left out: providers refuse them without tool definitions.
   const past = input.tools?.tools.length ? history : withoutToolTurns(history);
   const turns = fitHistory([...past, { role: 'user' as const, content: input.content }], budget);
-  const routed = providerForTurn(deps, { providerId, model, settings, ownKey: input.connection ? apiKey : input.apiKey, base: input.connection ? connectionProvider(deps, input.connection) : undefined, scope: input.connection?.id, fallbackKeys: input.fallbackKeys, budgetMs: input.tools?.settings.timeBudgetMs }, apiKey);
+  const routed = providerForTurn(deps, { providerId, model, settings, ownKey: input.connection ? apiKey : input.apiKey, base: input.connection ? connectionProvider(deps, input.connection) : undefined, scope: input.connection?.id, fallbackKeys: input.fallbackKeys, ...(input.fallbackConnections ? { fallbackConnections: input.fallbackConnections } : {}), budgetMs: input.tools?.settings.timeBudgetMs }, apiKey);
   return {
     conversation,
     ...(begun.messageId ? { userMessageId: begun.messageId } : {}),

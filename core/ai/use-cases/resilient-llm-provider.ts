@@ -91,6 +91,20 @@ export function breakerKey(providerId: string, apiKey: string): string {
   return `${providerId}:${createHash('sha256').update(apiKey).digest('base64url').slice(0, 16)}`;
 }
 
+/**
+ * The breaker keys of a key list, by the list's identity: the platform's lists are the registry's own,
+ * the same array every turn, so their digests are computed once (a per-turn list is digested each time).
+ */
+const breakerKeysOf = new WeakMap<string[], Map<string, string>>();
+function cachedBreakerKey(keys: string[], scope: string, apiKey: string): string {
+  let byScope = breakerKeysOf.get(keys);
+  if (!byScope) breakerKeysOf.set(keys, (byScope = new Map()));
+  const id = `${scope}\u0000${keys.indexOf(apiKey)}`;
+  let key = byScope.get(id);
+  if (key === undefined) byScope.set(id, (key = breakerKey(scope, apiKey)));
+  return key;
+}
+
 const keyHint = (apiKey: string): string => (apiKey.length >= 8 ? apiKey.slice(-4) : '');
 
 /**
@@ -106,14 +120,22 @@ export class ResilientLlmProvider implements LlmProvider {
   readonly attempts: ProviderAttempt[] = [];
   answeredBy: AnsweredBy | undefined;
 
+  private readonly routes: ModelRoute[];
+
   constructor(
-    private readonly routes: ModelRoute[],
+    routes: ModelRoute[],
     private readonly retry: RetryPolicy,
     private readonly runtime: ResilienceRuntime,
     /** When the turn's time budget ends (epoch ms): no retry waits past it. */
     private readonly deadline: number,
+    /**
+     * The routes after `routes` (the fallbacks), asked for only when `routes` are spent; it may record
+     * the fallbacks it cannot use as skipped attempts.
+     */
+    private more?: (attempts: ProviderAttempt[]) => ModelRoute[],
   ) {
     if (!routes.length) throw new Error('a resilient provider needs at least one route');
+    this.routes = [...routes];
     this.id = routes[0]!.provider.id;
   }
 
@@ -124,25 +146,37 @@ export class ResilientLlmProvider implements LlmProvider {
     });
   }
 
-  async *stream(request: ChatRequest): AsyncIterable<StreamPart> {
-    // The first part is awaited under the retry loop; what follows is passed through as it comes.
-    const opened = await this.run(request, async (route, call) => {
-      const iterator = route.provider.stream(call)[Symbol.asyncIterator]();
-      const first = await iterator.next();
-      return { value: { iterator, first }, committed: true };
-    });
-    const { iterator, first } = opened;
-    let result = first;
-    let finished = false;
-    try {
-      while (!result.done) {
-        yield result.value;
-        result = await iterator.next();
-      }
-      finished = true;
-    } finally {
-      if (!finished) await iterator.return?.();
-    }
+  stream(request: ChatRequest): AsyncIterable<StreamPart> {
+    // The first part is awaited under the retry loop; what follows is the provider's own iterator, handed
+    // through without a generator of ours in between (no added promise or frame per part).
+    return {
+      [Symbol.asyncIterator]: () => {
+        let opened: Promise<{ iterator: AsyncIterator<StreamPart>; first: IteratorResult<StreamPart> }> | undefined;
+        let inner: AsyncIterator<StreamPart> | undefined;
+        const open = async (): Promise<IteratorResult<StreamPart>> => {
+          opened ??= this.run(request, async (route, call) => {
+            const iterator = route.provider.stream(call)[Symbol.asyncIterator]();
+            const first = await iterator.next();
+            return { value: { iterator, first } };
+          });
+          const { iterator, first } = await opened;
+          // A second call made while the first part was awaited (not done by for-await) moves on.
+          const already = inner as AsyncIterator<StreamPart> | undefined;
+          if (already) return already.next();
+          inner = iterator;
+          return first;
+        };
+        return {
+          // Once open, the provider's own promise is returned as it is.
+          next: (): Promise<IteratorResult<StreamPart>> => (inner ? inner.next() : open()),
+          return: async (): Promise<IteratorResult<StreamPart>> => {
+            const done = { done: true as const, value: undefined };
+            if (!inner) return done;
+            return (await inner.return?.()) ?? done;
+          },
+        };
+      },
+    };
   }
 
   listModels(apiKey: string, signal?: AbortSignal): Promise<string[]> {
@@ -153,10 +187,18 @@ export class ResilientLlmProvider implements LlmProvider {
    * Runs `call` along the routes. For a stream the breaker's verdict on the attempt that opened it is
    * given now (its first part came); a failure later in the stream is the caller's to report.
    */
-  private async run<T>(request: ChatRequest, call: (route: ModelRoute, request: ChatRequest) => Promise<{ value: T; committed?: boolean }>): Promise<T> {
+  private async run<T>(request: ChatRequest, call: (route: ModelRoute, request: ChatRequest) => Promise<{ value: T }>): Promise<T> {
     const { breakers, balancer } = this.runtime;
     let lastError: unknown;
-    for (const route of this.routes) {
+    for (let r = 0; ; r++) {
+      // The fallbacks are worked out only once the routes before them are spent: a turn that answers at
+      // once never resolves their settings or keys.
+      if (r === this.routes.length && this.more) {
+        this.routes.push(...this.more(this.attempts));
+        this.more = undefined;
+      }
+      if (r === this.routes.length) break;
+      const route = this.routes[r]!;
       const keys = balancer.order(`${route.providerId}/${route.model}`, route.keys);
       let retries = 0;
       let index = 0;
@@ -177,7 +219,9 @@ export class ResilientLlmProvider implements LlmProvider {
         try {
           const { value } = await call(route, { ...request, model: route.model, apiKey, ...(route.settings ? { settings: route.settings } : {}), ...(span ? { span } : {}) });
           breakers.succeeded(breaker);
-          this.note(route, apiKey, 'answered', started);
+          // A turn answered at its first attempt keeps no attempt list (answeredBy and the trace's span say it
+          // all): a policy that is never needed adds nothing to the stored message.
+          if (this.attempts.length) this.note(route, apiKey, 'answered', started);
           span?.set(OUTCOME, 'answered').end();
           this.answeredBy = { provider: route.providerId, model: route.model, fallback: route.fallback };
           return value;
@@ -209,11 +253,11 @@ export class ResilientLlmProvider implements LlmProvider {
   }
 
   /** The first key from `start` on (wrapping) whose breaker lets a call through. */
-  private pickKey(route: ModelRoute, keys: string[], start: number): { apiKey: string; breaker: string; index: number } | undefined {
+  private pickKey(route: ModelRoute, keys: readonly string[], start: number): { apiKey: string; breaker: string; index: number } | undefined {
     for (let i = 0; i < keys.length; i++) {
       const index = start + i;
       const apiKey = keys[index % keys.length]!;
-      const breaker = breakerKey(route.scope ?? route.providerId, apiKey);
+      const breaker = cachedBreakerKey(route.keys, route.scope ?? route.providerId, apiKey);
       if (this.runtime.breakers.admit(breaker, `${route.providerId} …${keyHint(apiKey)}`) !== 'open') return { apiKey, breaker, index };
     }
     return undefined;

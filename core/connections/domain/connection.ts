@@ -1,4 +1,4 @@
-import { isProviderId } from '../../ai/domain/provider-id';
+import { isProviderId, type ProviderId } from '../../ai/domain/provider-id';
 import { ValidationError, type ErrorDetail } from '../../shared/errors';
 
 /**
@@ -6,12 +6,26 @@ import { ValidationError, type ErrorDetail } from '../../shared/errors';
  * Azure OpenAI, any service that speaks one of the APIs the platform speaks. Its key and extra headers
  * are only ever held sealed; views show the key's last characters and the headers' names.
  */
-export const CONNECTION_KINDS = ['openai_compatible'] as const;
+export const CONNECTION_KINDS = ['openai_compatible', 'anthropic_compatible', 'hugging_face_compatible'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+/**
+ * The built-in provider whose API (and SDK, given the connection's base URL) a kind speaks, and whose
+ * settings rules (the temperature range) its turns follow. Gemini-compatible endpoints are not a kind: the
+ * Gemini SDK takes a base URL but not the fetch that applies the connections' address rules.
+ */
+export const CONNECTION_KIND_SPEAKS: Record<ConnectionKind, ProviderId> = {
+  openai_compatible: 'provider_a',
+  anthropic_compatible: 'provider_b',
+  hugging_face_compatible: 'provider_d',
+};
 
 export interface Connection {
   id: string;
+  /** Who saved it (for a team's connection, the member who added it). */
   ownerId: string;
+  /** The team that holds it, whose applications may use it; null for a personal connection. */
+  teamId: string | null;
   name: string;
   kind: ConnectionKind;
   baseUrl: string;
@@ -28,6 +42,8 @@ export interface Connection {
 
 export interface ConnectionView {
   id: string;
+  /** The team that holds it; null for the caller's own. */
+  teamId: string | null;
   name: string;
   kind: ConnectionKind;
   baseUrl: string;
@@ -43,6 +59,7 @@ export interface ConnectionView {
 
 export const toConnectionView = (c: Connection): ConnectionView => ({
   id: c.id,
+  teamId: c.teamId,
   name: c.name,
   kind: c.kind,
   baseUrl: c.baseUrl,
@@ -100,7 +117,7 @@ export function validateConnectionInput(raw: unknown, partial = false): Partial<
   const errors: ErrorDetail[] = [];
   const fail = (path: string, message: string) => errors.push({ path, message: `${path} ${message}` });
   const out: Partial<ConnectionInput> = {};
-  for (const key of Object.keys(body)) if (!['name', 'kind', 'baseUrl', 'apiKey', 'headers', 'models'].includes(key)) fail(key, 'is not a connection field');
+  for (const key of Object.keys(body)) if (!['name', 'kind', 'baseUrl', 'apiKey', 'headers', 'models', ...(partial ? [] : ['teamId'])].includes(key)) fail(key, 'is not a connection field');
 
   if (body.name !== undefined || !partial) {
     if (typeof body.name !== 'string' || !NAME.test(body.name.trim())) fail('name', 'must be 1 to 40 lower-case letters, digits, dots, dashes or underscores, starting with a letter or digit');

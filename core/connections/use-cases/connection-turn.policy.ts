@@ -2,7 +2,7 @@ import { isProviderId, PROVIDER_IDS } from '../../ai/domain/provider-id';
 import type { ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import type { SecretBox } from '../../shared/secret-box.port';
 import { ValidationError } from '../../shared/errors';
-import type { ConnectionRepository } from '../ports/connection-repository.port';
+import type { ConnectionRepository, ConnectionUser } from '../ports/connection-repository.port';
 import { openConnection } from './connections.use-cases';
 
 /**
@@ -16,9 +16,34 @@ export class ConnectionTurnPolicy implements ChatPolicy {
   constructor(private readonly deps: { connections: ConnectionRepository; secretBox: SecretBox }) {}
 
   async prepare(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    await this.openFallbacks(turn, plan);
     if (plan.provider === undefined || isProviderId(plan.provider)) return;
-    const found = typeof plan.provider === 'string' && plan.provider.length <= 40 ? await this.deps.connections.findByName(turn.ownerId, plan.provider) : null;
+    const found = typeof plan.provider === 'string' && plan.provider.length <= 40 ? await this.deps.connections.findByName(userOf(turn), plan.provider) : null;
     if (!found) throw ValidationError.field('provider', `provider must be one of ${PROVIDER_IDS.join(', ')} or the name of one of your connections`);
     plan.connection = openConnection(this.deps.secretBox, found);
   }
+
+  /**
+   * The connections the settings' fallbacks name (`connectionName/model`), opened for the engine: read only
+   * when a fallback names one, so a policy of built-in providers costs no read. A name that is no connection
+   * of the owner is left to the engine, which records that fallback as skipped.
+   */
+  private async openFallbacks(turn: ChatTurn, plan: ChatPlan): Promise<void> {
+    const fallbacks = (plan.settings.resilience as { fallbacks?: unknown } | undefined)?.fallbacks;
+    if (!Array.isArray(fallbacks) || !fallbacks.length) return;
+    const names = new Set<string>();
+    for (const f of fallbacks.slice(0, 3)) {
+      const name = (f as { provider?: unknown } | null)?.provider;
+      if (typeof name === 'string' && !isProviderId(name) && name.length <= 40) names.add(name);
+    }
+    const opened = [];
+    for (const name of names) {
+      const found = await this.deps.connections.findByName(userOf(turn), name);
+      if (found) opened.push(openConnection(this.deps.secretBox, found));
+    }
+    if (opened.length) plan.fallbackConnections = opened;
+  }
 }
+
+/** Whose connections a turn may name: its application's team's first, then the application owner's personal ones. */
+const userOf = (turn: ChatTurn): ConnectionUser => ({ ownerId: turn.ownerId, teamId: turn.application.teamId ?? null });

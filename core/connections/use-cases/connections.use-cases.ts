@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../shared/actor';
 import type { Clock } from '../../shared/clock.port';
-import { ConflictError, isAppError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, isAppError, ValidationError } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { urlProblemOf } from '../../shared/outbound-url-rules.port';
 import type { SecretBox } from '../../shared/secret-box.port';
@@ -17,10 +17,14 @@ import {
   type ConnectionView,
 } from '../domain/connection';
 import type { ConnectionEndpoints, OpenedConnection } from '../ports/connection-endpoints.port';
-import type { ConnectionRepository } from '../ports/connection-repository.port';
+import type { ConnectionRepository, ConnectionScope } from '../ports/connection-repository.port';
+import { authorize, type TeamRoleLookup } from '../../access/access-policy';
+import type { AccessAction } from '../../access/roles';
 
 export interface ConnectionsDeps {
   connections: ConnectionRepository;
+  /** Team roles, for a team's connections (the team policy in core/access decides); null where there are no teams. */
+  teams: (TeamRoleLookup & { findById(id: string): Promise<{ id: string } | null> }) | null;
   endpoints: ConnectionEndpoints;
   secretBox: SecretBox;
   clock: Clock;
@@ -60,46 +64,54 @@ export function openConnection(secretBox: SecretBox, c: Connection): OpenedConne
 export class ConnectionsUseCases {
   constructor(private readonly deps: ConnectionsDeps) {}
 
-  async list(actor: Actor): Promise<ConnectionView[]> {
-    return (await this.deps.connections.list(actor.userId)).map(toConnectionView);
+  /** The caller's personal connections, or (`teamId`) the team's: any member sees them, as they pick models with them. */
+  async list(actor: Actor, query: { teamId?: unknown } = {}): Promise<ConnectionView[]> {
+    const scope = await this.scopeFor(actor, query.teamId, 'read');
+    return (await this.deps.connections.list(scope)).map(toConnectionView);
   }
 
   async get(actor: Actor, id: string): Promise<ConnectionView> {
-    return toConnectionView(await this.owned(actor, id));
+    return toConnectionView(await this.authorized(actor, id, 'read'));
   }
 
+  /** A personal connection, or with `teamId` the team's (its Admins and Owner). */
   async create(actor: Actor, body: unknown, signal?: AbortSignal): Promise<ConnectionView> {
-    const input = validateConnectionInput(body) as ConnectionInput;
-    if ((await this.deps.connections.count(actor.userId)) >= MAX_CONNECTIONS_PER_OWNER) {
-      throw new ValidationError(`You can keep at most ${MAX_CONNECTIONS_PER_OWNER} connections; delete one first`);
+    const teamId = body && typeof body === 'object' && !Array.isArray(body) ? (body as { teamId?: unknown }).teamId : undefined;
+    const scope = await this.scopeFor(actor, teamId, 'manage');
+    const { teamId: _scope, ...fields } = body as Record<string, unknown>;
+    const input = validateConnectionInput(fields) as ConnectionInput;
+    const whose = 'teamId' in scope ? 'The team' : 'You';
+    if ((await this.deps.connections.count(scope)) >= MAX_CONNECTIONS_PER_OWNER) {
+      throw new ValidationError(`${whose} can keep at most ${MAX_CONNECTIONS_PER_OWNER} connections; delete one first`);
     }
-    if (await this.deps.connections.findByName(actor.userId, input.name)) throw new ConflictError(`You already have a connection named ${input.name}`);
+    if (await this.deps.connections.findInScope(scope, input.name)) throw new ConflictError(`${whose} already ${whose === 'You' ? 'have' : 'has'} a connection named ${input.name}`);
     await this.checkAddress(input.baseUrl);
     const id = randomUUID();
-    const connection = this.sealed(id, actor.userId, input, null);
+    const connection = this.sealed(id, actor.userId, 'teamId' in scope ? scope.teamId : null, input, null);
     if (!input.models) connection.models = await this.discoverQuietly(connection, signal);
     return toConnectionView(await this.deps.connections.save(connection, this.deps.clock.now()));
   }
 
   async update(actor: Actor, id: string, body: unknown): Promise<ConnectionView> {
-    const current = await this.owned(actor, id);
+    const current = await this.authorized(actor, id, 'manage');
     const input = validateConnectionInput(body, true);
-    if (input.name && input.name !== current.name && (await this.deps.connections.findByName(actor.userId, input.name))) {
-      throw new ConflictError(`You already have a connection named ${input.name}`);
+    const scope: ConnectionScope = current.teamId ? { teamId: current.teamId } : { ownerId: current.ownerId };
+    if (input.name && input.name !== current.name && (await this.deps.connections.findInScope(scope, input.name))) {
+      throw new ConflictError(`${current.teamId ? 'The team already has' : 'You already have'} a connection named ${input.name}`);
     }
     if (input.baseUrl) await this.checkAddress(input.baseUrl);
-    const merged = this.sealed(current.id, actor.userId, { name: current.name, kind: current.kind, baseUrl: current.baseUrl, ...input } as ConnectionInput, current);
+    const merged = this.sealed(current.id, current.ownerId, current.teamId, { name: current.name, kind: current.kind, baseUrl: current.baseUrl, ...input } as ConnectionInput, current);
     return toConnectionView(await this.deps.connections.save(merged, this.deps.clock.now()));
   }
 
   async remove(actor: Actor, id: string): Promise<void> {
-    const current = await this.owned(actor, id);
-    await this.deps.connections.delete(actor.userId, current.id);
+    const current = await this.authorized(actor, id, 'manage');
+    await this.deps.connections.delete(current.id);
   }
 
   /** Lists the endpoint's models again and keeps them (at most MAX_CONNECTION_MODELS). */
   async discover(actor: Actor, id: string, signal?: AbortSignal): Promise<ConnectionView> {
-    const current = await this.owned(actor, id);
+    const current = await this.authorized(actor, id, 'manage');
     await this.checkAddress(current.baseUrl);
     const models = await this.deps.endpoints.listModels(openConnection(this.deps.secretBox, current), signal);
     const saved = await this.deps.connections.save({ ...current, models: keptModels(models), modelsDiscoveredAt: this.deps.clock.now() }, this.deps.clock.now());
@@ -108,7 +120,7 @@ export class ConnectionsUseCases {
 
   /** Calls the endpoint's model listing: a failed call is an answer (`ok: false`), not an error. */
   async test(actor: Actor, id: string, signal?: AbortSignal): Promise<ConnectionTest> {
-    const current = await this.owned(actor, id);
+    const current = await this.authorized(actor, id, 'manage');
     const problem = await this.deps.endpoints.problemWith(current.baseUrl);
     if (problem) return { ok: false, modelCount: 0, error: urlProblemOf(problem, 'The address') };
     try {
@@ -120,10 +132,23 @@ export class ConnectionsUseCases {
     }
   }
 
-  private async owned(actor: Actor, id: string): Promise<Connection> {
-    const found = isUuid(id) ? await this.deps.connections.find(actor.userId, id) : null;
-    if (!found) throw new NotFoundError('Connection');
-    return found;
+  /**
+   * The connection if the caller may do `action` on it: the one authorization rule (core/access) decides,
+   * the owner on a personal connection, the team role on a team's; anyone else gets the same 404 as for a
+   * connection that does not exist.
+   */
+  private async authorized(actor: Actor, id: string, action: AccessAction): Promise<Connection> {
+    const found = isUuid(id) ? await this.deps.connections.findById(id) : null;
+    await authorize(found && { ownerId: found.ownerId, teamId: found.teamId }, actor, action, 'Connection', this.deps.teams);
+    return found!;
+  }
+
+  /** The caller's personal scope, or a team's when `teamId` is given and the team policy lets the caller do `action` there. */
+  private async scopeFor(actor: Actor, teamId: unknown, action: AccessAction): Promise<ConnectionScope> {
+    if (teamId === undefined || teamId === null || teamId === '') return { ownerId: actor.userId };
+    const team = isUuid(teamId) && this.deps.teams ? await this.deps.teams.findById(teamId) : null;
+    await authorize(team && { ownerId: '', teamId: team.id }, actor, action, 'Team', this.deps.teams);
+    return { teamId: team!.id };
   }
 
   private async checkAddress(baseUrl: string): Promise<void> {
@@ -143,7 +168,7 @@ export class ConnectionsUseCases {
     }
   }
 
-  private sealed(id: string, ownerId: string, input: ConnectionInput, current: Connection | null): Connection {
+  private sealed(id: string, ownerId: string, teamId: string | null, input: ConnectionInput, current: Connection | null): Connection {
     const box = this.deps.secretBox;
     const now = this.deps.clock.now();
     let sealedKey = current?.sealedKey ?? null;
@@ -156,6 +181,7 @@ export class ConnectionsUseCases {
     return {
       id,
       ownerId,
+      teamId,
       name: input.name,
       kind: input.kind,
       baseUrl: input.baseUrl,

@@ -45,6 +45,8 @@ export interface ChatPlan {
   usesOwnKey?: boolean;
   /** The owner's connection the turn runs on (its provider names it), opened for this turn only (docs/connections.md). */
   connection?: OpenedConnection;
+  /** The owner's connections the settings' fallbacks name, opened for this turn only (docs/connections.md). */
+  fallbackConnections?: OpenedConnection[];
 }
 
 export interface ChatOutcome {

@@ -131,6 +131,7 @@ export class ChatTurnRunner {
       context: plan.context,
       apiKey: plan.apiKey,
       ...(plan.connection ? { connection: plan.connection } : {}),
+      ...(plan.fallbackConnections?.length ? { fallbackConnections: plan.fallbackConnections } : {}),
       configVersionId: plan.configVersionId ?? turn.conversation.configVersionId,
       sources: plan.sources,
       ...(this.deps.announce ? { announce: { ownerId: turn.ownerId, source: turn.source } } : {}),

@@ -39,7 +39,10 @@ export class CreateConfigVersionUseCase {
     const modelId = body.modelId ?? (provider === config.provider ? config.modelId : undefined);
     // An invalid provider or model is reported by the validator below; nothing is inherited for it.
     const base = isProviderId(provider) ? inheritedSettings(config, provider, typeof modelId === 'string' ? modelId.trim() : '') : {};
-    const owner = async () => (await this.deps.configs.findWithOwner(config.id))?.ownerId ?? null;
+    const owner = async () => {
+        const found = await this.deps.configs.findWithOwner(config.id);
+        return found ? { ownerId: found.ownerId, teamId: found.teamId ?? null } : null;
+      };
     const resolved = await resolveChoicePatch(modelChoiceResolver(this.deps.connections, owner), provider, modelId, base, body.settings, SETTINGS_PATHS);
     const version = await this.deps.versions.create({
       configId: config.id,

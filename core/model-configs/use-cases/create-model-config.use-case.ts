@@ -31,7 +31,7 @@ export class CreateModelConfigUseCase {
     const name = body.name ?? body.displayName;
     if (!name) throw ValidationError.field('name', 'name (or displayName) is required');
     const application = await findOwnedApplication(this.deps.applications, body.applicationId, actor, 'write');
-    const { provider, model, settings } = await modelChoiceResolver(this.deps.connections, application.ownerId)(body.provider, body.modelId, body.settings, SETTINGS_PATHS);
+    const { provider, model, settings } = await modelChoiceResolver(this.deps.connections, { ownerId: application.ownerId, teamId: application.teamId ?? null })(body.provider, body.modelId, body.settings, SETTINGS_PATHS);
     const config = await this.deps.configs.create({
       applicationId: application.id,
       name,

@@ -39,7 +39,10 @@ export class UpdateConfigVersionUseCase {
     if (body.provider !== undefined || body.modelId !== undefined || body.settings !== undefined) {
       const provider = body.provider ?? version.provider;
       const modelId = body.modelId ?? (provider === version.provider ? version.modelId : undefined);
-      const owner = async () => (await this.deps.configs.findWithOwner(config.id))?.ownerId ?? null;
+      const owner = async () => {
+        const found = await this.deps.configs.findWithOwner(config.id);
+        return found ? { ownerId: found.ownerId, teamId: found.teamId ?? null } : null;
+      };
       const resolved = await resolveChoicePatch(modelChoiceResolver(this.deps.connections, owner), provider, modelId, version.settings, body.settings, SETTINGS_PATHS);
       Object.assign(changes, { provider: resolved.provider, modelId: resolved.model, settings: resolved.settings });
     }

@@ -42,7 +42,10 @@ export class UpdateModelConfigUseCase {
       const provider = body.provider ?? config.provider;
       const providerChanged = provider !== config.provider;
       const modelId = body.modelId ?? (providerChanged ? undefined : config.modelId);
-      const owner = async () => (await this.deps.configs.findWithOwner(config.id))?.ownerId ?? null;
+      const owner = async () => {
+        const found = await this.deps.configs.findWithOwner(config.id);
+        return found ? { ownerId: found.ownerId, teamId: found.teamId ?? null } : null;
+      };
       const resolved = await resolveChoicePatch(modelChoiceResolver(this.deps.connections, owner), provider, modelId, config.settings, body.settings, SETTINGS_PATHS);
       Object.assign(changes, { provider: resolved.provider, modelId: resolved.model, settings: resolved.settings });
     }

@@ -39,7 +39,7 @@ export class StudioDebugChatUseCase {
     const application = await studioApplication(this.deps, appId, actor, 'read');
     const body = await validate(schema, input);
     const saved = (await currentDraft(this.deps, application.id)).config;
-    const config = body.config === undefined ? saved : await applyConfigPatch(saved, body.config, modelChoiceResolver(this.deps.connections, application.ownerId));
+    const config = body.config === undefined ? saved : await applyConfigPatch(saved, body.config, modelChoiceResolver(this.deps.connections, { ownerId: application.ownerId, teamId: application.teamId ?? null }));
     const settings = runSettings(config, body.variables ?? {});
     let conversation: Conversation;
     let opening;

@@ -65,7 +65,7 @@ export class SaveStudioDraftUseCase {
   async execute(appId: string, input: unknown, actor: Actor): Promise<StudioDraftView> {
     const application = await studioApplication(this.deps, appId, actor, 'write');
     const { config, stored } = await currentDraft(this.deps, application.id);
-    const next = await applyConfigPatch(config, input, modelChoiceResolver(this.deps.connections, application.ownerId));
+    const next = await applyConfigPatch(config, input, modelChoiceResolver(this.deps.connections, { ownerId: application.ownerId, teamId: application.teamId ?? null }));
     await this.deps.studio.saveDraft({ applicationId: application.id, config: next, basedOnVersion: stored?.basedOnVersion ?? null, updatedBy: actor.userId });
     return draftView(this.deps, application, actor);
   }

@@ -135,6 +135,81 @@ describe('core API: connections', () => {
     expect(res.body.message.content).toContain('shipped');
   });
 
+  // The other kinds speak their API through its own SDK, given the connection's base URL; the emulator serves each API's shape.
+  it.each([
+    { kind: 'anthropic_compatible', path: 'provider_b', model: 'claude-3-5-haiku-latest', chatPath: '/v1/messages', listing: '/v1/models' },
+    { kind: 'hugging_face_compatible', path: 'provider_d', model: 'meta-llama/Llama-3.1-8B-Instruct', chatPath: '/v1/chat/completions', listing: '/v1/models' },
+  ])('speaks the $kind kind: models discovered, an answer, a stream and a tool call through its SDK, with the key and header sent', async ({ kind, path, model, chatPath, listing }) => {
+    const owner = await paidUserWithApplication(stack);
+    const name = `${path}-compatible`;
+    const saved = await stack.client.post('/api/connections', { name, kind, baseUrl: `${stack.emulator!.url}/${path}`, apiKey: KEY, headers: { 'X-Tenant': HEADER } }, { token: owner.token });
+    expect(saved.status).toBe(201);
+    expect(saved.body).toMatchObject({ name, kind, hasKey: true, headerNames: ['x-tenant'] });
+    expect(saved.body.models).toContain(model);
+    expect(saved.text).not.toContain(KEY);
+    const listed = stack.emulator!.requests.find((r) => r.path === listing)!;
+    expect(listed).toMatchObject({ provider: path, apiKey: KEY });
+    expect(listed.headers['x-tenant']).toBe(HEADER);
+
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id;
+    const answer = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'hello there', provider: name, model }, { token: owner.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ provider: name, model });
+    expect(answer.body.message.content.length).toBeGreaterThan(0);
+    const chat = stack.emulator!.requests.find((r) => r.path === chatPath)!;
+    expect(chat).toMatchObject({ provider: path, apiKey: KEY });
+    expect(chat.headers['x-tenant']).toBe(HEADER);
+
+    const events = await readSseEvents(
+      await postStream(`${stack.listening.url}/api/conversations/${conversation}/stream`, { content: 'stream please', provider: name, model }, { authorization: `Bearer ${owner.token}` }),
+    );
+    expect(events.filter((e) => e.type === 'chunk').length).toBeGreaterThan(0);
+    expect(events.at(-1)).toMatchObject({ type: 'done', provider: name, model });
+
+    const tool = await stack.client.post(
+      `/api/applications/${owner.app.id}/tools`,
+      {
+        name: 'order_status',
+        description: 'Where an order is',
+        parameters: { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{1,6}$' } }, required: ['order'], additionalProperties: false },
+        source: { type: 'http', method: 'GET', url: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/orders/{{args.order}}` },
+        timeoutMs: 5000,
+      },
+      { token: owner.token },
+    );
+    expect(tool.status).toBe(201);
+    expect((await stack.client.put(`/api/applications/${owner.app.id}/agent`, { enabledTools: ['order_status'], maxToolRounds: 2 }, { token: owner.token })).status).toBe(200);
+    const called = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'Where is it? [[call order_status {"order":"4242"}]]', provider: name, model }, { token: owner.token });
+    expect(called.status).toBe(200);
+    expect(called.body.toolCalls).toEqual([expect.objectContaining({ name: 'order_status', arguments: { order: '4242' }, isError: false })]);
+    expect(called.body.message.content).toContain('shipped');
+
+  });
+
+  it('falls back to a connection named in the model config’s fallbacks (connectionName/model) when the primary keeps failing', async () => {
+    const owner = await paidUserWithApplication(stack);
+    expect((await stack.client.post('/api/connections', { name: 'backup-claude', kind: 'anthropic_compatible', baseUrl: `${stack.emulator!.url}/provider_b`, apiKey: KEY }, { token: owner.token })).status).toBe(201);
+    const settings = { resilience: { retry: { maxRetries: 0 }, fallbacks: [{ provider: 'no-such-connection', model: 'x' }, { provider: 'backup-claude', model: 'claude-3-5-haiku-latest' }] } };
+    const config = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'With a backup', provider: 'provider_a', modelId: 'gpt-4o', isDefault: true, settings }, { token: owner.token });
+    expect(config.status).toBe(201);
+    stack.emulator!.behaviour.modelFaults = { 'gpt-4o': { status: 500 } };
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id;
+    const answer = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'hello there' }, { token: owner.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ provider: 'backup-claude', model: 'claude-3-5-haiku-latest', answeredBy: { provider: 'backup-claude', model: 'claude-3-5-haiku-latest', fallback: true } });
+    expect(stack.emulator!.requests.find((r) => r.path === '/v1/messages')).toMatchObject({ provider: 'provider_b', apiKey: KEY });
+    expect(answer.text).not.toContain(KEY);
+
+    // Another owner's model config cannot reach this owner's connection by naming it: that fallback is skipped.
+    const other = await paidUserWithApplication(stack);
+    await stack.client.post('/api/model-configs', { applicationId: other.app.id, name: 'Borrowing', provider: 'provider_a', modelId: 'gpt-4o', isDefault: true, settings }, { token: other.token });
+    stack.emulator!.requests.length = 0;
+    const theirs = (await stack.client.post('/api/conversations', { applicationId: other.app.id }, { token: other.token })).body.id;
+    const refused = await stack.client.post(`/api/conversations/${theirs}/messages`, { content: 'hello there' }, { token: other.token });
+    expect(refused.status).toBe(502);
+    expect(stack.emulator!.requests.filter((r) => r.provider === 'provider_b')).toHaveLength(0);
+  });
+
   it('refuses a URL with credentials, an unknown field, and a name that is a built-in provider', async () => {
     const withCredentials = await create({ name: 'creds', baseUrl: `http://user:pass@127.0.0.1:1/v1` });
     expect(withCredentials.status).toBe(400);

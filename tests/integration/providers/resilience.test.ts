@@ -131,3 +131,34 @@ it('never restarts a stream that has sent its first chunk on another model', asy
   expect(chatRequests('gpt-4o-mini')).toHaveLength(1);
   expect(slept).toEqual([]);
 });
+
+it('costs a turn that answers at once nothing for its policy: no attempt list stored, the fallbacks only worked out when reached', async () => {
+  // A fallback that cannot be used (no such model) is noticed only when the primary is spent.
+  const fallbacks = [{ provider: 'provider_b', model: 'no-such-model' }];
+  const settings = { resilience: resilience({ fallbacks }) };
+  const conversation = await open();
+  const answer = await engine.sendMessage(conversation.id, { content: 'hello', provider: 'provider_a', model: 'gpt-4o-mini', settings });
+  expect(answer.answeredBy).toEqual({ provider: 'provider_a', model: 'gpt-4o-mini', fallback: false });
+  expect((await conversations.messages(conversation.id)).at(-1)!.metadata).toEqual({ answeredBy: { provider: 'provider_a', model: 'gpt-4o-mini', fallback: false } });
+
+  emulator.behaviour.modelFaults = { 'gpt-4o-mini': { status: 500 } };
+  await expect(engine.sendMessage(conversation.id, { content: 'again', provider: 'provider_a', model: 'gpt-4o-mini', settings: { resilience: { retry: { maxRetries: 0 }, fallbacks } } })).rejects.toMatchObject({ status: 502 });
+  const failed = (await conversations.messages(conversation.id)).at(-1)!;
+  expect(failed.metadata?.attempts?.map((a) => [a.provider, a.model, a.outcome, a.reason])).toEqual([
+    ['provider_a', 'gpt-4o-mini', 'failed', expect.any(String)],
+    ['provider_b', 'no-such-model', 'skipped', 'no-such-model is not a provider_b model'],
+  ]);
+});
+
+it('hands a resilient stream through part by part, and a client that stops early ends the turn without a fallback asked', async () => {
+  const settings = { resilience: resilience({ fallbacks: [{ provider: 'provider_b', model: 'claude-3-5-haiku-latest' }] }) };
+  const events: ChatStreamEvent[] = [];
+  for await (const e of await engine.streamMessage((await open()).id, { content: 'a long answer please', provider: 'provider_a', model: 'gpt-4o-mini', settings })) events.push(e);
+  const chunks = events.filter((e) => e.type === 'chunk');
+  expect(chunks.length).toBeGreaterThan(1);
+  expect(events.at(-1)).toMatchObject({ type: 'done', answeredBy: { provider: 'provider_a', fallback: false }, fullResponse: chunks.map((c) => (c as { content: string }).content).join('') });
+
+  const early = await engine.streamMessage((await open()).id, { content: 'a long answer please', provider: 'provider_a', model: 'gpt-4o-mini', settings });
+  for await (const e of early) if (e.type === 'chunk') break;
+  expect(emulator.requests.filter((r) => r.provider === 'provider_b')).toHaveLength(0);
+});

@@ -158,6 +158,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       path: target.path,
       query: Object.fromEntries(url.searchParams),
       apiKey: protocol.apiKey(req, url.searchParams),
+      headers: req.headers,
       body,
       aborted: false,
     };

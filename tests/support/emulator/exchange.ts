@@ -43,6 +43,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** The key the SDK sent, from whichever header or parameter the provider uses. */
   apiKey: string;
+  /** The request's headers (lower-case names), to see what a client sent besides the key. */
+  headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (undefined when there was none). */
   body: any;
   /** True when the client went away before the response was finished. */

@@ -2552,7 +2552,10 @@ export interface paths {
         /** List the caller's connections */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description List the team's connections instead of your own (any member may) */
+                    teamId?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -2589,6 +2592,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         /**
+                         * Format: uuid
+                         * @description Save the connection for this team (its Admins and Owner may); your own otherwise
+                         * @example 3f1c2b7e-8a5d-4c2e-9b1a-6d7e8f9a0b1c
+                         */
+                        teamId?: string;
+                        /**
                          * @description How model configs, the studio and the playground name it as their provider (not a built-in provider id)
                          * @example local-ollama
                          */
@@ -2597,7 +2606,7 @@ export interface paths {
                          * @default openai_compatible
                          * @enum {string}
                          */
-                        kind?: "openai_compatible";
+                        kind?: "openai_compatible" | "anthropic_compatible" | "hugging_face_compatible";
                         /**
                          * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
                          * @example http://127.0.0.1:11434/v1
@@ -2725,7 +2734,7 @@ export interface paths {
                          * @default openai_compatible
                          * @enum {string}
                          */
-                        kind?: "openai_compatible";
+                        kind?: "openai_compatible" | "anthropic_compatible" | "hugging_face_compatible";
                         /**
                          * @description Without credentials, query or fragment; checked against the connections' address rules on save and on every request
                          * @example http://127.0.0.1:11434/v1
@@ -19227,10 +19236,16 @@ export interface components {
         Connection: {
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description The team that holds the connection (its applications may use it); null for the caller's own
+             * @example 3f1c2b7e-8a5d-4c2e-9b1a-6d7e8f9a0b1c
+             */
+            teamId: string | null;
             /** @example local-ollama */
             name: string;
             /** @enum {string} */
-            kind: "openai_compatible";
+            kind: "openai_compatible" | "anthropic_compatible" | "hugging_face_compatible";
             /** @example http://127.0.0.1:11434/v1 */
             baseUrl: string;
             hasKey: boolean;

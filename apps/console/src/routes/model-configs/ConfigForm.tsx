@@ -6,6 +6,7 @@ import { Field, TextArea } from '../../components/Field';
 import { ErrorText } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
 import { t } from '../../lib/strings';
+import { resilienceOf, resilienceText, type Resilience, type ResilienceText } from '../../lib/resilience-form';
 import { useProviderCatalogue, useSaveConfig, type ConfigInput, type ModelConfig, type ProviderId } from './queries';
 import { s } from './strings';
 
@@ -14,20 +15,36 @@ interface Values {
   provider: ProviderId;
   modelId: string;
   settings: { temperature: string; maxTokens: string; topP: string; systemPrompt: string };
+  /** Retries and fallbacks (docs/connections.md), as the studio's model section takes them. */
+  resilience: ResilienceText;
 }
 
 /** The API's field paths and where they land in the form. */
 const FIELDS = ['name', 'provider', 'modelId', 'settings.temperature', 'settings.maxTokens', 'settings.topP', 'settings.systemPrompt'] as const;
+/** The retry fields' API paths and their form fields. */
+const RESILIENCE_FIELDS = {
+  'settings.resilience.retry.maxRetries': 'resilience.maxRetries',
+  'settings.resilience.retry.baseDelayMs': 'resilience.baseDelayMs',
+  'settings.resilience.retry.maxDelayMs': 'resilience.maxDelayMs',
+  // A path matches its own details and those beneath it (`settings.resilience.fallbacks.1`).
+  'settings.resilience.fallbacks': 'resilience.fallbacks',
+} as const;
+const API_FIELDS = [...FIELDS, ...(Object.keys(RESILIENCE_FIELDS) as (keyof typeof RESILIENCE_FIELDS)[])] as const;
 
 const num = (v: string): number | undefined => (v.trim() === '' ? undefined : Number(v));
 
-/** The form's text as the API's body: empty settings left out, numbers sent as typed (the API judges the ranges). */
-export function toConfigInput(values: Values): ConfigInput {
+/**
+ * The form's text as the API's body: empty settings left out, numbers sent as typed (the API judges the ranges).
+ * Retries and fallbacks emptied on a config that had them are sent as null, which clears them.
+ */
+export function toConfigInput(values: Values, had?: { resilience?: unknown }): ConfigInput {
+  const resilience: Resilience | null | undefined = resilienceOf(values.resilience) ?? (had?.resilience ? null : undefined);
   const settings = {
     temperature: num(values.settings.temperature),
     maxTokens: num(values.settings.maxTokens),
     topP: num(values.settings.topP),
     systemPrompt: values.settings.systemPrompt.trim() || undefined,
+    resilience,
   };
   return {
     name: values.name.trim(),
@@ -56,6 +73,7 @@ export function ConfigForm({ applicationId, config, onDone }: { applicationId?: 
         topP: text(config?.settings?.topP),
         systemPrompt: config?.settings?.systemPrompt ?? '',
       },
+      resilience: resilienceText((config?.settings as { resilience?: Resilience } | undefined)?.resilience),
     },
   });
   const { errors } = form.formState;
@@ -63,14 +81,17 @@ export function ConfigForm({ applicationId, config, onDone }: { applicationId?: 
   const info = catalogue.data?.find((p) => p.id === provider);
   const models = info?.models ?? [];
   const submit = form.handleSubmit((values) =>
-    save.mutate(toConfigInput({ ...values, modelId: values.modelId || info?.defaultModel || '' }), {
+    save.mutate(toConfigInput({ ...values, modelId: values.modelId || info?.defaultModel || '' }, config?.settings as { resilience?: unknown } | undefined), {
       onSuccess: onDone,
       onError: (error) => {
-        for (const [field, message] of Object.entries(fieldErrors(error, FIELDS))) form.setError(field as keyof Values, { message: message as string });
+        for (const [field, message] of Object.entries(fieldErrors(error, API_FIELDS))) {
+          const at = (RESILIENCE_FIELDS as Record<string, string>)[field] ?? field;
+          form.setError(at as keyof Values, { message: message as string });
+        }
       },
     }),
   );
-  const unplaced = save.error && !Object.keys(fieldErrors(save.error, FIELDS)).length ? save.error : null;
+  const unplaced = save.error && !Object.keys(fieldErrors(save.error, API_FIELDS)).length ? save.error : null;
   const modelError = errors.modelId?.message;
 
   return (
@@ -127,6 +148,16 @@ export function ConfigForm({ applicationId, config, onDone }: { applicationId?: 
         <Field label={s.topP} inputMode="decimal" hint={hint(ranges?.topP)} error={errors.settings?.topP?.message} {...form.register('settings.topP')} />
       </div>
       <TextArea label={s.systemPrompt} rows={3} error={errors.settings?.systemPrompt?.message} {...form.register('settings.systemPrompt')} />
+      <fieldset className="ap-stack">
+        <legend>{s.resilienceTitle}</legend>
+        <p className="ap-muted">{s.resilienceHelp}</p>
+        <div className="ap-mc-grid">
+          <Field label={s.maxRetries} type="number" inputMode="numeric" min={0} max={5} step={1} hint={s.maxRetriesHint} error={errors.resilience?.maxRetries?.message} {...form.register('resilience.maxRetries')} />
+          <Field label={s.baseDelayMs} type="number" inputMode="numeric" min={0} step={100} hint={s.baseDelayHint} error={errors.resilience?.baseDelayMs?.message} {...form.register('resilience.baseDelayMs')} />
+          <Field label={s.maxDelayMs} type="number" inputMode="numeric" min={0} step={100} error={errors.resilience?.maxDelayMs?.message} {...form.register('resilience.maxDelayMs')} />
+        </div>
+        <TextArea label={s.fallbacks} rows={3} spellCheck={false} hint={s.fallbacksHint} error={errors.resilience?.fallbacks?.message} {...form.register('resilience.fallbacks')} />
+      </fieldset>
       <ErrorText error={unplaced} />
       <div className="ap-actions">
         <Button type="submit" variant="primary" busy={save.isPending}>

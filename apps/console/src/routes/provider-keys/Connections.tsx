@@ -6,10 +6,11 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Field, TextArea } from '../../components/Field';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
-import { useConnections, useCreateConnection, useDeleteConnection, useRediscoverModels, useTestConnection, type Connection } from './connections-queries';
+import { useConnections, useCreateConnection, useDeleteConnection, useRediscoverModels, useTestConnection, type Connection, type ConnectionKind } from './connections-queries';
 import { s as strings } from './strings';
 
 const s = strings.connections;
+const KINDS: ConnectionKind[] = ['openai_compatible', 'anthropic_compatible', 'hugging_face_compatible'];
 
 /** `Name: value` lines into headers; null when a line is not of that form. */
 function parseHeaders(text: string): Record<string, string> | null {
@@ -24,6 +25,7 @@ function parseHeaders(text: string): Record<string, string> | null {
 
 interface FormValues {
   name: string;
+  kind: ConnectionKind;
   baseUrl: string;
   apiKey: string;
   headers: string;
@@ -33,7 +35,7 @@ interface FormValues {
 export function Connections() {
   const list = useConnections();
   const create = useCreateConnection();
-  const form = useForm<FormValues>({ defaultValues: { name: '', baseUrl: '', apiKey: '', headers: '' } });
+  const form = useForm<FormValues>({ defaultValues: { name: '', kind: 'openai_compatible', baseUrl: '', apiKey: '', headers: '' } });
   const submit = form.handleSubmit((values) => {
     const headers = parseHeaders(values.headers);
     if (!headers) {
@@ -41,7 +43,7 @@ export function Connections() {
       return;
     }
     create.mutate(
-      { name: values.name.trim(), baseUrl: values.baseUrl.trim(), ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : {}), ...(Object.keys(headers).length ? { headers } : {}) },
+      { name: values.name.trim(), kind: values.kind, baseUrl: values.baseUrl.trim(), ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : {}), ...(Object.keys(headers).length ? { headers } : {}) },
       {
         onSuccess: () => form.reset(),
         onError: (error) => {
@@ -77,8 +79,12 @@ export function Connections() {
         <Field label={s.name} autoComplete="off" spellCheck={false} hint={s.nameHint} error={form.formState.errors.name?.message} {...form.register('name', { required: s.nameRequired })} />
         <label className="ap-field">
           <span>{s.kind}</span>
-          <select disabled value="openai_compatible" onChange={() => undefined}>
-            <option value="openai_compatible">{s.kindOpenAi}</option>
+          <select {...form.register('kind')}>
+            {KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {s.kinds[kind]}
+              </option>
+            ))}
           </select>
         </label>
         <Field label={s.baseUrl} type="url" autoComplete="off" spellCheck={false} hint={s.baseUrlHint} error={form.formState.errors.baseUrl?.message} {...form.register('baseUrl', { required: s.baseUrlRequired })} />
@@ -112,7 +118,7 @@ function ConnectionItem({ connection: c }: { connection: Connection }) {
         <div>
           <h3>{c.name}</h3>
           <p className="ap-muted">
-            {s.kindOpenAi} · {c.baseUrl} · {c.hasKey && c.keyHint ? s.keyEnding(c.keyHint.replace(/^…/, '')) : s.noKey}
+            {s.kinds[c.kind]} · {c.baseUrl} · {c.hasKey && c.keyHint ? s.keyEnding(c.keyHint.replace(/^…/, '')) : s.noKey}
             {c.headerNames.length ? ` · ${s.headerNames(c.headerNames.join(', '))}` : ''} · {s.models(c.models.length)}
           </p>
         </div>

@@ -13,8 +13,11 @@ export function useConnections(enabled = true) {
   return useQuery({ queryKey: connectionsKey, queryFn: async () => (await data(api.GET('/api/connections'))).data, enabled });
 }
 
+export type ConnectionKind = Connection['kind'];
+
 export interface NewConnection {
   name: string;
+  kind: ConnectionKind;
   baseUrl: string;
   apiKey?: string;
   headers?: Record<string, string>;
@@ -23,7 +26,7 @@ export interface NewConnection {
 export function useCreateConnection() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: NewConnection) => data(api.POST('/api/connections', { body: { kind: 'openai_compatible', ...body } as never })),
+    mutationFn: (body: NewConnection) => data(api.POST('/api/connections', { body })),
     onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: connectionsKey }), client.invalidateQueries({ queryKey: MODEL_CATALOGUE_KEY })]),
   });
 }

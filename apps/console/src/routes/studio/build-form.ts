@@ -1,4 +1,5 @@
 import type { StudioConfig } from './queries';
+import { parseFallbacks, resilienceOf, resilienceText, type Resilience, type ResilienceText } from '../../lib/resilience-form';
 
 /** The Build form's mapping to and from the API's studio configuration (kept apart so it is tested without a browser). */
 type Settings = NonNullable<StudioConfig['settings']>;
@@ -16,25 +17,10 @@ export interface Form {
   openingMessage: string;
   suggested: string;
   /** Retries and fallbacks (docs/connections.md): numbers as typed, fallbacks one `provider/model` per line, in order. */
-  resilience: { maxRetries: string; baseDelayMs: string; maxDelayMs: string; fallbacks: string };
+  resilience: ResilienceText;
 }
 
-interface Resilience {
-  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
-  fallbacks?: { provider: string; model: string }[];
-}
-
-/** `provider/model` lines (a connection's name or a provider id, then the model, which may hold slashes). */
-export function parseFallbacks(text: string): { provider: string; model: string }[] {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const at = line.indexOf('/');
-      return at < 0 ? { provider: line, model: '' } : { provider: line.slice(0, at).trim(), model: line.slice(at + 1).trim() };
-    });
-}
+export { parseFallbacks };
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
 export const placeholders = (text: string): string[] => [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
@@ -52,26 +38,6 @@ export function toForm(c: StudioConfig): Form {
     suggested: (c.suggestedQuestions ?? []).join('\n'),
     resilience: resilienceText((st as { resilience?: Resilience }).resilience),
   };
-}
-
-function resilienceText(r: Resilience | undefined): Form['resilience'] {
-  const text = (v: number | undefined) => (v === undefined || v === null ? '' : String(v));
-  return {
-    maxRetries: text(r?.retry?.maxRetries),
-    baseDelayMs: text(r?.retry?.baseDelayMs),
-    maxDelayMs: text(r?.retry?.maxDelayMs),
-    fallbacks: (r?.fallbacks ?? []).map((f) => `${f.provider}/${f.model}`).join('\n'),
-  };
-}
-
-/** The retry and fallback settings as the API takes them; none when nothing is set (a turn then calls its model once). */
-function resilienceOf(f: Form['resilience'] | undefined): Resilience | undefined {
-  if (!f) return undefined;
-  const retry: NonNullable<Resilience['retry']> = {};
-  for (const k of ['maxRetries', 'baseDelayMs', 'maxDelayMs'] as const) if (f[k].trim() !== '') retry[k] = Number(f[k]);
-  const fallbacks = parseFallbacks(f.fallbacks);
-  if (!Object.keys(retry).length && !fallbacks.length) return undefined;
-  return { ...(Object.keys(retry).length ? { retry } : {}), ...(fallbacks.length ? { fallbacks } : {}) };
 }
 
 /** The form as the API's draft body: only the placeholders' values, numbers as numbers, empty optional settings left out. */
