@@ -1,5 +1,6 @@
 import { describeInBrowser } from '../browser/support/browser';
 import { userWithApplication } from '../support/test-stack';
+import { waitFor } from '../support/wait-for';
 import { axeViolations, screenshot, signIn, startConsoleStack, xssPayload, type ConsolePage, type ConsoleStack, closeCheckedTab } from './support/console-stack';
 
 /** Model configs and A/B versions in Chromium: the API's 400 on its field, the default, traffic shares, metrics per arm. */
@@ -141,11 +142,10 @@ describeInBrowser('console: model configs', () => {
     await client.put(`/api/model-configs/${config._id}/versions/${version._id}`, { trafficPercent: 100 }, { token });
     await rated(Array.from({ length: 20 }, (_, i) => (i % 2 ? 5 : 4)));
 
+    // Scoring runs off the turns' path: the page is read once the test has decided.
+    await waitFor(async () => (await client.get(`/api/model-configs/${config._id}/experiment`, { token })).body.decision === 'winner', 30_000);
     await page.reload();
-    await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 }).catch(async () => {
-      await page.reload();
-      await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 });
-    });
+    await section.getByText('Winner: Warm').waitFor();
     const arms = section.getByRole('table', { name: 'Arms of the A/B test' });
     expect(await arms.getByRole('row', { name: /^Calm \(control\)/ }).locator('td').allTextContents()).toEqual(['20', expect.stringMatching(/^2\.50 \(\d\.\d\d to \d\.\d\d\)$/), 'Baseline', 'Baseline']);
     expect(await arms.getByRole('row', { name: /^Warm/ }).locator('td').allTextContents()).toEqual(['20', expect.stringMatching(/^4\.50 /), expect.stringMatching(/^\+2\.00 \(\+\d\.\d\d to \+\d\.\d\d\)$/), 'Better']);
@@ -198,11 +198,10 @@ describeInBrowser('console: model configs', () => {
     await client.put(`/api/model-configs/${config._id}/versions/${version._id}`, { trafficPercent: 100 }, { token });
     await answers(20);
 
+    // Scoring runs off the turns' path: the page is read once the test has decided.
+    await waitFor(async () => (await client.get(`/api/model-configs/${config._id}/experiment`, { token })).body.decision === 'winner', 30_000);
     await page.reload();
-    await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 }).catch(async () => {
-      await page.reload();
-      await section.getByText('Winner: Warm').waitFor({ timeout: 20_000 });
-    });
+    await section.getByText('Winner: Warm').waitFor();
     const arms = section.getByRole('table', { name: 'Arms of the A/B test' });
     await arms.getByRole('columnheader', { name: 'Scored answers' }).waitFor();
     // "warm" of "warm, kind": the challenger's answers hold one of the two words, the control's none.
