@@ -9,7 +9,7 @@ const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true,
 describe('the product docs', () => {
   it.each(DOCS)('%s names no specification section, issue number or file outside the repository', (file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    expect(text).not.toMatch(/\bSPEC\b|\bissue \d|\(issue\b|\.\.\/shared\//);
+    expect(text).not.toMatch(/\bSPEC\b|\b[Ii]ssue \d|\(issue\b|\.\.\/shared\//);
   });
 
   it.each(DOCS)('%s links only files that exist in the repository', (file) => {
