@@ -84,7 +84,7 @@ describe('provider emulator', () => {
     expect(failing.status).toBe(503);
 
     const recorded = await (await fetch(`${emulator.url}/__emulator/requests`)).json();
-    expect(recorded).toEqual([{ provider: 'provider_a', method: 'POST', path: '/v1/chat/completions', query: {}, apiKey: 'sk-x', body: chatBody, aborted: false }]);
+    expect(recorded).toEqual([{ provider: 'provider_a', method: 'POST', path: '/v1/chat/completions', query: {}, apiKey: 'sk-x', body: chatBody, headers: expect.objectContaining({ authorization: 'Bearer sk-x', 'content-type': 'application/json' }), aborted: false }]);
 
     const behaviour = emulator.behaviour;
     await post(`${emulator.url}/__emulator/reset`, {});
