@@ -124,11 +124,14 @@ export function evaluationsModule(options: EvaluationsModuleOptions = {}): AppMo
         .toDynamicValue(() => {
           const sample = resolve(c, SampleLiveAnswerUseCase);
           const queue = resolve(c, EVALUATION_TOKENS.JobQueue);
+          // Most applications have no A/B test: the experiments' cached "none open" spares their turns the lookup.
+          const experiments = c.isBound(EXPERIMENT_TOKENS.ExperimentRepository) ? resolve(c, EXPERIMENT_TOKENS.ExperimentRepository) : null;
           return {
             name: 'evaluations.live-scores',
             handle: async (event: DomainEvent) => {
               const messageId = event.data.messageId;
               if (event.type !== 'message.completed' || typeof messageId !== 'string' || event.data.interrupted === true) return;
+              if (experiments && event.applicationId && (await experiments.listOpenByApplication(event.applicationId)).length === 0) return;
               for (const experimentId of await sample.execute(messageId)) {
                 await queue.enqueue<ScoreLiveAnswersJob>(SCORE_LIVE_ANSWERS_JOB, { experimentId }, { id: `live-${experimentId}` });
               }

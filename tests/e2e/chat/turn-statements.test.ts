@@ -2,7 +2,7 @@ import { waitFor } from '../../support/wait-for';
 import { paidUserWithApplication, startCoreApi, type TestStack } from '../../support/test-stack';
 
 /** What runs now and then whatever the load: the sweeps and the embedded database's upkeep. */
-const PERIODIC = [/webhook_deliveries/, /workflow_runs/, /evaluation_runs/, /usage_holders/, /usage_holds h LEFT JOIN/, /^ANALYZE/, /pg_relation_size/, /experiments WHERE status = 'running' OR/];
+const PERIODIC = [/webhook_deliveries/, /workflow_runs/, /evaluation_runs/, /usage_holders/, /usage_holds h LEFT JOIN/, /^ANALYZE/, /pg_relation_size/, /experiments WHERE status = 'running' OR/, /^SELECT DISTINCT experiment_id FROM live_answer_scores/];
 
 /**
  * How many statements a chat turn sends to the database, as `npm start` runs it (the core API with its engine

@@ -9,7 +9,8 @@ describe('NodeDnsResolver against a local DNS server (dns2 on 127.0.0.1)', () =>
   let resolver: NodeDnsResolver;
   beforeAll(async () => {
     dns = await LocalDns.start();
-    resolver = new NodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 });
+    // Generous for an answer on a loaded machine (the local server runs in this process); the never-answering server still times out.
+    resolver = new NodeDnsResolver({ servers: [dns.address], timeoutMs: 2000, tries: 1 });
     dns.zone['_ap-verify.shop.example.com'] = { txt: ['ap-verify-123', 'v=spf1 -all'] };
     dns.zone['chat.example.com'] = { cname: 'Edge.Platform.Example.' };
     dns.zone['slow.example.com'] = { silent: true };
@@ -44,7 +45,7 @@ describe('domain verification through NodeDnsResolver and the local DNS server',
     domains = new InMemoryDomains();
     verify = new VerifyCustomDomainUseCase({
       domains,
-      dns: new NodeDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 }),
+      dns: new NodeDnsResolver({ servers: [dns.address], timeoutMs: 2000, tries: 1 }),
       policy: { reserved: [], target: 'edge.platform.example' },
       clock: { now: () => new Date() },
     });
