@@ -60,7 +60,7 @@ export function authRouter(d: AuthRouterDeps): Router {
       return;
     }
     try {
-      const pair = await d.refresh.execute({ refresh_token: token });
+      const pair = await d.refresh.execute({ refresh_token: token }, 'cookie');
       setRefreshCookie(ctx, pair.refresh_token);
       ctx.body = { access_token: pair.access_token };
     } catch (error) {

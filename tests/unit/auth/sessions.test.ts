@@ -10,7 +10,7 @@ import type { MailMessage } from '../../../core/auth/ports/mailer.port';
 import { AuthenticateUseCase } from '../../../core/auth/use-cases/authenticate.use-case';
 import { ConfirmPasswordResetUseCase } from '../../../core/auth/use-cases/confirm-password-reset.use-case';
 import { LoginUseCase } from '../../../core/auth/use-cases/login.use-case';
-import { RefreshSessionUseCase } from '../../../core/auth/use-cases/refresh-session.use-case';
+import { COOKIE_REUSE_GRACE_MS, RefreshSessionUseCase } from '../../../core/auth/use-cases/refresh-session.use-case';
 import { RegisterUseCase } from '../../../core/auth/use-cases/register.use-case';
 import { RequestPasswordResetUseCase, RESET_TOKEN_TTL_MS } from '../../../core/auth/use-cases/request-password-reset.use-case';
 import { ConflictError, RateLimitedError, UnauthorizedError, ValidationError } from '../../../core/shared/errors';
@@ -88,6 +88,28 @@ describe('sessions', () => {
     const next = await s.refresh.execute({ refresh_token: session.refresh_token });
     await expect(s.refresh.execute({ refresh_token: session.refresh_token })).rejects.toBeInstanceOf(UnauthorizedError);
     await expect(s.refresh.execute({ refresh_token: next.refresh_token })).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('rotates a spent cookie within the grace (reload, second tab), and treats later reuse as a leak', async () => {
+    const s = aSystem();
+    const session = await s.register.execute(aRegistration());
+    const first = await s.refresh.execute({ refresh_token: session.refresh_token }, 'cookie');
+    s.advance(COOKIE_REUSE_GRACE_MS);
+    const raced = await s.refresh.execute({ refresh_token: session.refresh_token }, 'cookie');
+    expect(raced.refresh_token).not.toBe(first.refresh_token);
+    await s.refresh.execute({ refresh_token: first.refresh_token }, 'cookie');
+    s.advance(1);
+    await expect(s.refresh.execute({ refresh_token: session.refresh_token }, 'cookie')).rejects.toThrow('already used');
+    // The late reuse revoked the family: no token of it rotates any more, cookie or not.
+    await expect(s.refresh.execute({ refresh_token: raced.refresh_token }, 'cookie')).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('gives a body token no grace: its reuse revokes the family at once', async () => {
+    const s = aSystem();
+    const session = await s.register.execute(aRegistration());
+    const next = await s.refresh.execute({ refresh_token: session.refresh_token });
+    await expect(s.refresh.execute({ refresh_token: session.refresh_token })).rejects.toThrow('already used');
+    await expect(s.refresh.execute({ refresh_token: next.refresh_token }, 'cookie')).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it('counts failed logins per e-mail and clears them after a success', async () => {

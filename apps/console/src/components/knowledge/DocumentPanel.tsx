@@ -38,7 +38,10 @@ function ChunkItem({ baseId, documentId, chunk }: { baseId?: string; documentId:
 export function DocumentPanel({ baseId, doc, onClose }: { baseId?: string; doc: KnowledgeDocument; onClose: () => void }) {
   const id = doc.id!;
   const versions = useVersions(id);
-  const chunks = useChunks(id, doc.version);
+  // The version in use as this panel's own list shows it (not the documents list's row, which refreshes on its own
+  // and would swap the chunks, and an edit's confirmation, out from under someone typing).
+  const inUse = versions.data?.find((v) => v.state === 'current')?.version ?? doc.version;
+  const chunks = useChunks(id, inUse);
   const replace = useReplaceDocument(baseId, id);
   const restore = useRestoreVersion(baseId, id);
   const add = useAddChunk(baseId, id);
@@ -105,7 +108,7 @@ export function DocumentPanel({ baseId, doc, onClose }: { baseId?: string; doc: 
       ) : (
         <ol className="ap-kn-hits" aria-label={s.chunksTitle}>
           {chunks.data.map((chunk) => (
-            <ChunkItem key={`${chunk.chunkIndex}-${doc.version}`} baseId={baseId} documentId={id} chunk={chunk} />
+            <ChunkItem key={`${chunk.chunkIndex}-${inUse}`} baseId={baseId} documentId={id} chunk={chunk} />
           ))}
         </ol>
       )}
