@@ -47,7 +47,8 @@ const internalSchema = yup.object({
     .test('connection', 'connection must name a connection, its kind, base URL, headers and models', (v) => v === undefined || isOpenedConnection(v)),
   fallbackConnections: yup
     .mixed<NonNullable<ChatMessageRequest['fallbackConnections']>>()
-    .test('fallbackConnections', 'fallbackConnections must be at most 3 connections', (v) => v === undefined || (Array.isArray(v) && v.length <= 3 && v.every(isOpenedConnection))),
+    // Up to 3 balance members and 3 fallbacks may each name a connection.
+    .test('fallbackConnections', 'fallbackConnections must be at most 6 connections', (v) => v === undefined || (Array.isArray(v) && v.length <= 6 && v.every(isOpenedConnection))),
   fallbackKeys: yup
     .mixed<Record<string, string>>()
     .test('fallbackKeys', 'fallbackKeys must map provider ids to keys', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((k) => typeof k === 'string'))),

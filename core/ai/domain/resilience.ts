@@ -3,7 +3,8 @@ import { isAppError, UpstreamError, ValidationError, type ErrorDetail } from '..
 /**
  * What a model config (or a studio draft) asks of a turn when its provider has a bad day
  * (docs/connections.md, "Resilience"): how often to retry the same model, and which other
- * provider/model pairs answer, in order, once the retries are spent.
+ * provider/model pairs answer, in order, once the retries are spent; `balance` names the pairs that share
+ * the primary's load (each turn starts at the next of them, round robin).
  */
 export interface RetryPolicy {
   /** Retries after the first attempt, per provider/model pair (0: no retry). */
@@ -22,6 +23,11 @@ export interface FallbackTarget {
 export interface ResiliencePolicy {
   retry: RetryPolicy;
   fallbacks: FallbackTarget[];
+  /**
+   * Other provider/model pairs (a provider id or a connection's name) that share the primary's load: each
+   * turn starts at the next of [primary, ...balance] and tries the others before any fallback. Absent when empty.
+   */
+  balance?: FallbackTarget[];
 }
 
 export const RESILIENCE_LIMITS = {
@@ -29,6 +35,7 @@ export const RESILIENCE_LIMITS = {
   baseDelayMs: { min: 50, max: 10_000 },
   maxDelayMs: { min: 50, max: 60_000 },
   fallbacks: 3,
+  balance: 3,
 } as const;
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8_000 };
@@ -45,7 +52,7 @@ export function validateResiliencePolicy(raw: unknown, path = 'settings.resilien
   const input = raw as Record<string, unknown>;
   const errors: ErrorDetail[] = [];
   const fail = (field: string, message: string) => errors.push({ path: `${path}.${field}`, message: `${path}.${field} ${message}` });
-  for (const key of Object.keys(input)) if (key !== 'retry' && key !== 'fallbacks') fail(key, 'is not a resilience setting (retry, fallbacks)');
+  for (const key of Object.keys(input)) if (key !== 'retry' && key !== 'fallbacks' && key !== 'balance') fail(key, 'is not a resilience setting (retry, balance, fallbacks)');
 
   const retry: RetryPolicy = { ...DEFAULT_RETRY };
   if (input.retry !== undefined && input.retry !== null) {
@@ -68,23 +75,28 @@ export function validateResiliencePolicy(raw: unknown, path = 'settings.resilien
     }
   }
 
-  const fallbacks: FallbackTarget[] = [];
-  if (input.fallbacks !== undefined && input.fallbacks !== null) {
-    if (!Array.isArray(input.fallbacks)) fail('fallbacks', 'must be a list');
-    else if (input.fallbacks.length > RESILIENCE_LIMITS.fallbacks) fail('fallbacks', `must hold at most ${RESILIENCE_LIMITS.fallbacks} provider/model pairs`);
+  const pairs = (field: 'fallbacks' | 'balance'): FallbackTarget[] => {
+    const list: FallbackTarget[] = [];
+    const value = input[field];
+    if (value === undefined || value === null) return list;
+    if (!Array.isArray(value)) fail(field, 'must be a list');
+    else if (value.length > RESILIENCE_LIMITS[field]) fail(field, `must hold at most ${RESILIENCE_LIMITS[field]} provider/model pairs`);
     else {
-      input.fallbacks.forEach((f: unknown, i) => {
+      value.forEach((f: unknown, i) => {
         const item = f as Record<string, unknown> | null;
         const provider = typeof item?.provider === 'string' ? item.provider.trim() : '';
         const model = typeof item?.model === 'string' ? item.model.trim() : '';
         if (!item || typeof item !== 'object' || !provider || provider.length > 100 || !model || model.length > 200) {
-          fail(`fallbacks.${i}`, 'must name a provider and a model');
-        } else fallbacks.push({ provider, model });
+          fail(`${field}.${i}`, 'must name a provider and a model');
+        } else list.push({ provider, model });
       });
     }
-  }
+    return list;
+  };
+  const fallbacks = pairs('fallbacks');
+  const balance = pairs('balance');
   if (errors.length) throw new ValidationError(errors.map((e) => e.message).join('; '), errors);
-  return { retry, fallbacks };
+  return { retry, fallbacks, ...(balance.length ? { balance } : {}) };
 }
 
 /**
@@ -102,6 +114,11 @@ export function isRetryable(error: unknown): boolean {
   if (!isAppError(error)) return false;
   if (error.kind === 'upstream_timeout') return true;
   return error instanceof UpstreamError && (error.status === 429 || error.status === 502);
+}
+
+/** Whether a failure is the provider's rate limit (429): the key cools down (see `RateLimitCooldowns`). */
+export function isRateLimited(error: unknown): boolean {
+  return error instanceof UpstreamError && error.status === 429;
 }
 
 /** Whether a failure counts against a breaker: the provider's bad moment, not a refused key or request. */

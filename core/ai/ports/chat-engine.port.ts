@@ -52,9 +52,9 @@ export interface ChatMessageRequest {
   apiKey?: string;
   /** The owner's connection this turn runs on (its key and headers opened for this turn only; never stored or logged). */
   connection?: OpenedConnection;
-  /** The owner's own keys for the providers of the settings' fallbacks, by provider id (never stored, never logged). */
+  /** The owner's own keys for the providers of the settings' balance members and fallbacks, by provider id (never stored, never logged). */
   fallbackKeys?: Record<string, string>;
-  /** The owner's connections the settings' fallbacks name (`connectionName/model` pairs), opened for this turn only. */
+  /** The owner's connections the settings' balance members and fallbacks name (`connectionName/model` pairs), opened for this turn only. */
   fallbackConnections?: OpenedConnection[];
   configVersionId?: string | null;
   sources?: MessageSource[];

@@ -24,18 +24,22 @@ export class ConnectionTurnPolicy implements ChatPolicy {
   }
 
   /**
-   * The connections the settings' fallbacks name (`connectionName/model`), opened for the engine: read only
-   * when a fallback names one, so a policy of built-in providers costs no read. A name that is no connection
-   * of the owner is left to the engine, which records that fallback as skipped.
+   * The connections the settings' balance members and fallbacks name (`connectionName/model`), opened for the
+   * engine: read only when one names a connection, so a policy of built-in providers costs no read. A name that
+   * is no connection of the owner is left to the engine, which records that member or fallback as skipped.
    */
   private async openFallbacks(turn: ChatTurn, plan: ChatPlan): Promise<void> {
-    const fallbacks = (plan.settings.resilience as { fallbacks?: unknown } | undefined)?.fallbacks;
-    if (!Array.isArray(fallbacks) || !fallbacks.length) return;
+    const resilience = plan.settings.resilience as { fallbacks?: unknown; balance?: unknown } | undefined;
+    if (!resilience) return;
     const names = new Set<string>();
-    for (const f of fallbacks.slice(0, 3)) {
-      const name = (f as { provider?: unknown } | null)?.provider;
-      if (typeof name === 'string' && !isProviderId(name) && name.length <= 40) names.add(name);
+    for (const list of [resilience.balance, resilience.fallbacks]) {
+      if (!Array.isArray(list)) continue;
+      for (const f of list.slice(0, 3)) {
+        const name = (f as { provider?: unknown } | null)?.provider;
+        if (typeof name === 'string' && !isProviderId(name) && name.length <= 40) names.add(name);
+      }
     }
+    if (!names.size) return;
     const opened = [];
     for (const name of names) {
       const found = await this.deps.connections.findByName(userOf(turn), name);

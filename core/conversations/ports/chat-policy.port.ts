@@ -45,7 +45,7 @@ export interface ChatPlan {
   usesOwnKey?: boolean;
   /** The owner's connection the turn runs on (its provider names it), opened for this turn only (docs/connections.md). */
   connection?: OpenedConnection;
-  /** The owner's connections the settings' fallbacks name, opened for this turn only (docs/connections.md). */
+  /** The owner's connections the settings' balance members and fallbacks name, opened for this turn only (docs/connections.md). */
   fallbackConnections?: OpenedConnection[];
 }
 
