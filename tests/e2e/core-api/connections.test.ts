@@ -210,6 +210,50 @@ describe('core API: connections', () => {
     expect(stack.emulator!.requests.filter((r) => r.provider === 'provider_b')).toHaveLength(0);
   });
 
+  it('shares a model config’s load with a balance member on a connection, turn by turn, and hands a turn answered 429 to the other member', async () => {
+    const owner = await paidUserWithApplication(stack);
+    expect((await stack.client.post('/api/connections', { name: 'spare-llm', baseUrl: baseUrl(), apiKey: KEY }, { token: owner.token })).status).toBe(201);
+    const settings = { resilience: { retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 400 }, balance: [{ provider: 'spare-llm', model: 'gpt-4o-mini' }] } };
+    const config = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Balanced', provider: 'provider_a', modelId: 'gpt-4o', isDefault: true, settings }, { token: owner.token });
+    expect(config.status).toBe(201);
+    expect(config.body.settings.resilience.balance).toEqual([{ provider: 'spare-llm', model: 'gpt-4o-mini' }]);
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id;
+    const send = async () => {
+      const answer = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'hello there' }, { token: owner.token });
+      expect(answer.status).toBe(200);
+      expect(answer.text).not.toContain(KEY);
+      return answer.body.answeredBy;
+    };
+    const chats = (model: string) => stack.emulator!.requests.filter((r) => r.path === '/v1/chat/completions' && (r.body as { model?: string })?.model === model);
+
+    // Two turns, two members: neither is a fallback.
+    expect([await send(), await send()]).toEqual([
+      { provider: 'provider_a', model: 'gpt-4o', fallback: false },
+      { provider: 'spare-llm', model: 'gpt-4o-mini', fallback: false },
+    ]);
+    expect(chats('gpt-4o-mini')[0]!.apiKey).toBe(KEY);
+
+    // The primary is rate limited for 30 s: its turn goes to the member at once (no 30 s wait), and while it
+    // cools down the member is taken first even when the round robin comes back to the primary.
+    stack.emulator!.behaviour.modelFaults = { 'gpt-4o': { status: 429, retryAfter: 30 } };
+    stack.emulator!.requests.length = 0;
+    expect([await send(), await send(), await send()]).toEqual(Array(3).fill({ provider: 'spare-llm', model: 'gpt-4o-mini', fallback: false }));
+    expect(chats('gpt-4o')).toHaveLength(1);
+    expect(chats('gpt-4o-mini')).toHaveLength(3);
+
+    // Another owner naming this owner's connection as a member never reaches it: the primary answers every turn.
+    stack.emulator!.behaviour.modelFaults = {};
+    stack.emulator!.requests.length = 0;
+    const other = await paidUserWithApplication(stack);
+    await stack.client.post('/api/model-configs', { applicationId: other.app.id, name: 'Borrowing', provider: 'provider_a', modelId: 'gpt-4o', isDefault: true, settings }, { token: other.token });
+    const theirs = (await stack.client.post('/api/conversations', { applicationId: other.app.id }, { token: other.token })).body.id;
+    for (let i = 0; i < 2; i++) {
+      const answer = await stack.client.post(`/api/conversations/${theirs}/messages`, { content: 'hello there' }, { token: other.token });
+      expect(answer.body.answeredBy).toEqual({ provider: 'provider_a', model: 'gpt-4o', fallback: false });
+    }
+    expect(chats('gpt-4o-mini')).toHaveLength(0);
+  });
+
   it('refuses a URL with credentials, an unknown field, and a name that is a built-in provider', async () => {
     const withCredentials = await create({ name: 'creds', baseUrl: `http://user:pass@127.0.0.1:1/v1` });
     expect(withCredentials.status).toBe(400);
