@@ -20624,6 +20624,37 @@ export interface components {
             presencePenalty?: number;
             /** @example You are a friendly support assistant. Answer in two sentences at most. */
             systemPrompt?: string;
+            /** @description What a turn does when its provider has a bad day (docs/connections.md, "Resilience"). Unknown fields are refused; null clears it. */
+            resilience?: {
+                retry?: {
+                    /** @description Retries per provider/model pair after the first attempt (default 2). */
+                    maxRetries?: number;
+                    /** @description The first wait; each retry doubles it, with jitter (default 500). A provider's Retry-After wins. */
+                    baseDelayMs?: number;
+                    /** @description The longest wait, at least baseDelayMs (default 8000). */
+                    maxDelayMs?: number;
+                };
+                /** @description Pairs that share the primary's load: each turn starts at the next of [primary, ...balance] (round robin, one cooling down after a 429 taken last) and tries the others before any fallback. Not fallbacks: answeredBy.fallback stays false. */
+                balance?: {
+                    /**
+                     * @description A provider id or the name of one of the owner's connections.
+                     * @example provider_b
+                     */
+                    provider: string;
+                    /** @example claude-3-5-haiku-latest */
+                    model: string;
+                }[];
+                /** @description Pairs tried in order once the primary (and the balance members) are spent. */
+                fallbacks?: {
+                    /**
+                     * @description A provider id or the name of one of the owner's connections.
+                     * @example provider_b
+                     */
+                    provider: string;
+                    /** @example claude-3-5-haiku-latest */
+                    model: string;
+                }[];
+            } | null;
         };
         ModelConfig: {
             /** @example 5d8a3f2e-1b4c-4e6f-9a7d-3c2b1e0f9a8b */
