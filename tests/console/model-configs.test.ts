@@ -211,7 +211,7 @@ describeInBrowser('console: model configs', () => {
     await screenshot(page, 'model-configs-ab-test-evaluator');
   });
 
-  it('saves retries and an ordered fallback list with a config (the API’s 400 on the retry field)', async () => {
+  it('saves retries, models sharing the load and an ordered fallback list with a config (the API’s 400 on the retry field)', async () => {
     const { page } = tab;
     const owner = await userWithApplication(world.stack.client, { name: 'Resilient Shop' });
     await signIn(page, world.url, owner);
@@ -223,6 +223,7 @@ describeInBrowser('console: model configs', () => {
     await dialog.getByLabel('Model').selectOption('gpt-4o');
     await dialog.getByRole('group', { name: 'When the model fails' }).waitFor();
     await dialog.getByLabel('Retries').fill('9');
+    await dialog.getByLabel('Share the load with').fill('provider_a/gpt-4o-mini');
     await dialog.getByLabel('Fallbacks, in order').fill('provider_b/claude-3-5-haiku-latest\nprovider_d/meta-llama/Llama-3.1-8B-Instruct');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.locator('.ap-field__error').first().waitFor();
@@ -237,11 +238,16 @@ describeInBrowser('console: model configs', () => {
     const saved = configs.body.find((c: { name: string }) => c.name === 'Survives a bad day');
     expect(saved.settings.resilience).toEqual({
       retry: { maxRetries: 2, baseDelayMs: 250, maxDelayMs: 8000 },
+      balance: [{ provider: 'provider_a', model: 'gpt-4o-mini' }],
       fallbacks: [
         { provider: 'provider_b', model: 'claude-3-5-haiku-latest' },
         { provider: 'provider_d', model: 'meta-llama/Llama-3.1-8B-Instruct' },
       ],
     });
+    // Editing the config shows the saved list again.
+    await page.getByRole('button', { name: 'Edit Survives a bad day' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit the model config' });
+    expect(await edit.getByLabel('Share the load with').inputValue()).toBe('provider_a/gpt-4o-mini');
   });
 
   it('shows another user’s (or a missing) config as not found, with a retry', async () => {

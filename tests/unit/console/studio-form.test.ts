@@ -25,16 +25,16 @@ describe('the studio Build form mapping', () => {
       settings: { temperature: '0.3', maxTokens: '500', topP: '1', frequencyPenalty: '', presencePenalty: '-0.5' },
       openingMessage: 'Hello',
       suggested: 'Where is my order?\nHow do I return it?',
-      resilience: { maxRetries: '', baseDelayMs: '', maxDelayMs: '', fallbacks: '' },
+      resilience: { maxRetries: '', baseDelayMs: '', maxDelayMs: '', balance: '', fallbacks: '' },
     });
   });
 
   it('writes retries and the ordered fallbacks into settings.resilience, and reads them back', () => {
     const form = toForm(config);
-    form.resilience = { maxRetries: '2', baseDelayMs: '500', maxDelayMs: '', fallbacks: 'provider_b/claude-3-5-haiku-latest\n\nlocal-llm/org/model:8b' };
+    form.resilience = { maxRetries: '2', baseDelayMs: '500', maxDelayMs: '', balance: 'provider_a/gpt-4o-mini', fallbacks: 'provider_b/claude-3-5-haiku-latest\n\nlocal-llm/org/model:8b' };
     const sent = toConfig(form);
-    expect(sent.settings).toMatchObject({ resilience: { retry: { maxRetries: 2, baseDelayMs: 500 }, fallbacks: [{ provider: 'provider_b', model: 'claude-3-5-haiku-latest' }, { provider: 'local-llm', model: 'org/model:8b' }] } });
-    expect(toForm(sent).resilience).toEqual({ maxRetries: '2', baseDelayMs: '500', maxDelayMs: '', fallbacks: 'provider_b/claude-3-5-haiku-latest\nlocal-llm/org/model:8b' });
+    expect(sent.settings).toMatchObject({ resilience: { retry: { maxRetries: 2, baseDelayMs: 500 }, balance: [{ provider: 'provider_a', model: 'gpt-4o-mini' }], fallbacks: [{ provider: 'provider_b', model: 'claude-3-5-haiku-latest' }, { provider: 'local-llm', model: 'org/model:8b' }] } });
+    expect(toForm(sent).resilience).toEqual({ maxRetries: '2', baseDelayMs: '500', maxDelayMs: '', balance: 'provider_a/gpt-4o-mini', fallbacks: 'provider_b/claude-3-5-haiku-latest\nlocal-llm/org/model:8b' });
   });
 
   it('sends numbers as numbers, leaves out empty optional settings, values of unused variables and blank questions', () => {

@@ -15,7 +15,7 @@ interface Values {
   provider: ProviderId;
   modelId: string;
   settings: { temperature: string; maxTokens: string; topP: string; systemPrompt: string };
-  /** Retries and fallbacks (docs/connections.md), as the studio's model section takes them. */
+  /** Retries, load sharing and fallbacks (docs/connections.md), as the studio's model section takes them. */
   resilience: ResilienceText;
 }
 
@@ -28,6 +28,7 @@ const RESILIENCE_FIELDS = {
   'settings.resilience.retry.maxDelayMs': 'resilience.maxDelayMs',
   // A path matches its own details and those beneath it (`settings.resilience.fallbacks.1`).
   'settings.resilience.fallbacks': 'resilience.fallbacks',
+  'settings.resilience.balance': 'resilience.balance',
 } as const;
 const API_FIELDS = [...FIELDS, ...(Object.keys(RESILIENCE_FIELDS) as (keyof typeof RESILIENCE_FIELDS)[])] as const;
 
@@ -156,6 +157,7 @@ export function ConfigForm({ applicationId, config, onDone }: { applicationId?: 
           <Field label={s.baseDelayMs} type="number" inputMode="numeric" min={0} step={100} hint={s.baseDelayHint} error={errors.resilience?.baseDelayMs?.message} {...form.register('resilience.baseDelayMs')} />
           <Field label={s.maxDelayMs} type="number" inputMode="numeric" min={0} step={100} error={errors.resilience?.maxDelayMs?.message} {...form.register('resilience.maxDelayMs')} />
         </div>
+        <TextArea label={s.balance} rows={3} spellCheck={false} hint={s.balanceHint} error={errors.resilience?.balance?.message} {...form.register('resilience.balance')} />
         <TextArea label={s.fallbacks} rows={3} spellCheck={false} hint={s.fallbacksHint} error={errors.resilience?.fallbacks?.message} {...form.register('resilience.fallbacks')} />
       </fieldset>
       <ErrorText error={unplaced} />

@@ -1,12 +1,14 @@
 /** The Model configs screens' strings. */
 export const s = {
   resilienceTitle: 'When the model fails',
-  resilienceHelp: 'Retry a model that is busy or failing, then try other models in order. Leave empty to call the model once.',
+  resilienceHelp: 'Retry a model that is busy or failing, share its load with other models, then try other models in order. Leave empty to call the model once.',
   maxRetries: 'Retries',
   maxRetriesHint: 'How many more tries on the same model, 0 to 5.',
   baseDelayMs: 'First wait (milliseconds)',
   baseDelayHint: 'Each retry waits about twice as long as the last one.',
   maxDelayMs: 'Longest wait (milliseconds)',
+  balance: 'Share the load with',
+  balanceHint: 'Up to three other models, one per line as provider/model, that take turns with this one: each chat goes to the next, and a model that is busy is asked last. They are tried before the fallbacks.',
   fallbacks: 'Fallbacks, in order',
   fallbacksHint: 'Up to three, one per line as provider/model, tried in this order (for example provider_b/claude-3-5-haiku-latest or the name of your connection).',
   title: 'Model configs',

@@ -81,7 +81,8 @@ function BuildForm({ applicationId, draft }: { applicationId: string; draft: Stu
   };
   const setSetting = (k: NumberField, v: string) => set({ settings: { ...form.settings, [k]: v } });
   const setResilience = (change: Partial<Form['resilience']>) => set({ resilience: { ...form.resilience, ...change } });
-  const fallbackError = save.error instanceof ApiError ? (save.error.fieldMessage('settings.resilience.fallbacks') ?? [0, 1, 2].map((i) => (save.error as ApiError).fieldMessage(`settings.resilience.fallbacks.${i}`)).find(Boolean)) : undefined;
+  const pairsError = (field: 'fallbacks' | 'balance') =>
+    save.error instanceof ApiError ? (save.error.fieldMessage(`settings.resilience.${field}`) ?? [0, 1, 2].map((i) => (save.error as ApiError).fieldMessage(`settings.resilience.${field}.${i}`)).find(Boolean)) : undefined;
 
   async function saveDraft(): Promise<boolean> {
     if (invalid) return false;
@@ -268,7 +269,8 @@ function BuildForm({ applicationId, draft }: { applicationId: string; draft: Stu
                 <Field label={s.baseDelayMs} type="number" inputMode="numeric" min={0} step={100} hint={s.baseDelayHint} value={form.resilience.baseDelayMs} onChange={(e) => setResilience({ baseDelayMs: e.target.value })} error={apiError('settings.resilience.retry.baseDelayMs')} />
                 <Field label={s.maxDelayMs} type="number" inputMode="numeric" min={0} step={100} value={form.resilience.maxDelayMs} onChange={(e) => setResilience({ maxDelayMs: e.target.value })} error={apiError('settings.resilience.retry.maxDelayMs')} />
               </div>
-              <TextArea label={s.fallbacks} rows={3} spellCheck={false} hint={s.fallbacksHint} value={form.resilience.fallbacks} onChange={(e) => setResilience({ fallbacks: e.target.value })} error={fallbackError} />
+              <TextArea label={s.balance} rows={3} spellCheck={false} hint={s.balanceHint} value={form.resilience.balance} onChange={(e) => setResilience({ balance: e.target.value })} error={pairsError('balance')} />
+              <TextArea label={s.fallbacks} rows={3} spellCheck={false} hint={s.fallbacksHint} value={form.resilience.fallbacks} onChange={(e) => setResilience({ fallbacks: e.target.value })} error={pairsError('fallbacks')} />
             </fieldset>
           </section>
 
