@@ -214,6 +214,12 @@ describe('core API: connections', () => {
     const owner = await paidUserWithApplication(stack);
     expect((await stack.client.post('/api/connections', { name: 'spare-llm', baseUrl: baseUrl(), apiKey: KEY }, { token: owner.token })).status).toBe(201);
     const settings = { resilience: { retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 400 }, balance: [{ provider: 'spare-llm', model: 'gpt-4o-mini' }] } };
+    // A member without a model, and more than three members, are 400s naming the field.
+    for (const [balance, path] of [[[{ provider: 'spare-llm' }], 'settings.resilience.balance.0'], [Array(4).fill({ provider: 'spare-llm', model: 'gpt-4o-mini' }), 'settings.resilience.balance']] as const) {
+      const refused = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Refused', provider: 'provider_a', modelId: 'gpt-4o', settings: { resilience: { balance } } }, { token: owner.token });
+      expect(refused.status).toBe(400);
+      expect(refused.body.details.map((d: { path: string }) => d.path)).toEqual([path]);
+    }
     const config = await stack.client.post('/api/model-configs', { applicationId: owner.app.id, name: 'Balanced', provider: 'provider_a', modelId: 'gpt-4o', isDefault: true, settings }, { token: owner.token });
     expect(config.status).toBe(201);
     expect(config.body.settings.resilience.balance).toEqual([{ provider: 'spare-llm', model: 'gpt-4o-mini' }]);
