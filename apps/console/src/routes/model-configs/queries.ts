@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
 import { toApiError } from '../../lib/errors';
-import { fetchModelCatalogue, MODEL_CATALOGUE_KEY } from '../../lib/model-catalogue';
+import { useModelCatalogue } from '../../lib/model-catalogue';
 
 export type ModelConfig = components['schemas']['ModelConfig'];
 export type Version = components['schemas']['ModelConfigVersion'];
@@ -17,8 +17,9 @@ export interface ConfigInput {
 
 const key = ['model-configs'] as const;
 
-export function useProviderCatalogue() {
-  return useQuery({ queryKey: MODEL_CATALOGUE_KEY, queryFn: fetchModelCatalogue, staleTime: 60_000 });
+/** What the application's model pickers offer: the built-in providers, then the connections it may name. */
+export function useProviderCatalogue(applicationId: string | undefined) {
+  return useModelCatalogue(applicationId);
 }
 
 export function useConfigs(applicationId: string | undefined) {

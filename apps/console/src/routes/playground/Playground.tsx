@@ -35,7 +35,7 @@ export default function Playground() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const apps = useApplicationChoices();
-  const providers = useProviders();
+  const providers = useProviders(appId);
   const conversations = useConversations(appId);
   const conversation = useConversation(conversationId);
   const start = useStartConversation();

@@ -29,7 +29,7 @@ export default function Build({ applicationId }: { applicationId: string }) {
 }
 
 function BuildForm({ applicationId, draft }: { applicationId: string; draft: StudioDraft }) {
-  const providers = useProviders();
+  const providers = useProviders(applicationId);
   const application = useApplication(applicationId);
   const knowledge = useKnowledgeCount(applicationId);
   const agent = useAgentSettings(applicationId);

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
-import { fetchModelCatalogue, MODEL_CATALOGUE_KEY } from '../../lib/model-catalogue';
+import { useModelCatalogue } from '../../lib/model-catalogue';
 
 export type StudioDraft = components['schemas']['StudioDraft'];
 export type StudioConfig = components['schemas']['StudioConfig'];
@@ -29,8 +29,9 @@ export function useDiff(appId: string, from: string | null, to: string) {
   });
 }
 
-export function useProviders() {
-  return useQuery({ queryKey: MODEL_CATALOGUE_KEY, queryFn: fetchModelCatalogue, staleTime: 60_000 });
+/** What the application's model pickers offer: the built-in providers, then the connections it may name. */
+export function useProviders(applicationId: string | undefined) {
+  return useModelCatalogue(applicationId);
 }
 
 export function useApplication(appId: string) {
