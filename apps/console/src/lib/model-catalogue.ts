@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../api/client';
 import type { components } from '../api/schema';
-import { useApplicationChoices } from '../components/ApplicationScope';
-import { teamsQuery } from '../components/ScopeSwitcher';
+import { teamsQuery } from './teams';
 
 type ProviderInfo = components['schemas']['ProviderInfo'];
 type ConnectionView = components['schemas']['Connection'];
@@ -44,21 +43,18 @@ export async function fetchModelCatalogue(holder: CatalogueHolder = { teamId: nu
 }
 
 /**
- * The catalogue of the pickers of one application: its team (read from the application, with the caller's
- * role from the teams list) decides whose connections are offered.
+ * The catalogue of the pickers of one application, given its team (null for a personal application,
+ * undefined while not yet known): the team, with the caller's role in it from the teams list, decides whose
+ * connections are offered.
  */
-export function useModelCatalogue(applicationId: string | undefined) {
-  const apps = useApplicationChoices();
-  const application = applicationId ? apps.data?.find((a) => a.id === applicationId) : undefined;
-  const teamId = application?.teamId ?? null;
+export function useModelCatalogue(teamId: string | null | undefined) {
   const teams = useQuery({ ...teamsQuery, enabled: !!teamId });
   const role = teamId ? teams.data?.find((t) => t.id === teamId)?.role : undefined;
-  const holder: CatalogueHolder = { teamId, personal: !teamId || role === 'owner' };
-  const known = !applicationId || !apps.isPending;
+  const holder: CatalogueHolder = { teamId: teamId ?? null, personal: !teamId || role === 'owner' };
   return useQuery({
     queryKey: [...MODEL_CATALOGUE_KEY, holder.teamId, holder.personal],
     queryFn: () => fetchModelCatalogue(holder),
     staleTime: 60_000,
-    enabled: known && (!teamId || !teams.isPending),
+    enabled: teamId !== undefined && (!teamId || !teams.isPending),
   });
 }

@@ -17,9 +17,12 @@ export interface ConfigInput {
 
 const key = ['model-configs'] as const;
 
-/** What the application's model pickers offer: the built-in providers, then the connections it may name. */
-export function useProviderCatalogue(applicationId: string | undefined) {
-  return useModelCatalogue(applicationId);
+/**
+ * What the model pickers of an application offer: the built-in providers, then the connections it may name
+ * (its team's first); `teamId` is the application's team, null for a personal one, undefined while unknown.
+ */
+export function useProviderCatalogue(teamId: string | null | undefined) {
+  return useModelCatalogue(teamId);
 }
 
 export function useConfigs(applicationId: string | undefined) {

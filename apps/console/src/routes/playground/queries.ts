@@ -7,9 +7,12 @@ export type Conversation = components['schemas']['Conversation'];
 export type Message = components['schemas']['Message'];
 export type ProviderInfo = components['schemas']['ProviderInfo'];
 
-/** What the application's model pickers offer: the built-in providers, then the connections it may name. */
-export function useProviders(applicationId: string | undefined) {
-  return useModelCatalogue(applicationId);
+/**
+ * What the model pickers of an application offer: the built-in providers, then the connections it may name
+ * (its team's first); `teamId` is the application's team, null for a personal one, undefined while unknown.
+ */
+export function useProviders(teamId: string | null | undefined) {
+  return useModelCatalogue(teamId);
 }
 
 export function useConversations(applicationId: string | undefined) {

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Field, TextArea } from '../../components/Field';
-import { teamsQuery } from '../../components/ScopeSwitcher';
+import { teamsQuery } from '../../lib/teams';
 import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
 import { useConnections, useCreateConnection, useDeleteConnection, useRediscoverModels, useTestConnection, type Connection, type ConnectionKind } from './connections-queries';

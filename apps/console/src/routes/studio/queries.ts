@@ -29,9 +29,12 @@ export function useDiff(appId: string, from: string | null, to: string) {
   });
 }
 
-/** What the application's model pickers offer: the built-in providers, then the connections it may name. */
-export function useProviders(applicationId: string | undefined) {
-  return useModelCatalogue(applicationId);
+/**
+ * What the model pickers of an application offer: the built-in providers, then the connections it may name
+ * (its team's first); `teamId` is the application's team, null for a personal one, undefined while unknown.
+ */
+export function useProviders(teamId: string | null | undefined) {
+  return useModelCatalogue(teamId);
 }
 
 export function useApplication(appId: string) {
