@@ -106,6 +106,7 @@ describeInBrowser('console: connections', () => {
     await section.getByText(`${teamName} has no connections yet.`).waitFor();
     await section.getByLabel('Name').fill('team-llm');
     await section.getByLabel('Base URL').fill(baseUrl);
+    await section.getByLabel('API key (optional)').fill('sk-team-console-7Hq3');
     await section.getByRole('button', { name: 'Add a connection' }).click();
     await section.getByText('Added team-llm.').waitFor();
     await section.getByRole('listitem', { name: 'team-llm' }).getByRole('list', { name: 'Models of team-llm' }).getByText('gpt-4o-mini', { exact: true }).waitFor();
