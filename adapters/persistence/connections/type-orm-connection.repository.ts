@@ -5,8 +5,9 @@ import { affected, one, rows, uniquely } from '../sql';
 
 interface Row {
   id: string;
-  owner_id: string;
+  owner_id: string | null;
   team_id: string | null;
+  added_by: string | null;
   name: string;
   kind: ConnectionKind;
   base_url: string;
@@ -23,6 +24,7 @@ const toConnection = (r: Row): Connection => ({
   id: r.id,
   ownerId: r.owner_id,
   teamId: r.team_id ?? null,
+  addedBy: r.added_by ?? null,
   name: r.name,
   kind: r.kind,
   baseUrl: r.base_url,
@@ -44,14 +46,14 @@ export class TypeOrmConnectionRepository implements ConnectionRepository {
       () =>
         one<Row>(
           this.db,
-          `INSERT INTO connections (id, owner_id, team_id, name, kind, base_url, sealed_key, key_hint, sealed_headers, models, models_discovered_at, created_at, updated_at)
-           VALUES ($1, $2, $12, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, $11)
+          `INSERT INTO connections (id, owner_id, team_id, added_by, name, kind, base_url, sealed_key, key_hint, sealed_headers, models, models_discovered_at, created_at, updated_at)
+           VALUES ($1, $2, $12, $13, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, $11)
            ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, kind = EXCLUDED.kind, base_url = EXCLUDED.base_url,
              sealed_key = EXCLUDED.sealed_key, key_hint = EXCLUDED.key_hint, sealed_headers = EXCLUDED.sealed_headers,
              models = EXCLUDED.models, models_discovered_at = EXCLUDED.models_discovered_at, updated_at = EXCLUDED.updated_at
-           WHERE connections.owner_id = EXCLUDED.owner_id AND connections.team_id IS NOT DISTINCT FROM EXCLUDED.team_id
+           WHERE connections.owner_id IS NOT DISTINCT FROM EXCLUDED.owner_id AND connections.team_id IS NOT DISTINCT FROM EXCLUDED.team_id
            RETURNING *`,
-          [c.id, c.ownerId, c.name, c.kind, c.baseUrl, c.sealedKey, c.keyHint, JSON.stringify(c.sealedHeaders), JSON.stringify(c.models), c.modelsDiscoveredAt, now, c.teamId],
+          [c.id, c.ownerId, c.name, c.kind, c.baseUrl, c.sealedKey, c.keyHint, JSON.stringify(c.sealedHeaders), JSON.stringify(c.models), c.modelsDiscoveredAt, now, c.teamId, c.addedBy],
         ),
       () => (c.teamId ? `The team already has a connection named ${c.name}` : `You already have a connection named ${c.name}`),
     );

@@ -46,6 +46,7 @@ import { KnowledgeBases1764601000000 } from './1764601000000-knowledge-bases';
 import { KnowledgeVersions1764600400000 } from './1764600400000-knowledge-versions';
 import { LiveAnswerScores1764601200000 } from './1764601200000-live-answer-scores';
 import { TeamConnections1764601100000 } from './1764601100000-team-connections';
+import { TeamConnectionsHeldByTeam1764601600000 } from './1764601600000-team-connections-held-by-team';
 
 /** Every migration, oldest first. A new one is one file and one line here. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -96,4 +97,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KnowledgeBases1764601000000,
   TeamConnections1764601100000,
   LiveAnswerScores1764601200000,
+  TeamConnectionsHeldByTeam1764601600000,
 ];

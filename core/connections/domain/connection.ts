@@ -22,10 +22,12 @@ export const CONNECTION_KIND_SPEAKS: Record<ConnectionKind, ProviderId> = {
 
 export interface Connection {
   id: string;
-  /** Who saved it (for a team's connection, the member who added it). */
-  ownerId: string;
+  /** Whose personal connection it is; null for a team's, which belongs to the team (not to who added it). */
+  ownerId: string | null;
   /** The team that holds it, whose applications may use it; null for a personal connection. */
   teamId: string | null;
+  /** Who added it; null once that account is deleted (a team's connection outlives it). */
+  addedBy: string | null;
   name: string;
   kind: ConnectionKind;
   baseUrl: string;

@@ -87,7 +87,8 @@ export class ConnectionsUseCases {
     if (await this.deps.connections.findInScope(scope, input.name)) throw new ConflictError(`${whose} already ${whose === 'You' ? 'have' : 'has'} a connection named ${input.name}`);
     await this.checkAddress(input.baseUrl);
     const id = randomUUID();
-    const connection = this.sealed(id, actor.userId, 'teamId' in scope ? scope.teamId : null, input, null);
+    // A team's connection belongs to the team: no owner whose account deletion would take it along.
+    const connection = this.sealed(id, 'teamId' in scope ? { ownerId: null, teamId: scope.teamId, addedBy: actor.userId } : { ownerId: actor.userId, teamId: null, addedBy: actor.userId }, input, null);
     if (!input.models) connection.models = await this.discoverQuietly(connection, signal);
     return toConnectionView(await this.deps.connections.save(connection, this.deps.clock.now()));
   }
@@ -95,12 +96,12 @@ export class ConnectionsUseCases {
   async update(actor: Actor, id: string, body: unknown): Promise<ConnectionView> {
     const current = await this.authorized(actor, id, 'manage');
     const input = validateConnectionInput(body, true);
-    const scope: ConnectionScope = current.teamId ? { teamId: current.teamId } : { ownerId: current.ownerId };
+    const scope: ConnectionScope = current.teamId ? { teamId: current.teamId } : { ownerId: current.ownerId! };
     if (input.name && input.name !== current.name && (await this.deps.connections.findInScope(scope, input.name))) {
       throw new ConflictError(`${current.teamId ? 'The team already has' : 'You already have'} a connection named ${input.name}`);
     }
     if (input.baseUrl) await this.checkAddress(input.baseUrl);
-    const merged = this.sealed(current.id, current.ownerId, current.teamId, { name: current.name, kind: current.kind, baseUrl: current.baseUrl, ...input } as ConnectionInput, current);
+    const merged = this.sealed(current.id, current, { name: current.name, kind: current.kind, baseUrl: current.baseUrl, ...input } as ConnectionInput, current);
     return toConnectionView(await this.deps.connections.save(merged, this.deps.clock.now()));
   }
 
@@ -139,7 +140,7 @@ export class ConnectionsUseCases {
    */
   private async authorized(actor: Actor, id: string, action: AccessAction): Promise<Connection> {
     const found = isUuid(id) ? await this.deps.connections.findById(id) : null;
-    await authorize(found && { ownerId: found.ownerId, teamId: found.teamId }, actor, action, 'Connection', this.deps.teams);
+    await authorize(found && { ownerId: found.ownerId ?? '', teamId: found.teamId }, actor, action, 'Connection', this.deps.teams);
     return found!;
   }
 
@@ -168,7 +169,7 @@ export class ConnectionsUseCases {
     }
   }
 
-  private sealed(id: string, ownerId: string, teamId: string | null, input: ConnectionInput, current: Connection | null): Connection {
+  private sealed(id: string, held: Pick<Connection, 'ownerId' | 'teamId' | 'addedBy'>, input: ConnectionInput, current: Connection | null): Connection {
     const box = this.deps.secretBox;
     const now = this.deps.clock.now();
     let sealedKey = current?.sealedKey ?? null;
@@ -180,8 +181,9 @@ export class ConnectionsUseCases {
       : (current?.sealedHeaders ?? {});
     return {
       id,
-      ownerId,
-      teamId,
+      ownerId: held.ownerId,
+      teamId: held.teamId,
+      addedBy: held.addedBy,
       name: input.name,
       kind: input.kind,
       baseUrl: input.baseUrl,

@@ -70,4 +70,31 @@ describe('teams: the team\'s connections', () => {
     expect((await stack.client.delete(`/api/connections/${id}`, { token: owner.token })).status).toBe(204);
     expect((await stack.client.get(`/api/connections/${id}`, { token: admin.token })).status).toBe(404);
   });
+
+  it('a team connection belongs to the team: it outlives the account of the Admin who added it, which takes only their personal ones', async () => {
+    const world = await teamWithEveryRole(stack);
+    const { owner, admin, viewer } = world.users;
+    const baseUrl = `${stack.emulator!.url}/provider_a/v1`;
+    const team = await stack.client.post('/api/connections', { teamId: world.teamId, name: 'kept-llm', baseUrl, apiKey: KEY }, { token: admin.token });
+    expect(team.status).toBe(201);
+    const personal = await stack.client.post('/api/connections', { name: 'admins-own', baseUrl }, { token: admin.token });
+    expect(personal.status).toBe(201);
+
+    expect((await stack.client.delete('/api/users/me', { token: admin.token, body: { password: admin.password } })).status).toBe(204);
+
+    // Still the team's: listed for its members, changed by its Owner, and its applications still answer through it.
+    const listed = await stack.client.get(`/api/connections?teamId=${world.teamId}`, { token: viewer.token });
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: team.body.id, name: 'kept-llm', teamId: world.teamId, hasKey: true })]);
+    expect((await stack.client.post(`/api/connections/${team.body.id}/test`, {}, { token: owner.token })).body).toMatchObject({ ok: true });
+    const app = await teamApplication(stack, world);
+    const conversation = (await stack.client.post('/api/conversations', { applicationId: app.id }, { token: viewer.token })).body.id;
+    const answer = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'still there?', provider: 'kept-llm', model: 'gpt-4o-mini' }, { token: viewer.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ provider: 'kept-llm', model: 'gpt-4o-mini' });
+    expect(stack.emulator!.requests.find((r) => r.path === '/v1/chat/completions')?.apiKey).toBe(KEY);
+    // The departed Admin's personal connection went with their account; who added the team's is forgotten.
+    const rows = (await stack.infra.dataSource.query(`SELECT id, owner_id, added_by FROM connections WHERE id = ANY($1::uuid[])`, [[team.body.id, personal.body.id]])) as Array<{ id: string; owner_id: string | null; added_by: string | null }>;
+    expect(rows).toEqual([{ id: team.body.id, owner_id: null, added_by: null }]);
+    expect((await stack.client.patch(`/api/connections/${team.body.id}`, { name: 'kept-llm-2' }, { token: owner.token })).body).toMatchObject({ name: 'kept-llm-2' });
+  });
 });

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { formatDate } from '../lib/format';
 import { t } from '../lib/strings';
 import { useApplicationChoices, type ApplicationChoice } from './ApplicationScope';
-import { teamsQuery } from './ScopeSwitcher';
+import { teamsQuery } from '../lib/teams';
 
 /** The first eight characters of an application's id: enough to tell two of the same name apart. */
 export const shortId = (id: string) => id.slice(0, 8);

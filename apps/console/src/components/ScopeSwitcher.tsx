@@ -1,11 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api, data } from '../api/client';
 import { scope, useScope } from '../lib/scope';
+import { teamsQuery } from '../lib/teams';
 import { t } from '../lib/strings';
 
-/** The teams you belong to, with your role in each (shared with the teams area under the same key). */
-export const teamsQuery = { queryKey: ['teams', 'mine'], queryFn: () => data(api.GET('/api/teams', { params: { query: { limit: 100 } } })) } as const;
 
 /**
  * The personal/team switcher in the shell: every list that takes `?teamId=` follows it (lib/scope.ts).

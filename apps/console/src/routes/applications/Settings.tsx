@@ -6,7 +6,7 @@ import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorText } from '../../components/States';
-import { teamsQuery } from '../../components/ScopeSwitcher';
+import { teamsQuery } from '../../lib/teams';
 import { ApplicationForm } from './ApplicationForm';
 import { useDeleteApplication, useTransferApplication } from './queries';
 import { s } from './strings';

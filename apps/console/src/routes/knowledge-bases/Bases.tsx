@@ -12,7 +12,7 @@ import { formatDate } from '../../lib/format';
 import { useBases, useCreateBase, useDeleteBase, type KnowledgeBase } from '../../components/knowledge/queries';
 import { s as strings } from '../../components/knowledge/strings';
 import { useQuery } from '@tanstack/react-query';
-import { teamsQuery } from '../../components/ScopeSwitcher';
+import { teamsQuery } from '../../lib/teams';
 
 const s = strings.bases;
 

@@ -58,8 +58,8 @@ export function toConfigInput(values: Values, had?: { resilience?: unknown }): C
 const text = (n: number | undefined) => (n === undefined ? '' : String(n));
 
 /** Create or edit a config: provider and model from the catalogue, settings and limits; the API's 400s on their fields. */
-export function ConfigForm({ applicationId, config, onDone }: { applicationId?: string; config?: ModelConfig; onDone: () => void }) {
-  const catalogue = useProviderCatalogue();
+export function ConfigForm({ applicationId, teamId = null, config, onDone }: { applicationId?: string; teamId?: string | null; config?: ModelConfig; onDone: () => void }) {
+  const catalogue = useProviderCatalogue(teamId);
   // The platform's allowed ranges (the studio's draft reports them), shown before a save rather than after a refusal.
   const ranges = useSettingRanges(applicationId).data;
   const save = useSaveConfig(applicationId, config?._id);

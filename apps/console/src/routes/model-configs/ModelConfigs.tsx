@@ -18,14 +18,14 @@ export default function ModelConfigs() {
     <>
       <PageHeader title={s.title} description={s.description} />
       <ApplicationScope id="mc-app" emptyBody={s.noApplicationsBody}>
-        {(chosen) => <Configs key={chosen} chosen={chosen} />}
+        {(chosen, application) => <Configs key={chosen} chosen={chosen} teamId={application.teamId ?? null} />}
       </ApplicationScope>
     </>
   );
 }
 
-/** The chosen application's configs, with their dialogs. */
-function Configs({ chosen }: { chosen: string }) {
+/** The chosen application's configs, with their dialogs; `teamId` (the application's team) decides whose connections the form offers. */
+function Configs({ chosen, teamId }: { chosen: string; teamId: string | null }) {
   const list = useConfigs(chosen);
   const makeDefault = useMakeDefault();
   const remove = useDeleteConfig();
@@ -100,10 +100,10 @@ function Configs({ chosen }: { chosen: string }) {
     <>
       {configs}
       <Dialog open={creating} onOpenChange={setCreating} title={s.createTitle}>
-        {creating ? <ConfigForm applicationId={chosen} onDone={() => setCreating(false)} /> : null}
+        {creating ? <ConfigForm applicationId={chosen} teamId={teamId} onDone={() => setCreating(false)} /> : null}
       </Dialog>
       <Dialog open={!!editing} onOpenChange={(open) => !open && setEditing(null)} title={s.editTitle}>
-        {editing ? <ConfigForm key={editing._id} applicationId={chosen} config={editing} onDone={() => setEditing(null)} /> : null}
+        {editing ? <ConfigForm key={editing._id} applicationId={chosen} teamId={teamId} config={editing} onDone={() => setEditing(null)} /> : null}
       </Dialog>
       <ConfirmDialog
         open={!!deleting}

@@ -35,7 +35,7 @@ export default function Playground() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const apps = useApplicationChoices();
-  const providers = useProviders();
+  const providers = useProviders(apps.data ? (apps.data.find((app) => app.id === appId)?.teamId ?? null) : undefined);
   const conversations = useConversations(appId);
   const conversation = useConversation(conversationId);
   const start = useStartConversation();

@@ -8,14 +8,22 @@ export type ConnectionTest = components['schemas']['ConnectionTest'];
 
 export const connectionsKey = ['connections'] as const;
 
-/** The caller's connections (docs/connections.md); their models are offered in the model pickers too. */
-export function useConnections(enabled = true) {
-  return useQuery({ queryKey: connectionsKey, queryFn: async () => (await data(api.GET('/api/connections'))).data, enabled });
+/**
+ * The caller's connections, or (`teamId`) a team's (docs/connections.md); their models are offered in the
+ * model pickers too.
+ */
+export function useConnections(teamId: string | null) {
+  return useQuery({
+    queryKey: [...connectionsKey, teamId],
+    queryFn: async () => (await data(api.GET('/api/connections', { params: { query: teamId ? { teamId } : {} } }))).data,
+  });
 }
 
 export type ConnectionKind = Connection['kind'];
 
 export interface NewConnection {
+  /** The team that will hold it; absent for a personal one. */
+  teamId?: string;
   name: string;
   kind: ConnectionKind;
   baseUrl: string;

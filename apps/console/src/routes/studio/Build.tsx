@@ -29,8 +29,8 @@ export default function Build({ applicationId }: { applicationId: string }) {
 }
 
 function BuildForm({ applicationId, draft }: { applicationId: string; draft: StudioDraft }) {
-  const providers = useProviders();
   const application = useApplication(applicationId);
+  const providers = useProviders(application.data ? (application.data.teamId ?? null) : undefined);
   const knowledge = useKnowledgeCount(applicationId);
   const agent = useAgentSettings(applicationId);
   const save = useSaveDraft(applicationId);

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
-import { fetchModelCatalogue, MODEL_CATALOGUE_KEY } from '../../lib/model-catalogue';
+import { useModelCatalogue } from '../../lib/model-catalogue';
 
 export type StudioDraft = components['schemas']['StudioDraft'];
 export type StudioConfig = components['schemas']['StudioConfig'];
@@ -29,8 +29,12 @@ export function useDiff(appId: string, from: string | null, to: string) {
   });
 }
 
-export function useProviders() {
-  return useQuery({ queryKey: MODEL_CATALOGUE_KEY, queryFn: fetchModelCatalogue, staleTime: 60_000 });
+/**
+ * What the model pickers of an application offer: the built-in providers, then the connections it may name
+ * (its team's first); `teamId` is the application's team, null for a personal one, undefined while unknown.
+ */
+export function useProviders(teamId: string | null | undefined) {
+  return useModelCatalogue(teamId);
 }
 
 export function useApplication(appId: string) {

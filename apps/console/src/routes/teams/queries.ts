@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
-import { teamsQuery } from '../../components/ScopeSwitcher';
+import { teamsQuery } from '../../lib/teams';
 import { toApiError } from '../../lib/errors';
 
 export type Team = components['schemas']['Team'];

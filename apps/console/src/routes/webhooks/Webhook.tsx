@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
-import { teamsQuery } from '../../components/ScopeSwitcher';
+import { teamsQuery } from '../../lib/teams';
 import { EmptyState, ErrorState, ErrorText, Loading } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';
