@@ -1,5 +1,5 @@
 import { resolveModelSettings } from '../../ai/domain/model-settings';
-import type { ProviderId } from '../../ai/domain/provider-id';
+import { isProviderId, type ProviderId } from '../../ai/domain/provider-id';
 import type { ChatOutcome, ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import type { ProviderKeyRepository } from '../../provider-keys/ports/provider-key-repository.port';
 import { openProviderKey } from '../../provider-keys/use-cases/open-provider-key';
@@ -129,6 +129,9 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
         messages: 0,
       });
     }
+    // Quota counts the attempt that answered: a turn held on the platform's keys that a fallback or a balance member
+    // answered on one of the owner's connections ran on the owner's endpoint, so its tokens are theirs, not the quota's.
+    const answeredOnConnection = outcome.ok && outcome.provider !== undefined && !isProviderId(outcome.provider);
     await this.deps.usage.settle({
       userId: hold.userId,
       period: hold.period,
@@ -136,7 +139,7 @@ export class KeysAndQuotaPolicy implements ChatPolicy {
       ...(hold.holdId ? { holdId: hold.holdId } : {}),
       usedTokens: outcome.ok ? (outcome.usage?.totalTokens ?? 0) : 0,
       ok: outcome.ok,
-      ownKey: hold.ownKey,
+      ownKey: hold.ownKey || answeredOnConnection,
       includedTokens: hold.includedTokens,
     });
   }

@@ -194,9 +194,15 @@ describe('core API: connections', () => {
     expect(config.status).toBe(201);
     stack.emulator!.behaviour.modelFaults = { 'gpt-4o': { status: 500 } };
     const conversation = (await stack.client.post('/api/conversations', { applicationId: owner.app.id }, { token: owner.token })).body.id;
+    const usageBefore = (await stack.client.get('/api/billing/usage', { token: owner.token })).body.usage;
     const answer = await stack.client.post(`/api/conversations/${conversation}/messages`, { content: 'hello there' }, { token: owner.token });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ provider: 'backup-claude', model: 'claude-3-5-haiku-latest', answeredBy: { provider: 'backup-claude', model: 'claude-3-5-haiku-latest', fallback: true } });
+    // The turn was held on the platform's keys but answered on the owner's own endpoint: the quota's tokens do not move.
+    const usageAfter = (await stack.client.get('/api/billing/usage', { token: owner.token })).body.usage;
+    expect(usageAfter.tokensUsed).toBe(usageBefore.tokensUsed);
+    expect(usageAfter.ownKeyTokens).toBeGreaterThan(usageBefore.ownKeyTokens);
+    expect(usageAfter.tokensReserved).toBe(0);
     expect(stack.emulator!.requests.find((r) => r.path === '/v1/messages')).toMatchObject({ provider: 'provider_b', apiKey: KEY });
     expect(answer.text).not.toContain(KEY);
 
