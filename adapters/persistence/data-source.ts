@@ -161,7 +161,8 @@ export async function dumpPGliteTemplate(file: string, memory?: PGliteMemorySett
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
     await dataSource.destroy();
-    const tar = await db.dumpDataDir('none');
+    // A file named `.gz` is written compressed (the tests' template: 44 MB as a plain tar, 5 MB compressed).
+    const tar = await db.dumpDataDir(file.endsWith('.gz') ? 'gzip' : 'none');
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, Buffer.from(await tar.arrayBuffer()));
     renameSync(partial, file);

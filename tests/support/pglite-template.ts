@@ -15,7 +15,7 @@ export async function preparePGliteTemplate(): Promise<string> {
   const pgliteVersion = JSON.parse(readFileSync(join(require.resolve('@electric-sql/pglite'), '../../package.json'), 'utf8')).version as string;
   const hash = createHash('sha256').update(pgliteVersion);
   for (const migration of MIGRATIONS) hash.update(migration.name).update(String(migration.prototype.up)).update(String(migration.prototype.down));
-  const file = join(tmpdir(), `ai-platform-test-db-${hash.digest('hex').slice(0, 16)}.tar`);
+  const file = join(tmpdir(), `ai-platform-test-db-${hash.digest('hex').slice(0, 16)}.tar.gz`);
   if (!existsSync(file)) await dumpPGliteTemplate(file);
   return file;
 }

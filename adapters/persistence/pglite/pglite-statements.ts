@@ -44,7 +44,8 @@ export async function openPGlite(
   template?: string,
 ): Promise<PGlite> {
   // An in-memory database can start from a dumped data directory (a tar file) instead of running initdb.
-  const loadDataDir = template && !dataDir ? new Blob([readFileSync(template)]) : undefined;
+  // A gzip-compressed dump (`.tar.gz`) is a seventh of the size and loads faster than a plain tar.
+  const loadDataDir = template && !dataDir ? new Blob([readFileSync(template)], template.endsWith('.gz') ? { type: 'application/x-gzip' } : {}) : undefined;
   const db = await PGlite.create({ dataDir, loadDataDir, extensions: { vector }, startParams: startParams(memory) });
   await db.exec(`SET plan_cache_mode = force_generic_plan`);
   return db;

@@ -201,7 +201,8 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** axe-core on the current screen: the serious and critical violations (expected to be none), described. */
 export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's CSP does not govern (the page itself may not run inline code).
-  await page.evaluate(AXE_SOURCE);
+  // Loaded once per document: a check on the same page reuses it (a navigation starts a new document).
+  if (await page.evaluate(`typeof window.axe === 'undefined'`)) await page.evaluate(AXE_SOURCE);
   const results = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
     violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
   };

@@ -2,10 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite/vector';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGlitePool } from '../../../adapters/persistence/pglite/pglite-pool';
-import { inThread, type StatementRunner } from '../../../adapters/persistence/pglite/pglite-statements';
+import { inThread, openPGlite, type StatementRunner } from '../../../adapters/persistence/pglite/pglite-statements';
 import { PGliteThread } from '../../../adapters/persistence/pglite/pglite-thread';
 import { openDatabase } from '../../../adapters/persistence/data-source';
 import { thingsTable } from './things-table';
@@ -25,9 +24,13 @@ describe('PGlite on its own thread', () => {
   let local: PGlite;
   let here: StatementRunner;
 
+  // Both start from the run's migrated template (jest's global setup) instead of an initdb each; the test with the
+  // data directory below and the one of the platform database's migrations run initdb as before.
+  const template = process.env.PGLITE_TEST_TEMPLATE || undefined;
+
   beforeAll(async () => {
-    thread = await PGliteThread.open();
-    local = await PGlite.create({ extensions: { vector } });
+    thread = await PGliteThread.open({ template });
+    local = await openPGlite(undefined, undefined, template);
     here = inThread(local);
     for (const runner of [thread, here]) await runner.run(schema);
   });
@@ -102,7 +105,7 @@ describe('PGlite on its own thread', () => {
       const { PGliteThread } = require(${module});
       (async () => {
         for (const i of [1, 2]) {
-          const db = await PGliteThread.open();
+          const db = await PGliteThread.open({ template: process.env.PGLITE_TEST_TEMPLATE || undefined });
           console.log((await db.run('SELECT $1::int AS i', [i])).rows[0].i);
           await db.close();
         }
