@@ -42,6 +42,11 @@ export interface AppConfig {
    * third of it while the process runs; another instance gives it back once it has run out).
    */
   usageHoldLeaseMs: number;
+  /**
+   * WEBHOOK_DELIVERY_LEASE_MS: how long a sender holds a webhook delivery it is sending; a delivery whose sender
+   * died is sent again once this has passed. At least 15 s (the delivery's 10 s timeout and a margin).
+   */
+  webhookDeliveryLeaseMs: number;
   adminEmails: string[];
   logLevel: string;
   smtpUrl?: string;
@@ -209,6 +214,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     providerTimeoutMs: positiveInt('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 60_000),
     rerank: env.RERANK_URL ? { url: url('RERANK_URL', env.RERANK_URL), apiKey: env.RERANK_API_KEY || undefined, model: env.RERANK_MODEL || 'rerank-english-v3.0' } : undefined,
     usageHoldLeaseMs: atLeast('USAGE_HOLD_LEASE_MS', positiveInt('USAGE_HOLD_LEASE_MS', env.USAGE_HOLD_LEASE_MS, 30_000), 1_000),
+    webhookDeliveryLeaseMs: atLeast('WEBHOOK_DELIVERY_LEASE_MS', positiveInt('WEBHOOK_DELIVERY_LEASE_MS', env.WEBHOOK_DELIVERY_LEASE_MS, 60_000), 15_000),
     adminEmails: (env.ADMIN_EMAILS ?? '')
       .split(',')
       .map((e) => e.trim().toLowerCase())

@@ -1,8 +1,8 @@
 import { MAX_ATTEMPTS, nextAttemptAt, secretAssociatedData, shouldDisable } from '../domain/webhook';
 import type { WebhookDeps } from './webhook-deps';
 
-/** How long a sender holds a delivery before another may take it (the 10 s timeout plus margin). */
-const LEASE_MS = 60_000;
+/** How long a sender holds a delivery before another may take it (the 10 s timeout plus margin), unless configured. */
+export const DEFAULT_DELIVERY_LEASE_MS = 60_000;
 
 /**
  * Sends one delivery (the job of `DELIVER_WEBHOOK_JOB`): takes it if it is due and not taken, signs and
@@ -10,12 +10,16 @@ const LEASE_MS = 60_000;
  * disables the webhook after five days or a hundred attempts of failures in a row.
  */
 export class DeliverWebhookUseCase {
-  constructor(private readonly deps: Pick<WebhookDeps, 'webhooks' | 'sender' | 'secretBox' | 'clock' | 'notifier'>) {}
+  constructor(
+    private readonly deps: Pick<WebhookDeps, 'webhooks' | 'sender' | 'secretBox' | 'clock' | 'notifier'>,
+    /** WEBHOOK_DELIVERY_LEASE_MS: a delivery whose sender died is taken again once this has passed. */
+    private readonly leaseMs: number = DEFAULT_DELIVERY_LEASE_MS,
+  ) {}
 
   async execute(deliveryId: string): Promise<void> {
     const { webhooks, clock } = this.deps;
     const start = clock.now();
-    const claimed = await webhooks.claimDelivery(deliveryId, start, new Date(start.getTime() + LEASE_MS));
+    const claimed = await webhooks.claimDelivery(deliveryId, start, new Date(start.getTime() + this.leaseMs));
     if (!claimed) return; // not due, taken by another instance, finished, or its webhook is off
     const { delivery, webhook } = claimed;
     const attempt = delivery.attempts + 1;

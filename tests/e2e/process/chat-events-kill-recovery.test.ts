@@ -29,7 +29,7 @@ interface Delivered {
     await processes.close();
   });
 
-  const start = () => processes.start({ PROVIDER_A_BASE_URL: emulator.baseUrls.provider_a, PROVIDER_A_API_KEY: 'sk-platform-kill', ADMIN_EMAILS: ADMIN });
+  const start = () => processes.start({ PROVIDER_A_BASE_URL: emulator.baseUrls.provider_a, PROVIDER_A_API_KEY: 'sk-platform-kill', ADMIN_EMAILS: ADMIN, WEBHOOK_DELIVERY_LEASE_MS: '15000' });
 
   it('delivers every stored turn\'s events exactly once after a restart, the cut stream\'s user message included', async () => {
     // Every delivery is answered at once, except the first message.received of the streamed turn: the
@@ -88,7 +88,7 @@ interface Delivered {
       expect(userMessages).toHaveLength(3);
       expect(answers).toHaveLength(2);
       const expected = 1 + userMessages.length + answers.length;
-      // The delivery cut by the kill is taken up again once its lease (60 s) has passed.
+      // The delivery cut by the kill is taken up again once its lease (15 s here) has passed.
       await waitFor(() => answered.size >= expected, 100_000);
       await new Promise((r) => setTimeout(r, 2500));
       const all = receiver.verified(hook.body.secret) as unknown as Delivered[];

@@ -18,7 +18,8 @@ const BASE_URL = process.env.TEST_DATABASE_URL;
     await processes.close();
   });
 
-  const start = () => processes.start();
+  // The shortest lease allowed: the cut delivery is sent again 15 s after it was taken, not a minute.
+  const start = () => processes.start({ WEBHOOK_DELIVERY_LEASE_MS: '15000' });
 
   it('delivers the committed event after restart, same event id, exactly once successfully', async () => {
     const answered: number[] = [];

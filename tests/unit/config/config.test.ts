@@ -50,6 +50,7 @@ describe('configuration', () => {
     [{ CACHE_TTL_MS: '-1' }, 'CACHE_TTL_MS must be a whole number (0 or more)'],
     [{ CACHE_TTL_MS: 'ten' }, 'CACHE_TTL_MS must be a whole number (0 or more)'],
     [{ PGLITE_THREAD: 'maybe' }, 'PGLITE_THREAD must be on or off'],
+    [{ WEBHOOK_DELIVERY_LEASE_MS: '10000' }, 'WEBHOOK_DELIVERY_LEASE_MS must be at least 15000'],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: fresh(), ...env })).toThrow(new ConfigError(message));
   });
