@@ -25,15 +25,15 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-let serverBuilt = false;
+const built = new Set<string>();
 /**
- * Compiles the server into dist/start/ as `npm start` does first (only the files changed since; `npm test` has done it
- * before Jest, so this is a check of the files' times). Once per test file.
+ * Runs one of the build scripts `npm start` runs first (`apps/<app>/scripts/ensure-built.mjs`: they rebuild only what
+ * changed, and `npm test` has run them before Jest, so this is a check of the files' times), once per test file.
  */
-function ensureServerBuilt(): void {
-  if (serverBuilt) return;
-  execFileSync(process.execPath, [join(ROOT, 'apps', 'all', 'scripts', 'ensure-built.mjs')], { stdio: 'pipe', timeout: 180_000 });
-  serverBuilt = true;
+export function ensureBuilt(app: 'all' | 'console'): void {
+  if (built.has(app)) return;
+  execFileSync(process.execPath, [join(ROOT, 'apps', app, 'scripts', 'ensure-built.mjs')], { stdio: 'pipe', timeout: 180_000 });
+  built.add(app);
 }
 
 /**
@@ -41,7 +41,7 @@ function ensureServerBuilt(): void {
  * (dist/start/), with no compiler in the process (starting through ts-node took several seconds more on every start).
  */
 export function spawnService(entry: string, env: Record<string, string>): Service {
-  ensureServerBuilt();
+  ensureBuilt('all');
   return serviceOf(
     spawn(process.execPath, [join(ROOT, 'dist', 'start', entry.replace(/\.ts$/, '.js'))], {
       cwd: ROOT,

@@ -1,4 +1,5 @@
 import { isProviderId, PROVIDER_IDS } from '../../ai/domain/provider-id';
+import { RESILIENCE_LIMITS } from '../../ai/domain/resilience';
 import type { ChatPlan, ChatPolicy, ChatTurn } from '../../conversations/ports/chat-policy.port';
 import type { SecretBox } from '../../shared/secret-box.port';
 import { ValidationError } from '../../shared/errors';
@@ -32,9 +33,9 @@ export class ConnectionTurnPolicy implements ChatPolicy {
     const resilience = plan.settings.resilience as { fallbacks?: unknown; balance?: unknown } | undefined;
     if (!resilience) return;
     const names = new Set<string>();
-    for (const list of [resilience.balance, resilience.fallbacks]) {
+    for (const [list, limit] of [[resilience.balance, RESILIENCE_LIMITS.balance], [resilience.fallbacks, RESILIENCE_LIMITS.fallbacks]] as const) {
       if (!Array.isArray(list)) continue;
-      for (const f of list.slice(0, 3)) {
+      for (const f of list.slice(0, limit)) {
         const name = (f as { provider?: unknown } | null)?.provider;
         if (typeof name === 'string' && !isProviderId(name) && name.length <= 40) names.add(name);
       }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../browser/support/browser';
 import { startMarketplace, type MarketplaceStack } from '../../support/marketplace-stack';
 import { startStripeFake, type StripeFake } from '../../support/stripe-fake/stripe-fake';
+import { ensureBuilt } from '../../support/spawn-service';
 import { startCoreApi, stopListening, type StackOptions, type TestStack } from '../../support/test-stack';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -24,13 +24,8 @@ function freePort(): Promise<number> {
   });
 }
 
-let built = false;
 /** Builds the console when its build is missing or stale (what `npm start` does); cheap when current. */
-export function ensureConsoleBuilt(): void {
-  if (built) return;
-  execFileSync(process.execPath, [join(ROOT, 'apps', 'console', 'scripts', 'ensure-built.mjs')], { stdio: 'pipe', timeout: 180_000 });
-  built = true;
-}
+export const ensureConsoleBuilt = (): void => ensureBuilt('console');
 
 /**
  * One console test file's world: the composed apps (core API serving the built console, AI service,

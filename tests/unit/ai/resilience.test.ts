@@ -20,7 +20,8 @@ describe('resilience policy', () => {
       }
       return [];
     };
-    expect(refused({ retries: 3 })).toEqual(['settings.resilience.retries']);
+    // A misspelt setting (here `backoff`, which is not one) is refused by its name, not silently ignored.
+    expect(refused({ backoff: 3 })).toEqual(['settings.resilience.backoff']);
     expect(refused({ retry: { maxRetries: 9 } })).toEqual(['settings.resilience.retry.maxRetries']);
     expect(refused({ retry: { baseDelayMs: 2000, maxDelayMs: 1000 } })).toEqual(['settings.resilience.retry.maxDelayMs']);
     expect(refused({ fallbacks: [{}, {}, {}, {}] })).toEqual(['settings.resilience.fallbacks']);

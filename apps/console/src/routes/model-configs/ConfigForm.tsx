@@ -7,7 +7,8 @@ import { ErrorText } from '../../components/States';
 import { fieldErrors } from '../../lib/errors';
 import { t } from '../../lib/strings';
 import { resilienceOf, resilienceText, type Resilience, type ResilienceText } from '../../lib/resilience-form';
-import { useProviderCatalogue, useSaveConfig, type ConfigInput, type ModelConfig, type ProviderId } from './queries';
+import { useModelCatalogue } from '../../lib/model-catalogue';
+import { useSaveConfig, type ConfigInput, type ModelConfig, type ProviderId } from './queries';
 import { s } from './strings';
 
 interface Values {
@@ -59,7 +60,7 @@ const text = (n: number | undefined) => (n === undefined ? '' : String(n));
 
 /** Create or edit a config: provider and model from the catalogue, settings and limits; the API's 400s on their fields. */
 export function ConfigForm({ applicationId, teamId = null, config, onDone }: { applicationId?: string; teamId?: string | null; config?: ModelConfig; onDone: () => void }) {
-  const catalogue = useProviderCatalogue(teamId);
+  const catalogue = useModelCatalogue(teamId);
   // The platform's allowed ranges (the studio's draft reports them), shown before a save rather than after a refusal.
   const ranges = useSettingRanges(applicationId).data;
   const save = useSaveConfig(applicationId, config?._id);

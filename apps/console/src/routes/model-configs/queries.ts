@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
 import { toApiError } from '../../lib/errors';
-import { useModelCatalogue } from '../../lib/model-catalogue';
 
 export type ModelConfig = components['schemas']['ModelConfig'];
 export type Version = components['schemas']['ModelConfigVersion'];
@@ -16,14 +15,6 @@ export interface ConfigInput {
 }
 
 const key = ['model-configs'] as const;
-
-/**
- * What the model pickers of an application offer: the built-in providers, then the connections it may name
- * (its team's first); `teamId` is the application's team, null for a personal one, undefined while unknown.
- */
-export function useProviderCatalogue(teamId: string | null | undefined) {
-  return useModelCatalogue(teamId);
-}
 
 export function useConfigs(applicationId: string | undefined) {
   return useQuery({

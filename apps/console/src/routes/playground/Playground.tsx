@@ -12,7 +12,8 @@ import { applyAnswerEvent, streamingAnswer, transcriptOf } from '../../component
 import type { AnswerEntry, StoredMessage, TranscriptEntry } from '../../components/chat/types';
 import { streamChat } from '../../lib/chat-stream';
 import { ApiError } from '../../lib/errors';
-import { useConversation, useConversations, useProviders, useRateAnswer, useRenameConversation, useStartConversation } from './queries';
+import { useModelCatalogue } from '../../lib/model-catalogue';
+import { useConversation, useConversations, useRateAnswer, useRenameConversation, useStartConversation } from './queries';
 import { s } from './strings';
 
 /** The turn on screen until the stored conversation holds it: the question and the answer as it streams. */
@@ -35,7 +36,7 @@ export default function Playground() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const apps = useApplicationChoices();
-  const providers = useProviders(apps.data ? (apps.data.find((app) => app.id === appId)?.teamId ?? null) : undefined);
+  const providers = useModelCatalogue(apps.data ? (apps.data.find((app) => app.id === appId)?.teamId ?? null) : undefined);
   const conversations = useConversations(appId);
   const conversation = useConversation(conversationId);
   const start = useStartConversation();

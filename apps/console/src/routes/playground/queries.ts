@@ -1,19 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
-import { useModelCatalogue } from '../../lib/model-catalogue';
 
 export type Conversation = components['schemas']['Conversation'];
 export type Message = components['schemas']['Message'];
 export type ProviderInfo = components['schemas']['ProviderInfo'];
-
-/**
- * What the model pickers of an application offer: the built-in providers, then the connections it may name
- * (its team's first); `teamId` is the application's team, null for a personal one, undefined while unknown.
- */
-export function useProviders(teamId: string | null | undefined) {
-  return useModelCatalogue(teamId);
-}
 
 export function useConversations(applicationId: string | undefined) {
   return useQuery({

@@ -11,7 +11,8 @@ import { ErrorState, ErrorText, Loading } from '../../components/States';
 import { ApiError } from '../../lib/errors';
 import { t } from '../../lib/strings';
 import { DebugChat } from './DebugChat';
-import { useAgentSettings, useApplication, useDraft, useKnowledgeCount, usePublish, useProviders, useSaveDraft, type StudioDraft } from './queries';
+import { useModelCatalogue } from '../../lib/model-catalogue';
+import { useAgentSettings, useApplication, useDraft, useKnowledgeCount, usePublish, useSaveDraft, type StudioDraft } from './queries';
 import { s } from './strings';
 import { VersionsPanel } from './VersionsPanel';
 import { OPTIONAL, placeholders, toConfig, toForm, type Form, type NumberField } from './build-form';
@@ -30,7 +31,7 @@ export default function Build({ applicationId }: { applicationId: string }) {
 
 function BuildForm({ applicationId, draft }: { applicationId: string; draft: StudioDraft }) {
   const application = useApplication(applicationId);
-  const providers = useProviders(application.data ? (application.data.teamId ?? null) : undefined);
+  const providers = useModelCatalogue(application.data ? (application.data.teamId ?? null) : undefined);
   const knowledge = useKnowledgeCount(applicationId);
   const agent = useAgentSettings(applicationId);
   const save = useSaveDraft(applicationId);

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import type { components } from '../../api/schema';
-import { useModelCatalogue } from '../../lib/model-catalogue';
 
 export type StudioDraft = components['schemas']['StudioDraft'];
 export type StudioConfig = components['schemas']['StudioConfig'];
@@ -27,14 +26,6 @@ export function useDiff(appId: string, from: string | null, to: string) {
     queryFn: () => data(api.GET('/api/applications/{appId}/studio/diff', { params: { path: { appId }, query: { from: from!, to } } })),
     enabled: from !== null,
   });
-}
-
-/**
- * What the model pickers of an application offer: the built-in providers, then the connections it may name
- * (its team's first); `teamId` is the application's team, null for a personal one, undefined while unknown.
- */
-export function useProviders(teamId: string | null | undefined) {
-  return useModelCatalogue(teamId);
 }
 
 export function useApplication(appId: string) {
