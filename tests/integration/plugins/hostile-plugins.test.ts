@@ -37,10 +37,10 @@ describe.each(DATABASE_KINDS)('hostile plugins fail alone (%s)', (database) => {
     };
   }
 
-  async function callHook(source: string, manifest: Record<string, unknown> = {}) {
+  async function callHook(source: string, manifest: Record<string, unknown> = {}, limits = env.runtime.limits.hook) {
     const installation = await env.activePlugin(source, manifest);
     await env.runtime.load(installation);
-    const error = await env.runtime.call(installation, HOOK, { content: 'x' }, env.runtime.limits.hook).then(
+    const error = await env.runtime.call(installation, HOOK, { content: 'x' }, limits).then(
       () => null,
       (e: unknown) => e as PluginCallError,
     );
@@ -76,7 +76,9 @@ describe.each(DATABASE_KINDS)('hostile plugins fail alone (%s)', (database) => {
     ['a function as result', `definePlugin({ hooks: { 'message:beforeSend': () => ({ content: () => 1, n: 10n }) } })`, /not JSON/],
     ['a 10 MB string', `definePlugin({ hooks: { 'message:beforeSend': () => ({ content: 'x'.repeat(10 * 1024 * 1024) }) } })`, /over the limit/],
   ])('refuses %s with a clear error', async (_case, source, message) => {
-    const { error, row } = await callHook(source);
+    // These refusals are not about time: a wall limit a loaded machine cannot reach while a 10 MB answer is built and
+    // copied out, so the refusal under test is the one that trips (the time limits have their own tests above).
+    const { error, row } = await callHook(source, {}, { ...env.runtime.limits.hook, wallMs: 30_000 });
     expect(error).toBeInstanceOf(PluginCallError);
     expect(error!.message).toMatch(message);
     expect(row.last_error).toMatch(message);

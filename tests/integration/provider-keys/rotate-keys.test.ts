@@ -218,7 +218,7 @@ describe('npm run keys:rotate', () => {
     } finally {
       await reopened.close();
     }
-  }, 60_000);
+  }, 180_000); // an on-disk initdb, the migrations and a CLI process: over a minute on a loaded two-core machine
 
   it('refuses to run without NEW_ENCRYPTION_KEY, saying which variable is missing', async () => {
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ENCRYPTION_KEY: hexKey(), NEW_ENCRYPTION_KEY: '' };
